@@ -1,0 +1,40 @@
+/** The local-corpus evidence scope: FTS5 index + pattern search, and the corpus fetcher. */
+import type { OpenScope, ScopeOpener } from "../../ports/evidence-scope.js";
+import type { EvidenceScope } from "../../ports/store.js";
+import { CorpusFetcher } from "../fetch/corpus/corpus-fetcher.js";
+import { CorpusSearch } from "../search/corpus/corpus-search.js";
+import { CorpusIndex, indexFileFor } from "./corpus-index.js";
+import { resolveCorpusRoot } from "./corpus-paths.js";
+
+export interface CorpusScopeOptions {
+  /** Folder holding one index file per corpus. */
+  indexDir: string;
+}
+
+export function corpusScopeOpener(options: CorpusScopeOptions): ScopeOpener {
+  return {
+    async open(scope: EvidenceScope): Promise<OpenScope> {
+      const root = await resolveCorpusRoot(scope.root);
+      const index = CorpusIndex.open(root, indexFileFor(options.indexDir, root));
+      return {
+        search: new CorpusSearch(index),
+        fetcher: new CorpusFetcher(root),
+        async prepare() {
+          const stats = await index.refresh();
+          return {
+            documents: stats.documents,
+            added: stats.added,
+            updated: stats.updated,
+            removed: stats.removed,
+            unchanged: stats.unchanged,
+            failed: stats.failed.length,
+            skipped: stats.skipped.length,
+          };
+        },
+        async close() {
+          index.close();
+        },
+      };
+    },
+  };
+}

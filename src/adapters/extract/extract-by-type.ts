@@ -1,0 +1,28 @@
+/** Picks the extractor for a corpus file by its extension. */
+import { extname } from "node:path";
+import type { ExtractedDocument } from "./extracted-document.js";
+import { extractHtml } from "./html-extractor.js";
+import { extractPdf } from "./pdf-extractor.js";
+import { extractMarkdown, extractPlainText } from "./text-extractor.js";
+
+export const SUPPORTED_EXTENSIONS = [".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf"] as const;
+
+export function isSupportedFile(path: string): boolean {
+  return (SUPPORTED_EXTENSIONS as readonly string[]).includes(extname(path).toLowerCase());
+}
+
+/** Extracts a file's title and clean text. `name` gives the type and the fallback title. */
+export async function extractFile(name: string, bytes: Uint8Array): Promise<ExtractedDocument> {
+  const extension = extname(name).toLowerCase();
+  const fallbackTitle =
+    name
+      .split("/")
+      .at(-1)
+      ?.replace(/\.[^.]+$/, "")
+      .replace(/[-_]+/g, " ") || name;
+  if (extension === ".pdf") return extractPdf(bytes, fallbackTitle);
+  const raw = new TextDecoder("utf-8").decode(bytes);
+  if (extension === ".html" || extension === ".htm") return extractHtml(raw, fallbackTitle);
+  if (extension === ".md" || extension === ".markdown") return extractMarkdown(raw, fallbackTitle);
+  return extractPlainText(raw, fallbackTitle);
+}

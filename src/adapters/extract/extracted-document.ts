@@ -1,0 +1,17 @@
+/** What an extractor returns: a title and clean text with paragraphs separated by blank lines. */
+export interface ExtractedDocument {
+  title: string;
+  text: string;
+  contentType: string;
+}
+
+/** Normalizes extracted text: trims lines, at most one blank line between paragraphs. */
+export function tidyText(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.replace(/[ \t\f\v\u00a0]+/g, " ").trim())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}

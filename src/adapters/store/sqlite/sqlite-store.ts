@@ -1,0 +1,388 @@
+/**
+ * The embedded store: one SQLite file, WAL, synchronous=FULL. Every method commits before
+ * it resolves.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3, { type Database } from "better-sqlite3";
+import { describeError, StoreError, UserError } from "../../../core/errors.js";
+import { chunkId, queryId, sourceId } from "../../../core/ids.js";
+import type {
+  ChunkRecord,
+  Diagnostic,
+  NewDiagnostic,
+  NewEvent,
+  NewSearchCall,
+  NewSource,
+  PersistResult,
+  Provenance,
+  RunEvent,
+  RunPatch,
+  RunRecord,
+  RunRequest,
+  SearchCallRecord,
+  SourceRecord,
+  Store,
+} from "../../../ports/store.js";
+import { migrate } from "./sqlite-migrations.js";
+
+export interface SqliteStoreOptions {
+  /** Database file, or ':memory:'. */
+  file: string;
+  /** Wall clock for created_at columns. */
+  now?: () => Date;
+}
+
+type Row = Record<string, unknown>;
+
+const text = (row: Row, key: string): string => String(row[key] ?? "");
+const num = (row: Row, key: string): number => Number(row[key] ?? 0);
+
+function parseJson<T>(value: unknown, what: string): T {
+  try {
+    return JSON.parse(String(value)) as T;
+  } catch (error) {
+    throw new StoreError(`stored ${what} is not valid JSON: ${describeError(error)}`);
+  }
+}
+
+/** Opens (creating and upgrading) a SQLite store. Throws UserError when the file cannot be opened. */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  let db: Database;
+  try {
+    if (options.file !== ":memory:") mkdirSync(dirname(options.file), { recursive: true });
+    db = new BetterSqlite3(options.file);
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("busy_timeout = 5000");
+    migrate(db);
+  } catch (error) {
+    throw new UserError(`cannot open the database ${options.file}: ${describeError(error)}`, { cause: error });
+  }
+  return new SqliteStore(db, options.now ?? (() => new Date()));
+}
+
+export class SqliteStore implements Store {
+  readonly db: Database;
+  readonly #now: () => Date;
+
+  constructor(db: Database, now: () => Date) {
+    this.db = db;
+    this.#now = now;
+  }
+
+  #iso(): string {
+    return this.#now().toISOString();
+  }
+
+  #run(row: Row): RunRecord {
+    return {
+      id: num(row, "id"),
+      request: {
+        question: text(row, "question"),
+        language: text(row, "language"),
+        strategy: text(row, "strategy") as RunRequest["strategy"],
+        scope: parseJson(row.scope, "scope"),
+        budgets: parseJson(row.budgets, "budgets"),
+        outDir: text(row, "out_dir"),
+      },
+      status: text(row, "status") as RunRecord["status"],
+      artifactStatus: text(row, "artifact_status") as RunRecord["artifactStatus"],
+      error: text(row, "error"),
+      originAt: text(row, "origin_at"),
+      worker: text(row, "worker"),
+      createdAt: text(row, "created_at"),
+      updatedAt: text(row, "updated_at"),
+      finishedAt: text(row, "finished_at"),
+    };
+  }
+
+  async createRun(request: RunRequest, options: { originAt: string; worker: string }): Promise<RunRecord> {
+    const now = this.#iso();
+    const info = this.db
+      .prepare(
+        `INSERT INTO runs (question, language, strategy, scope, budgets, out_dir, origin_at, worker, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        request.question,
+        request.language,
+        request.strategy,
+        JSON.stringify(request.scope),
+        JSON.stringify(request.budgets),
+        request.outDir,
+        options.originAt,
+        options.worker,
+        now,
+        now,
+      );
+    const run = await this.getRun(Number(info.lastInsertRowid));
+    if (!run) throw new StoreError("the run just created cannot be read back");
+    return run;
+  }
+
+  async getRun(runId: number): Promise<RunRecord | undefined> {
+    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(runId) as Row | undefined;
+    return row ? this.#run(row) : undefined;
+  }
+
+  async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
+    const rows = this.db.prepare("SELECT * FROM runs ORDER BY id DESC LIMIT ?").all(options.limit ?? 50) as Row[];
+    return rows.map((row) => this.#run(row));
+  }
+
+  async updateRun(runId: number, patch: RunPatch): Promise<void> {
+    const columns: Record<keyof RunPatch, string> = {
+      status: "status",
+      outDir: "out_dir",
+      artifactStatus: "artifact_status",
+      error: "error",
+      worker: "worker",
+      finishedAt: "finished_at",
+    };
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    for (const [key, column] of Object.entries(columns) as [keyof RunPatch, string][]) {
+      if (patch[key] === undefined) continue;
+      sets.push(`${column} = ?`);
+      values.push(patch[key]);
+    }
+    sets.push("updated_at = ?");
+    values.push(this.#iso(), runId);
+    this.db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...values);
+  }
+
+  async appendEvent(runId: number, event: NewEvent): Promise<RunEvent> {
+    const insert = this.db.transaction(() => {
+      const { next } = this.db
+        .prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM run_events WHERE run_id = ?")
+        .get(runId) as { next: number };
+      this.db
+        .prepare("INSERT INTO run_events (run_id, seq, type, offset_ms, at, data) VALUES (?, ?, ?, ?, ?, ?)")
+        .run(runId, next, event.type, event.offsetMs, event.at, JSON.stringify(event.data));
+      return next;
+    });
+    return { ...event, runId, seq: insert.immediate() };
+  }
+
+  async listEvents(runId: number): Promise<RunEvent[]> {
+    const rows = this.db.prepare("SELECT * FROM run_events WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
+    return rows.map((row) => ({
+      runId,
+      seq: num(row, "seq"),
+      type: text(row, "type"),
+      offsetMs: num(row, "offset_ms"),
+      at: text(row, "at"),
+      data: parseJson(row.data, "event data"),
+    }));
+  }
+
+  async recordSearchCall(runId: number, call: NewSearchCall): Promise<SearchCallRecord> {
+    const insert = this.db.transaction(() => {
+      const { count } = this.db.prepare("SELECT COUNT(*) AS count FROM search_calls WHERE run_id = ?").get(runId) as {
+        count: number;
+      };
+      const id = queryId(count + 1);
+      this.db
+        .prepare(
+          `INSERT INTO search_calls (run_id, id, origin, query, status, hits, error, started_ms, finished_ms, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          runId,
+          id,
+          call.origin,
+          JSON.stringify(call.query),
+          call.status,
+          JSON.stringify(call.hits),
+          call.error,
+          call.startedMs,
+          call.finishedMs,
+          this.#iso(),
+        );
+      return id;
+    });
+    return { ...call, runId, id: insert.immediate() };
+  }
+
+  async listSearchCalls(runId: number): Promise<SearchCallRecord[]> {
+    const rows = this.db.prepare("SELECT * FROM search_calls WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
+    return rows.map((row) => ({
+      runId,
+      id: text(row, "id"),
+      origin: text(row, "origin") as SearchCallRecord["origin"],
+      query: parseJson(row.query, "search query"),
+      status: text(row, "status") as SearchCallRecord["status"],
+      hits: parseJson(row.hits, "search hits"),
+      error: text(row, "error"),
+      startedMs: num(row, "started_ms"),
+      finishedMs: num(row, "finished_ms"),
+    }));
+  }
+
+  #insertProvenance(runId: number, id: string, provenance: Provenance): void {
+    this.db
+      .prepare(
+        `INSERT OR IGNORE INTO source_provenance (run_id, source_id, query_id, rank, requested_anchor, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(runId, id, provenance.queryId, provenance.rank, provenance.requestedAnchor, this.#iso());
+  }
+
+  async persistSource(runId: number, source: NewSource, offsetNow: () => number): Promise<PersistResult> {
+    const write = this.db.transaction((): { id: string; duplicate: boolean } => {
+      const existing = this.db
+        .prepare("SELECT id FROM sources WHERE run_id = ? AND canonical_anchor = ?")
+        .get(runId, source.canonicalAnchor) as { id: string } | undefined;
+      if (existing) {
+        this.#insertProvenance(runId, existing.id, source.provenance);
+        return { id: existing.id, duplicate: true };
+      }
+      const { count } = this.db.prepare("SELECT COUNT(*) AS count FROM sources WHERE run_id = ?").get(runId) as {
+        count: number;
+      };
+      const id = sourceId(count + 1);
+      this.db
+        .prepare(
+          `INSERT INTO sources (run_id, id, requested_anchor, canonical_anchor, title, transport, path, url, domain,
+             content_type, content, truncated, sha256, captured_at, fetched_ms, persisted_ms)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          runId,
+          id,
+          source.requestedAnchor,
+          source.canonicalAnchor,
+          source.title,
+          source.transport,
+          source.path ?? "",
+          source.url ?? "",
+          source.domain,
+          source.contentType,
+          source.content,
+          source.truncated ? 1 : 0,
+          source.sha256,
+          source.capturedAt,
+          source.fetchedMs,
+          0,
+        );
+      const insertChunk = this.db.prepare(
+        "INSERT INTO chunks (run_id, source_id, seq, start_offset, end_offset, text) VALUES (?, ?, ?, ?, ?, ?)",
+      );
+      for (const chunk of source.chunks) insertChunk.run(runId, id, chunk.seq, chunk.start, chunk.end, chunk.text);
+      this.#insertProvenance(runId, id, source.provenance);
+      this.db.prepare("UPDATE sources SET persisted_ms = ? WHERE run_id = ? AND id = ?").run(offsetNow(), runId, id);
+      return { id, duplicate: false };
+    });
+    let written: { id: string; duplicate: boolean };
+    try {
+      written = write.immediate();
+    } catch (error) {
+      throw new StoreError(`the source ${source.canonicalAnchor} was not persisted: ${describeError(error)}`, {
+        cause: error,
+      });
+    }
+    const stored = this.#source(runId, written.id);
+    if (!stored) throw new StoreError(`the source ${written.id} cannot be read back`);
+    return { source: stored, duplicate: written.duplicate };
+  }
+
+  #chunks(runId: number, id: string): ChunkRecord[] {
+    const rows = this.db
+      .prepare("SELECT * FROM chunks WHERE run_id = ? AND source_id = ? ORDER BY seq")
+      .all(runId, id) as Row[];
+    return rows.map((row) => ({
+      id: chunkId(id, num(row, "seq")),
+      sourceId: id,
+      seq: num(row, "seq"),
+      start: num(row, "start_offset"),
+      end: num(row, "end_offset"),
+      text: text(row, "text"),
+    }));
+  }
+
+  #provenance(runId: number, id: string): Provenance[] {
+    const rows = this.db
+      .prepare("SELECT * FROM source_provenance WHERE run_id = ? AND source_id = ? ORDER BY rowid")
+      .all(runId, id) as Row[];
+    return rows.map((row) => ({
+      queryId: text(row, "query_id"),
+      rank: num(row, "rank"),
+      requestedAnchor: text(row, "requested_anchor"),
+    }));
+  }
+
+  #sourceFromRow(row: Row): SourceRecord {
+    const runId = num(row, "run_id");
+    const id = text(row, "id");
+    const path = text(row, "path");
+    const url = text(row, "url");
+    return {
+      runId,
+      id,
+      requestedAnchor: text(row, "requested_anchor"),
+      canonicalAnchor: text(row, "canonical_anchor"),
+      title: text(row, "title"),
+      transport: text(row, "transport") as SourceRecord["transport"],
+      ...(path ? { path } : {}),
+      ...(url ? { url } : {}),
+      domain: text(row, "domain"),
+      contentType: text(row, "content_type"),
+      content: text(row, "content"),
+      truncated: num(row, "truncated") === 1,
+      sha256: text(row, "sha256"),
+      capturedAt: text(row, "captured_at"),
+      fetchedMs: num(row, "fetched_ms"),
+      persistedMs: num(row, "persisted_ms"),
+      provenance: this.#provenance(runId, id),
+      chunks: this.#chunks(runId, id),
+    };
+  }
+
+  #source(runId: number, id: string): SourceRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM sources WHERE run_id = ? AND id = ?").get(runId, id) as Row | undefined;
+    return row ? this.#sourceFromRow(row) : undefined;
+  }
+
+  async listSources(runId: number): Promise<SourceRecord[]> {
+    const rows = this.db.prepare("SELECT * FROM sources WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
+    return rows.map((row) => this.#sourceFromRow(row));
+  }
+
+  async addDiagnostic(runId: number, diagnostic: NewDiagnostic): Promise<Diagnostic> {
+    const at = this.#iso();
+    const info = this.db
+      .prepare(
+        "INSERT INTO diagnostics (run_id, stage, code, message, data, offset_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(
+        runId,
+        diagnostic.stage,
+        diagnostic.code,
+        diagnostic.message,
+        JSON.stringify(diagnostic.data ?? {}),
+        diagnostic.offsetMs,
+        at,
+      );
+    return { ...diagnostic, runId, id: Number(info.lastInsertRowid), at };
+  }
+
+  async listDiagnostics(runId: number): Promise<Diagnostic[]> {
+    const rows = this.db.prepare("SELECT * FROM diagnostics WHERE run_id = ? ORDER BY id").all(runId) as Row[];
+    return rows.map((row) => ({
+      runId,
+      id: num(row, "id"),
+      stage: text(row, "stage"),
+      code: text(row, "code"),
+      message: text(row, "message"),
+      data: parseJson(row.data, "diagnostic data"),
+      offsetMs: num(row, "offset_ms"),
+      at: text(row, "created_at"),
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * HTML projection of a ReportDocument (pure): one self-contained page, all text escaped,
+ * no script, a strict Content-Security-Policy, readable on a phone and printable.
+ */
+import type { ReportDocument, SourceEntry } from "../report/report-document.js";
+import { readableTime } from "./format.js";
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+}
+
+const SAFE_URL = /^https?:\/\//i;
+
+const STYLE = `
+:root{color-scheme:light dark;--fg:#1b1b1b;--muted:#5b5b5b;--bg:#fff;--card:#f6f6f3;--rule:#ddd;--accent:#0b5cad}
+@media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--muted:#a8a8a8;--bg:#151515;--card:#1f1f1f;--rule:#333;--accent:#7fb2ff}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{max-width:46rem;margin:0 auto;padding:1.5rem 1rem 3rem}
+h1{font-size:1.6rem;line-height:1.25;margin:.5rem 0 1rem;overflow-wrap:anywhere}
+h2{font-size:1.2rem;margin:2rem 0 .75rem;border-bottom:1px solid var(--rule);padding-bottom:.25rem}
+h3{font-size:1.05rem;margin:1.25rem 0 .25rem;overflow-wrap:anywhere}
+.notice{background:var(--card);border-left:4px solid var(--accent);padding:.75rem 1rem;margin:1rem 0}
+.meta,.where{color:var(--muted);font-size:.9rem;overflow-wrap:anywhere}
+blockquote{margin:.5rem 0 1rem;padding:.5rem 1rem;background:var(--card);border-radius:4px}
+blockquote p{margin:0 0 .25rem}
+blockquote footer{color:var(--muted);font-size:.85rem}
+code{font-size:.9em;overflow-wrap:anywhere}
+ol,ul{padding-left:1.5rem}
+li{margin:.25rem 0;overflow-wrap:anywhere}
+a{color:var(--accent)}
+@media print{body{font-size:11pt;background:#fff;color:#000}main{max-width:none;padding:0}.notice,blockquote{background:none;border:1px solid #999}a{color:#000}a[href]::after{content:" (" attr(href) ")";font-size:.85em}h2,h3{break-after:avoid}blockquote{break-inside:avoid}}
+`;
+
+function location(source: SourceEntry): string {
+  if (source.url !== undefined && SAFE_URL.test(source.url)) {
+    return `<a href="${escapeHtml(source.url)}" rel="noopener noreferrer nofollow">${escapeHtml(source.url)}</a>`;
+  }
+  if (source.path !== undefined) return `<code>${escapeHtml(source.path)}</code>`;
+  return "";
+}
+
+function sourceItem(source: SourceEntry): string {
+  return `<li id="source-${source.number}" value="${source.number}"><span class="title">${escapeHtml(source.title)}</span> — <span class="where">${location(source)}</span> <span class="meta">(read <time datetime="${escapeHtml(source.capturedAt)}">${escapeHtml(readableTime(source.capturedAt))}</time>)</span></li>`;
+}
+
+/** Renders `doc` as a complete HTML page. Pure. */
+export function renderHtml(doc: ReportDocument): string {
+  const byId = new Map([...doc.sources, ...doc.reviewedSources].map((source) => [source.id, source]));
+  const body: string[] = [
+    `<h1>${escapeHtml(doc.title)}</h1>`,
+    `<p class="notice" data-status="${escapeHtml(doc.status)}">${escapeHtml(doc.notice)}</p>`,
+    ...(doc.question === doc.title
+      ? []
+      : [`<p class="question"><strong>Question:</strong> ${escapeHtml(doc.question)}</p>`]),
+    `<p class="boundary"><strong>Evidence scope:</strong> ${escapeHtml(doc.boundary.statement)}</p>`,
+  ];
+  if (doc.sourceCards.length > 0) {
+    body.push(`<section id="excerpts"><h2>Source excerpts</h2>`);
+    for (const card of doc.sourceCards) {
+      const source = byId.get(card.sourceId);
+      if (source === undefined) continue;
+      body.push(`<article class="card" data-source="${source.number}">`);
+      body.push(`<h3>[${source.number}] ${escapeHtml(source.title)}</h3>`);
+      body.push(
+        `<p class="where">${location(source)} · read <time datetime="${escapeHtml(source.capturedAt)}">${escapeHtml(readableTime(source.capturedAt))}</time></p>`,
+      );
+      for (const excerpt of card.excerpts) {
+        body.push(
+          `<blockquote><p>${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>passage ${excerpt.passage} of ${excerpt.passages} <a href="#source-${source.number}">[${source.number}]</a></footer></blockquote>`,
+        );
+      }
+      body.push(`</article>`);
+    }
+    body.push(`</section>`);
+  }
+  if (doc.acquisitionBoundaries.length > 0) {
+    body.push(`<section id="limits"><h2>Limits of this research</h2><ul>`);
+    for (const line of doc.acquisitionBoundaries) body.push(`<li>${escapeHtml(line)}</li>`);
+    body.push(`</ul></section>`);
+  }
+  body.push(`<section id="searches"><h2>Searches run</h2>`);
+  if (doc.attemptedQueries.length === 0) body.push(`<p>No search was run.</p>`);
+  else body.push(`<ul>${doc.attemptedQueries.map((query) => `<li>${escapeHtml(query)}</li>`).join("")}</ul>`);
+  body.push(`</section>`);
+  if (doc.sources.length > 0) {
+    body.push(`<section id="sources"><h2>Sources</h2><ol>${doc.sources.map(sourceItem).join("")}</ol></section>`);
+  }
+  if (doc.reviewedSources.length > 0) {
+    body.push(
+      `<section id="reviewed"><h2>Also read (not cited)</h2><ol>${doc.reviewedSources.map(sourceItem).join("")}</ol></section>`,
+    );
+  }
+  body.push(
+    `<footer class="meta"><p>Generated by Assay on <time datetime="${escapeHtml(doc.generatedAt)}">${escapeHtml(readableTime(doc.generatedAt))}</time>.</p></footer>`,
+  );
+
+  return [
+    "<!DOCTYPE html>",
+    `<html lang="${escapeHtml(doc.language)}">`,
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'">`,
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${escapeHtml(doc.title)}</title>`,
+    `<style>${STYLE}</style>`,
+    "</head>",
+    `<body><main>`,
+    ...body,
+    "</main></body>",
+    "</html>",
+    "",
+  ].join("\n");
+}

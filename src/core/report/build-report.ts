@@ -1,0 +1,151 @@
+/**
+ * Pure builders of ReportDocuments from persisted state (seed 004 "Preliminary Artifact",
+ * "ReportDocument And Public Boundary"). No ids, hashes, raw errors or schema terms reach
+ * reader-facing strings.
+ */
+import { readableTime } from "../render/format.js";
+import { readerLine } from "../text.js";
+import { type ExcerptChunk, selectExcerpts } from "./excerpts.js";
+import { REPORT_SCHEMA_VERSION, type ReportDocument, type SourceCard, type SourceEntry } from "./report-document.js";
+
+/** A persisted source as the builder sees it. */
+export interface CatalogSource {
+  id: string;
+  title: string;
+  path?: string;
+  url?: string;
+  capturedAt: string;
+  chunks: readonly ExcerptChunk[];
+}
+
+/** What the Host knows about acquisition, as counts (never raw errors). */
+export interface AcquisitionFacts {
+  searchCalls: number;
+  failedSearches: number;
+  fetchAttempts: number;
+  failedFetches: number;
+  /** Budgets that stopped acquisition, by reader-facing name ("source limit of 8"). */
+  limitsReached: readonly string[];
+  /** The outer deadline cut acquisition short. */
+  deadlineReached: boolean;
+}
+
+export interface BuildInput {
+  question: string;
+  language: string;
+  /** Reader-safe description of the evidence scope. */
+  scope: string;
+  sources: readonly CatalogSource[];
+  /** Reader-safe renderings of the queries that were run. */
+  attemptedQueries: readonly string[];
+  acquisition: AcquisitionFacts;
+  /** preliminary: synthesis pending; final: no synthesis produced findings. */
+  phase: "preliminary" | "final";
+  generatedAt: string;
+  excerptCharsPerSource: number;
+  excerptCharsTotal: number;
+}
+
+const TITLE_CHARS = 200;
+
+function entry(source: CatalogSource, number: number): SourceEntry {
+  return {
+    id: source.id,
+    number,
+    title: readerLine(source.title, TITLE_CHARS) || "Untitled document",
+    ...(source.path === undefined ? {} : { path: source.path }),
+    ...(source.url === undefined ? {} : { url: source.url }),
+    capturedAt: source.capturedAt,
+  };
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** Reader-safe sentences about what limited acquisition. */
+export function describeBoundaries(facts: AcquisitionFacts): string[] {
+  const lines: string[] = [];
+  if (facts.failedSearches > 0) {
+    lines.push(`${facts.failedSearches} of ${plural(facts.searchCalls, "search", "searches")} could not be completed.`);
+  }
+  if (facts.failedFetches > 0) {
+    lines.push(`${facts.failedFetches} of ${plural(facts.fetchAttempts, "document")} could not be read.`);
+  }
+  for (const limit of facts.limitsReached) lines.push(`Reading stopped at the ${readerLine(limit, 120)}.`);
+  if (facts.deadlineReached) lines.push("The time limit was reached before all planned reading was done.");
+  return lines;
+}
+
+const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+function readPeriod(from: string, until: string): string {
+  const a = readableTime(from);
+  const b = readableTime(until);
+  return a === b ? `at ${a}` : `between ${a} and ${b}`;
+}
+
+function boundary(input: BuildInput): ReportDocument["boundary"] {
+  const times = input.sources.map((source) => source.capturedAt).sort();
+  const from = times[0];
+  const until = times.at(-1);
+  const scope = readerLine(input.scope, 300);
+  const statement =
+    from === undefined || until === undefined
+      ? `${upperFirst(scope)}. No source was read.`
+      : `${upperFirst(scope)}, read ${readPeriod(from, until)}. Read times say when Assay read the sources, not when they were written.`;
+  return {
+    scope,
+    ...(from === undefined ? {} : { capturedFrom: from }),
+    ...(until === undefined ? {} : { capturedUntil: until }),
+    statement,
+  };
+}
+
+function notice(input: BuildInput): string {
+  if (input.sources.length === 0) {
+    return "No evidence: no document that the searches found could be read, so this report has no findings.";
+  }
+  if (input.phase === "preliminary") {
+    return "Preliminary report: these are verbatim excerpts from the sources read so far, not conclusions. The synthesis of findings is still pending and will replace this page when it is ready.";
+  }
+  return "Source-backed report: no synthesis of findings is available for this run, so this report shows verbatim excerpts from the sources that were read. The excerpts are evidence to read, not conclusions.";
+}
+
+/**
+ * Builds a preliminary, source-backed or no-evidence document. Excerpts are bounded per
+ * source and globally; sources left without an excerpt are listed as reviewed. Pure.
+ */
+export function buildSourceBackedReport(input: BuildInput): ReportDocument {
+  const cards: SourceCard[] = [];
+  const cited: CatalogSource[] = [];
+  const reviewed: CatalogSource[] = [];
+  let room = input.excerptCharsTotal;
+  for (const source of input.sources) {
+    const excerpts = selectExcerpts(input.question, source.chunks, Math.min(input.excerptCharsPerSource, room));
+    if (excerpts.length === 0) {
+      reviewed.push(source);
+      continue;
+    }
+    room -= excerpts.reduce((total, excerpt) => total + excerpt.text.length, 0);
+    cards.push({ sourceId: source.id, excerpts });
+    cited.push(source);
+  }
+  const question = readerLine(input.question, 2_000);
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    status: cited.length > 0 ? "source-backed" : "no-evidence",
+    preliminary: input.phase === "preliminary" && input.sources.length > 0,
+    title: readerLine(input.question, TITLE_CHARS),
+    question,
+    language: input.language,
+    notice: notice(input),
+    boundary: boundary(input),
+    sourceCards: cards,
+    attemptedQueries: input.attemptedQueries.map((query) => readerLine(query, 300)).filter(Boolean),
+    acquisitionBoundaries: describeBoundaries(input.acquisition),
+    sources: cited.map((source, index) => entry(source, index + 1)),
+    reviewedSources: reviewed.map((source, index) => entry(source, cited.length + index + 1)),
+    generatedAt: input.generatedAt,
+  };
+}

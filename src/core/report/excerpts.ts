@@ -1,0 +1,61 @@
+/**
+ * Chooses bounded verbatim excerpts for source cards (pure, deterministic).
+ */
+import { contentWords, cutAtWord, keyTerms, stripControl } from "../text.js";
+import type { Excerpt } from "./report-document.js";
+
+export interface ExcerptChunk {
+  id: string;
+  seq: number;
+  text: string;
+}
+
+/** Collapses whitespace: the excerpt keeps the source's words and order exactly. */
+export const normalizeExcerptText = (text: string): string => stripControl(text).replace(/\s+/g, " ").trim();
+
+/** Relevance of a passage to the question's terms: distinct terms matched, then frequency. */
+export function passageScore(terms: readonly string[], text: string): number {
+  if (terms.length === 0) return 0;
+  const words = contentWords(text);
+  const wanted = new Set(terms);
+  const seen = new Set<string>();
+  let hits = 0;
+  for (const word of words) {
+    if (wanted.has(word)) {
+      hits++;
+      seen.add(word);
+    }
+  }
+  return seen.size * 10 + Math.min(hits, 20) / Math.sqrt(Math.max(words.length, 1));
+}
+
+const MIN_EXCERPT_CHARS = 60;
+
+/**
+ * Picks passages of one source for `question`, most relevant first (ties: earlier passage),
+ * within `maxChars` in total. A passage longer than the room left is cut at a word and marked.
+ */
+export function selectExcerpts(question: string, chunks: readonly ExcerptChunk[], maxChars: number): Excerpt[] {
+  const terms = keyTerms(question);
+  const ranked = chunks
+    .map((chunk) => ({ chunk, score: passageScore(terms, chunk.text) }))
+    .sort((a, b) => b.score - a.score || a.chunk.seq - b.chunk.seq);
+  const excerpts: Excerpt[] = [];
+  let room = maxChars;
+  for (const { chunk } of ranked) {
+    if (room < MIN_EXCERPT_CHARS) break;
+    const full = normalizeExcerptText(chunk.text);
+    if (full.length === 0) continue;
+    const text = full.length <= room ? full : cutAtWord(full, room);
+    if (text.length === 0) continue;
+    excerpts.push({
+      text,
+      truncated: text.length < full.length,
+      chunkId: chunk.id,
+      passage: chunk.seq,
+      passages: chunks.length,
+    });
+    room -= text.length;
+  }
+  return excerpts.sort((a, b) => a.passage - b.passage);
+}

@@ -1,0 +1,92 @@
+/**
+ * The one document every strategy ends in (seed 004 "ReportDocument And Public Boundary").
+ * Markdown and HTML are projections of it. Versioned: parse with `parseReportDocument`.
+ */
+import { z } from "zod";
+import { err, ok, type Result } from "../result.js";
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+/** What was published, not whether the question was answered. */
+export const ARTIFACT_STATUSES = ["synthesized", "source-backed", "no-evidence"] as const;
+export type ArtifactStatus = (typeof ARTIFACT_STATUSES)[number];
+
+const sourceEntrySchema = z.object({
+  /** Host source id (machine-readable; never printed in prose). */
+  id: z.string().regex(/^s_\d{3,}$/),
+  /** 1-based reference number used by the renderers. */
+  number: z.number().int().positive(),
+  title: z.string().min(1),
+  /** Corpus-relative path, for corpus sources. */
+  path: z.string().min(1).optional(),
+  /** Canonical URL, for web sources. */
+  url: z.string().url().optional(),
+  capturedAt: z.string().datetime(),
+});
+
+const excerptSchema = z.object({
+  /** Whitespace-normalized verbatim text of one passage (possibly cut at a word). */
+  text: z.string().min(1),
+  /** True when the passage continues past the excerpt. */
+  truncated: z.boolean(),
+  chunkId: z.string().min(1),
+  /** Position of the passage in its source, for reader-safe provenance ("passage 2 of 9"). */
+  passage: z.number().int().positive(),
+  passages: z.number().int().positive(),
+});
+
+const sourceCardSchema = z.object({
+  sourceId: z.string().min(1),
+  excerpts: z.array(excerptSchema),
+});
+
+export const reportDocumentSchema = z.object({
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+  status: z.enum(ARTIFACT_STATUSES),
+  /** True while a later document is expected to replace this one. */
+  preliminary: z.boolean(),
+  title: z.string().min(1),
+  question: z.string().min(1),
+  language: z.string().min(2),
+  /** Plain statement of what this document is (for example that synthesis is pending). */
+  notice: z.string().min(1),
+  boundary: z.object({
+    scope: z.string().min(1),
+    capturedFrom: z.string().datetime().optional(),
+    capturedUntil: z.string().datetime().optional(),
+    statement: z.string().min(1),
+  }),
+  sourceCards: z.array(sourceCardSchema),
+  attemptedQueries: z.array(z.string().min(1)),
+  acquisitionBoundaries: z.array(z.string().min(1)),
+  /** Citation closure: every source a published item cites, and no other. */
+  sources: z.array(sourceEntrySchema),
+  /** Sources read but not cited, listed separately. */
+  reviewedSources: z.array(sourceEntrySchema),
+  generatedAt: z.string().datetime(),
+});
+
+export type ReportDocument = z.infer<typeof reportDocumentSchema>;
+export type SourceEntry = z.infer<typeof sourceEntrySchema>;
+export type SourceCard = z.infer<typeof sourceCardSchema>;
+export type Excerpt = z.infer<typeof excerptSchema>;
+
+/** Parses a stored or received document. Never throws. */
+export function parseReportDocument(value: unknown): Result<ReportDocument> {
+  const parsed = reportDocumentSchema.safeParse(value);
+  if (parsed.success) return ok(parsed.data);
+  return err(z.prettifyError(parsed.error));
+}
+
+/** Checks the document's internal references: every card and number points at a listed source. */
+export function checkReportClosure(doc: ReportDocument): Result<ReportDocument> {
+  const listed = new Map([...doc.sources, ...doc.reviewedSources].map((source) => [source.id, source]));
+  if (listed.size !== doc.sources.length + doc.reviewedSources.length) return err("a source is listed twice");
+  const cited = new Set(doc.sources.map((source) => source.id));
+  for (const card of doc.sourceCards) {
+    if (!cited.has(card.sourceId)) return err(`a source card cites ${card.sourceId}, which the ledger does not list`);
+  }
+  const numbers = doc.sources.map((source) => source.number);
+  if (numbers.some((number, index) => number !== index + 1)) return err("source numbers are not 1..n in order");
+  return ok(doc);
+}

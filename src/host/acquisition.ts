@@ -1,0 +1,214 @@
+/**
+ * Acquisition (seed 004 "Acquisition"): search, then fetch -> persist -> expose. A source
+ * becomes visible to the strategy only after its record is committed. Failures are
+ * durable diagnostics and never erase successful siblings.
+ */
+import { createHash } from "node:crypto";
+import { chunkContent } from "../core/chunking.js";
+import { describeError } from "../core/errors.js";
+import type { SearchHit, SearchQuery } from "../ports/search-provider.js";
+import type { SearchCallRecord, SearchOrigin, SourceRecord } from "../ports/store.js";
+import type { RunHost } from "./run-host.js";
+
+/** How many documents one search asks for. */
+export const SEARCH_LIMIT = 30;
+
+/** Runs one search, spending a search-call slot; returns undefined when the budget is spent. */
+export async function search(
+  host: RunHost,
+  query: SearchQuery,
+  origin: SearchOrigin,
+): Promise<SearchCallRecord | undefined> {
+  if (host.signal.aborted) return undefined;
+  if (!(await host.trySpend("searchCalls"))) return undefined;
+  const startedMs = host.clock.offset();
+  let hits: SearchHit[] = [];
+  let error = "";
+  try {
+    hits = await host.search.search(query, { limit: SEARCH_LIMIT, signal: host.signal });
+  } catch (failure) {
+    error = describeError(failure);
+  }
+  const call = await host.store.recordSearchCall(host.run.id, {
+    origin,
+    query,
+    status: error ? "failed" : "ok",
+    hits,
+    error,
+    startedMs,
+    finishedMs: host.clock.offset(),
+  });
+  host.recordSearch(call);
+  if (error) {
+    await host.diagnose("search", "search-failed", error, { queryId: call.id });
+    await host.emit("search-failed", { queryId: call.id, origin });
+  } else {
+    await host.emit("search-finished", { queryId: call.id, origin, hits: hits.length });
+  }
+  return call;
+}
+
+export type AcquireOutcome =
+  | { kind: "persisted"; source: SourceRecord }
+  | { kind: "duplicate"; source: SourceRecord }
+  | { kind: "failed" }
+  | { kind: "skipped"; reason: "budget" | "deadline" };
+
+export interface Candidate {
+  anchor: string;
+  queryId: string;
+  rank: number;
+}
+
+function alreadyPersisted(host: RunHost, anchor: string): SourceRecord | undefined {
+  return host
+    .sources()
+    .find(
+      (source) =>
+        source.canonicalAnchor === anchor ||
+        source.requestedAnchor === anchor ||
+        source.provenance.some((provenance) => provenance.requestedAnchor === anchor),
+    );
+}
+
+/**
+ * Fetches and persists one candidate. A candidate whose anchor is already persisted only
+ * merges its provenance: no fetch, no new slot.
+ */
+export async function acquire(host: RunHost, candidate: Candidate): Promise<AcquireOutcome> {
+  const provenance = { queryId: candidate.queryId, rank: candidate.rank, requestedAnchor: candidate.anchor };
+  const known = alreadyPersisted(host, candidate.anchor);
+  if (known) {
+    if (known.provenance.some((item) => item.queryId === candidate.queryId))
+      return { kind: "duplicate", source: known };
+    return mergeDuplicate(host, known, provenance);
+  }
+  if (host.signal.aborted) return { kind: "skipped", reason: "deadline" };
+  if (!(await host.reserveSource())) return { kind: "skipped", reason: "budget" };
+  let persisted = false;
+  try {
+    if (!(await host.trySpend("fetchAttempts"))) return { kind: "skipped", reason: "budget" };
+    let document: Awaited<ReturnType<RunHost["fetcher"]["fetch"]>>;
+    try {
+      document = await host.fetcher.fetch(candidate.anchor, {
+        maxChars: host.request.budgets.maxSourceChars,
+        signal: host.signal,
+      });
+    } catch (error) {
+      if (host.signal.aborted) {
+        await host.emit("fetch-cancelled", { anchor: candidate.anchor });
+        return { kind: "skipped", reason: "deadline" };
+      }
+      await host.diagnose("fetch", "fetch-failed", describeError(error), { anchor: candidate.anchor });
+      await host.emit("fetch-failed", { anchor: candidate.anchor, queryId: candidate.queryId });
+      return { kind: "failed" };
+    }
+    const fetchedMs = host.clock.offset();
+    await host.emit("source-fetched", { anchor: document.canonicalAnchor, chars: document.content.length });
+    if (document.content.trim().length === 0) {
+      await host.diagnose("fetch", "empty-document", "the document has no readable text", { anchor: candidate.anchor });
+      await host.emit("fetch-failed", { anchor: candidate.anchor, queryId: candidate.queryId, empty: true });
+      return { kind: "failed" };
+    }
+    let result: Awaited<ReturnType<RunHost["store"]["persistSource"]>>;
+    try {
+      result = await host.store.persistSource(
+        host.run.id,
+        {
+          requestedAnchor: candidate.anchor,
+          canonicalAnchor: document.canonicalAnchor,
+          title: document.title,
+          transport: document.transport,
+          ...(document.path === undefined ? {} : { path: document.path }),
+          ...(document.url === undefined ? {} : { url: document.url }),
+          domain: document.domain,
+          content: document.content,
+          truncated: document.truncated,
+          contentType: document.contentType,
+          sha256: createHash("sha256").update(document.content).digest("hex"),
+          capturedAt: host.clock.wallIso(),
+          fetchedMs,
+          provenance,
+          chunks: chunkContent(document.content),
+        },
+        () => host.clock.offset(),
+      );
+    } catch (error) {
+      await host.diagnose("persist", "persist-failed", describeError(error), { anchor: candidate.anchor });
+      await host.emit("persist-failed", { anchor: candidate.anchor });
+      return { kind: "failed" };
+    }
+    host.expose(result.source);
+    if (result.duplicate) {
+      await host.emit("source-merged", { sourceId: result.source.id, anchor: candidate.anchor });
+      return { kind: "duplicate", source: result.source };
+    }
+    persisted = true;
+    await host.emit("source-persisted", {
+      sourceId: result.source.id,
+      anchor: result.source.canonicalAnchor,
+      title: result.source.title,
+      persisted: host.sources().length,
+    });
+    return { kind: "persisted", source: result.source };
+  } finally {
+    host.releaseSource(persisted);
+  }
+}
+
+async function mergeDuplicate(
+  host: RunHost,
+  known: SourceRecord,
+  provenance: { queryId: string; rank: number; requestedAnchor: string },
+): Promise<AcquireOutcome> {
+  const {
+    chunks: _chunks,
+    provenance: _provenance,
+    runId: _runId,
+    id: _id,
+    persistedMs: _persistedMs,
+    ...fields
+  } = known;
+  const result = await host.store.persistSource(host.run.id, { ...fields, provenance, chunks: [] }, () =>
+    host.clock.offset(),
+  );
+  host.expose(result.source);
+  await host.emit("source-merged", { sourceId: result.source.id, anchor: provenance.requestedAnchor });
+  return { kind: "duplicate", source: result.source };
+}
+
+/**
+ * Acquires candidates in rank order with bounded concurrency, until the source budget is
+ * full, a budget is spent or the deadline passes. Returns the outcomes in candidate order.
+ */
+export async function acquireAll(
+  host: RunHost,
+  candidates: readonly Candidate[],
+  options: { concurrency?: number; wantSources?: number } = {},
+): Promise<AcquireOutcome[]> {
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  // Slots persisted or being fetched; a worker stops once enough are claimed.
+  const claimed = (): number => host.request.budgets.maxSources - host.remaining("sources");
+  const target = claimed() + (options.wantSources ?? Number.POSITIVE_INFINITY);
+  const outcomes: AcquireOutcome[] = new Array(candidates.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < candidates.length) {
+      const index = next++;
+      const candidate = candidates[index];
+      if (!candidate) continue;
+      if (claimed() >= target || host.signal.aborted) {
+        outcomes[index] = { kind: "skipped", reason: host.signal.aborted ? "deadline" : "budget" };
+        continue;
+      }
+      outcomes[index] = await acquire(host, candidate);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, candidates.length) }, worker));
+  return outcomes;
+}
+
+/** Candidates from a search call's hits, in rank order. */
+export function candidatesOf(call: SearchCallRecord): Candidate[] {
+  return call.hits.map((hit) => ({ anchor: hit.anchor, queryId: call.id, rank: hit.rank }));
+}

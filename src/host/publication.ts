@@ -1,0 +1,110 @@
+/**
+ * Publication: build the ReportDocument from persisted state, render both projections,
+ * stage and validate them, switch the pair atomically, and record it as events.
+ */
+import { describeError } from "../core/errors.js";
+import { renderHtml } from "../core/render/html.js";
+import { renderMarkdown } from "../core/render/markdown.js";
+import { buildSourceBackedReport, type CatalogSource } from "../core/report/build-report.js";
+import { checkReportClosure, parseReportDocument, type ReportDocument } from "../core/report/report-document.js";
+import { acquisitionFacts } from "../core/timings.js";
+import type { ArtifactFiles, PublishedArtifacts } from "../ports/artifact-store.js";
+import type { SearchQuery } from "../ports/search-provider.js";
+import type { SourceRecord } from "../ports/store.js";
+import type { RunHost } from "./run-host.js";
+
+/** Reader-safe rendering of a query. */
+export function describeQuery(query: SearchQuery): string {
+  if (query.kind === "text") return `“${query.text}”`;
+  return query.pathPrefix ? `pattern /${query.pattern}/ in ${query.pathPrefix}` : `pattern /${query.pattern}/`;
+}
+
+/** Reader-safe description of the evidence scope. */
+export function describeScope(host: RunHost): string {
+  return `the local folder “${host.request.scope.label}”`;
+}
+
+export function catalogSource(source: SourceRecord): CatalogSource {
+  return {
+    id: source.id,
+    title: source.title,
+    ...(source.path === undefined ? {} : { path: source.path }),
+    ...(source.url === undefined ? {} : { url: source.url }),
+    capturedAt: source.capturedAt,
+    chunks: source.chunks,
+  };
+}
+
+/** Builds the source-backed (or no-evidence) document from what the store holds now. */
+export async function buildFromPersisted(host: RunHost, phase: "preliminary" | "final"): Promise<ReportDocument> {
+  const runId = host.run.id;
+  const [sources, calls, events] = await Promise.all([
+    host.store.listSources(runId),
+    host.store.listSearchCalls(runId),
+    host.store.listEvents(runId),
+  ]);
+  return buildSourceBackedReport({
+    question: host.request.question,
+    language: host.request.language,
+    scope: describeScope(host),
+    sources: sources.map(catalogSource),
+    attemptedQueries: calls.map((call) => describeQuery(call.query)),
+    acquisition: acquisitionFacts(events),
+    phase,
+    generatedAt: host.clock.wallIso(),
+    excerptCharsPerSource: host.request.budgets.excerptCharsPerSource,
+    excerptCharsTotal: host.request.budgets.excerptCharsTotal,
+  });
+}
+
+/** Checks a staged pair: the JSON parses as a ReportDocument and both projections carry its title. */
+export function validateStaged(staged: ArtifactFiles): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(staged.json);
+  } catch (error) {
+    return `report.json is not JSON: ${describeError(error)}`;
+  }
+  const parsed = parseReportDocument(value);
+  if (!parsed.ok) return `report.json does not match the ReportDocument schema: ${parsed.error}`;
+  const closed = checkReportClosure(parsed.value);
+  if (!closed.ok) return closed.error;
+  if (!staged.markdown.startsWith("# ")) return "report.md does not start with its title";
+  if (!staged.html.startsWith("<!DOCTYPE html>") || !staged.html.trimEnd().endsWith("</html>")) {
+    return "report.html is not a complete page";
+  }
+  return undefined;
+}
+
+export type PublicationKind = "preliminary" | "final";
+
+/**
+ * Renders and atomically publishes `doc`. A failure is recorded and returned, never thrown:
+ * the previously published pair stays in place.
+ */
+export async function publish(
+  host: RunHost,
+  doc: ReportDocument,
+  kind: PublicationKind,
+): Promise<PublishedArtifacts | undefined> {
+  const files: ArtifactFiles = {
+    json: `${JSON.stringify(doc, null, 2)}\n`,
+    markdown: renderMarkdown(doc),
+    html: renderHtml(doc),
+  };
+  try {
+    const published = await host.artifacts.publish(host.request.outDir, files, validateStaged);
+    await host.store.updateRun(host.run.id, { artifactStatus: doc.status });
+    await host.emit(`${kind}-published`, {
+      status: doc.status,
+      version: published.version,
+      sources: doc.sources.length,
+      paths: published.paths,
+    });
+    return published;
+  } catch (error) {
+    await host.diagnose("publish", "publication-failed", describeError(error), { kind });
+    await host.emit("publication-failed", { kind });
+    return undefined;
+  }
+}

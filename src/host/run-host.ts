@@ -1,0 +1,200 @@
+/**
+ * The run envelope of one research: its clock, event log, budgets, diagnostics and the
+ * acquisition deadline. Strategies reach the outside world only through this object and
+ * the services built on it (acquisition, publication).
+ */
+import { type BudgetKind, type BudgetUse, remaining, spend } from "../core/budgets.js";
+import type { ArtifactStore } from "../ports/artifact-store.js";
+import type { Clock } from "../ports/clock.js";
+import type { Fetcher } from "../ports/fetcher.js";
+import type { SearchProvider } from "../ports/search-provider.js";
+import type { RunEvent, RunRecord, RunRequest, SearchCallRecord, SourceRecord, Store } from "../ports/store.js";
+import { RunClock } from "./run-clock.js";
+
+/** Called after each event is durably appended. */
+export type EventListener = (event: RunEvent) => void;
+
+const BUDGET_NAMES: Record<BudgetKind, (request: RunRequest) => string> = {
+  generations: (request) => `limit of ${request.budgets.maxGenerations} model generations`,
+  searchCalls: (request) => `limit of ${request.budgets.maxSearchCalls} searches`,
+  fetchAttempts: (request) => `limit of ${request.budgets.maxFetchAttempts} document reads`,
+  sources: (request) => `source limit of ${request.budgets.maxSources}`,
+};
+
+export interface RunHostOptions {
+  run: RunRecord;
+  store: Store;
+  clock: Clock;
+  search: SearchProvider;
+  fetcher: Fetcher;
+  artifacts: ArtifactStore;
+  listeners?: readonly EventListener[];
+  /** Cancels the run from outside (Ctrl-C); acquisition stops and the Host publishes. */
+  signal?: AbortSignal;
+  /** Continue an interrupted run: state is reloaded from the store. */
+  resumed?: { lastOffsetMs: number };
+}
+
+export class RunHost {
+  readonly run: RunRecord;
+  readonly request: RunRequest;
+  readonly store: Store;
+  readonly clock: RunClock;
+  readonly search: SearchProvider;
+  readonly fetcher: Fetcher;
+  readonly artifacts: ArtifactStore;
+  /** Aborted at the acquisition deadline (wall clock minus the publish reserve) or on cancel. */
+  readonly signal: AbortSignal;
+  readonly #listeners: EventListener[];
+  readonly #deadline: AbortController;
+  #timer: NodeJS.Timeout | undefined;
+  #use: BudgetUse = { generations: 0, searchCalls: 0, fetchAttempts: 0, sources: 0 };
+  #reservedSources = 0;
+  #sources: SourceRecord[] = [];
+  #searchCalls: SearchCallRecord[] = [];
+  #exhausted = new Set<BudgetKind>();
+
+  private constructor(options: RunHostOptions, clock: RunClock) {
+    this.run = options.run;
+    this.request = options.run.request;
+    this.store = options.store;
+    this.clock = clock;
+    this.search = options.search;
+    this.fetcher = options.fetcher;
+    this.artifacts = options.artifacts;
+    this.#listeners = [...(options.listeners ?? [])];
+    this.#deadline = new AbortController();
+    this.signal = options.signal ? AbortSignal.any([this.#deadline.signal, options.signal]) : this.#deadline.signal;
+  }
+
+  /**
+   * The envelope of a new run (`run` just created with `clock`'s origin) or of a resumed
+   * one (state reloaded from the store). Arms the acquisition deadline.
+   */
+  static async open(options: RunHostOptions, clock?: RunClock): Promise<RunHost> {
+    const runClock =
+      clock ?? RunClock.resume(options.clock, Date.parse(options.run.originAt), options.resumed?.lastOffsetMs ?? 0);
+    const host = new RunHost(options, runClock);
+    await host.#reload();
+    host.#armDeadline();
+    return host;
+  }
+
+  async #reload(): Promise<void> {
+    const runId = this.run.id;
+    this.#sources = await this.store.listSources(runId);
+    this.#searchCalls = await this.store.listSearchCalls(runId);
+    const events = await this.store.listEvents(runId);
+    const count = (type: string): number => events.filter((event) => event.type === type).length;
+    this.#use = {
+      generations: count("generation-finished") + count("generation-failed"),
+      searchCalls: this.#searchCalls.length,
+      fetchAttempts: count("source-fetched") + count("fetch-failed"),
+      sources: this.#sources.length,
+    };
+  }
+
+  #armDeadline(): void {
+    const { wallClockMs, publishReserveMs } = this.request.budgets;
+    const left = wallClockMs - publishReserveMs - this.clock.offset();
+    const fire = (): void => {
+      if (this.#deadline.signal.aborted) return;
+      this.#deadline.abort(new Error("the acquisition deadline was reached"));
+      void this.emit("deadline-reached", { wallClockMs, publishReserveMs });
+    };
+    if (left <= 0) fire();
+    else {
+      this.#timer = setTimeout(fire, left);
+      this.#timer.unref();
+    }
+  }
+
+  /** Stops the deadline timer; call when the run ends. */
+  dispose(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+  }
+
+  onEvent(listener: EventListener): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Appends an event with its offset from the run origin, then tells the listeners. */
+  async emit(type: string, data: Record<string, unknown> = {}): Promise<RunEvent> {
+    const event = await this.store.appendEvent(this.run.id, {
+      type,
+      offsetMs: this.clock.offset(),
+      at: this.clock.wallIso(),
+      data,
+    });
+    for (const listener of this.#listeners) listener(event);
+    return event;
+  }
+
+  /** Records an internal diagnostic (never reader-facing). */
+  async diagnose(stage: string, code: string, message: string, data: Record<string, unknown> = {}): Promise<void> {
+    await this.store.addDiagnostic(this.run.id, { stage, code, message, offsetMs: this.clock.offset(), data });
+  }
+
+  /** Remaining units of a budget; persisted-source slots being fetched count as used. */
+  remaining(kind: BudgetKind): number {
+    const reserved = kind === "sources" ? this.#reservedSources : 0;
+    return Math.max(0, remaining(this.request.budgets, this.#use, kind) - reserved);
+  }
+
+  /** Spends one unit, or records (once) that the budget stopped work and returns false. */
+  async trySpend(kind: BudgetKind): Promise<boolean> {
+    const spent = spend(this.request.budgets, this.#use, kind);
+    if (spent.ok) {
+      this.#use = spent.value;
+      return true;
+    }
+    await this.#exhaust(kind);
+    return false;
+  }
+
+  async #exhaust(kind: BudgetKind): Promise<void> {
+    if (this.#exhausted.has(kind)) return;
+    this.#exhausted.add(kind);
+    await this.emit("budget-exhausted", { budget: kind, limit: BUDGET_NAMES[kind](this.request) });
+  }
+
+  /** Reserves a persisted-source slot before a fetch; false (and a budget event) when none is left. */
+  async reserveSource(): Promise<boolean> {
+    if (this.remaining("sources") > 0) {
+      this.#reservedSources++;
+      return true;
+    }
+    await this.#exhaust("sources");
+    return false;
+  }
+
+  /** Releases a reserved slot; `persisted` turns it into a used one. */
+  releaseSource(persisted: boolean): void {
+    this.#reservedSources--;
+    if (persisted) this.#use = { ...this.#use, sources: this.#use.sources + 1 };
+  }
+
+  /** The closed catalog: persisted sources only, in persistence order. */
+  sources(): readonly SourceRecord[] {
+    return this.#sources;
+  }
+
+  searchCalls(): readonly SearchCallRecord[] {
+    return this.#searchCalls;
+  }
+
+  /** Makes a committed source visible. Only acquisition calls this, after the commit. */
+  expose(source: SourceRecord): void {
+    const index = this.#sources.findIndex((known) => known.id === source.id);
+    if (index < 0) this.#sources.push(source);
+    else this.#sources[index] = source;
+  }
+
+  recordSearch(call: SearchCallRecord): void {
+    this.#searchCalls.push(call);
+  }
+
+  async stage(name: string): Promise<void> {
+    await this.emit("stage-changed", { stage: name });
+  }
+}

@@ -1,0 +1,16 @@
+/** Opens the search provider and fetcher of an evidence scope for one run. */
+import type { Fetcher } from "./fetcher.js";
+import type { SearchProvider } from "./search-provider.js";
+import type { EvidenceScope } from "./store.js";
+
+export interface OpenScope {
+  search: SearchProvider;
+  fetcher: Fetcher;
+  /** Brings indexes up to date; returns facts for the event log. */
+  prepare(signal?: AbortSignal): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface ScopeOpener {
+  open(scope: EvidenceScope): Promise<OpenScope>;
+}

@@ -1,0 +1,33 @@
+/**
+ * Reading one document. The Host persists what a fetcher returns before anyone sees it.
+ */
+
+export type Transport = "corpus" | "http";
+
+export interface FetchedDocument {
+  requestedAnchor: string;
+  /** Source identity: the canonical URL or the normalized corpus-relative path. */
+  canonicalAnchor: string;
+  title: string;
+  transport: Transport;
+  /** Corpus-relative path, for corpus documents. */
+  path?: string;
+  /** Canonical URL, for web documents. */
+  url?: string;
+  /** Registrable domain ('' for corpus documents). */
+  domain: string;
+  /** Clean text, at most the requested number of characters. */
+  content: string;
+  /** True when the content was cut at the character budget. */
+  truncated: boolean;
+  contentType: string;
+}
+
+export interface FetchOptions {
+  maxChars: number;
+  signal?: AbortSignal;
+}
+
+export interface Fetcher {
+  fetch(anchor: string, options: FetchOptions): Promise<FetchedDocument>;
+}

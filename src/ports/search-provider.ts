@@ -1,0 +1,27 @@
+/**
+ * Discovery: a search returns hits, which are metadata, never evidence.
+ */
+
+/** A full-text query, or a pattern (linear-time regex) over documents under an optional path prefix. */
+export type SearchQuery = { kind: "text"; text: string } | { kind: "pattern"; pattern: string; pathPrefix?: string };
+
+export interface SearchHit {
+  /** What to fetch: a corpus-relative path or a URL. */
+  anchor: string;
+  title: string;
+  snippet: string;
+  /** 1-based rank within this search. */
+  rank: number;
+  score: number;
+}
+
+export interface SearchOptions {
+  limit: number;
+  signal?: AbortSignal;
+}
+
+export interface SearchProvider {
+  /** Short name for diagnostics ("corpus", "searxng"). */
+  readonly name: string;
+  search(query: SearchQuery, options: SearchOptions): Promise<SearchHit[]>;
+}

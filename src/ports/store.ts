@@ -1,0 +1,190 @@
+/**
+ * Durable run state. Every write resolves only after it is committed; a source is
+ * committed before the Host lets a strategy or a model see it.
+ * Implementations: SQLite (embedded default); PostgreSQL (shared, later). One contract
+ * test suite (src/adapters/store/store-contract.ts) runs against each.
+ */
+import type { Budgets } from "../core/budgets.js";
+import type { ArtifactStatus } from "../core/report/report-document.js";
+import type { Transport } from "./fetcher.js";
+import type { SearchHit, SearchQuery } from "./search-provider.js";
+
+export interface CorpusScope {
+  kind: "corpus";
+  /** Absolute, real path of the corpus folder. */
+  root: string;
+  /** Reader-facing name of the folder, as the user gave it. */
+  label: string;
+}
+
+export type EvidenceScope = CorpusScope;
+
+export type StrategyName = "pipeline";
+
+/** Everything needed to run (and resume) a research. */
+export interface RunRequest {
+  question: string;
+  language: string;
+  strategy: StrategyName;
+  scope: EvidenceScope;
+  budgets: Budgets;
+  /** Folder where the report is published; absolute, or '' for the runtime's default for the run. */
+  outDir: string;
+}
+
+export type RunStatus = "running" | "finished" | "failed";
+
+export interface RunRecord {
+  id: number;
+  request: RunRequest;
+  status: RunStatus;
+  /** What was last published ('' before the first publication). */
+  artifactStatus: ArtifactStatus | "publication-failed" | "";
+  /** Internal error text for failed runs. */
+  error: string;
+  /** Wall-clock ISO time of the run origin. */
+  originAt: string;
+  /** `host:pid` of the process that runs it. */
+  worker: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string;
+}
+
+export interface NewEvent {
+  type: string;
+  /** Milliseconds from the run origin. */
+  offsetMs: number;
+  at: string;
+  data: Record<string, unknown>;
+}
+
+export interface RunEvent extends NewEvent {
+  runId: number;
+  seq: number;
+}
+
+export type SearchOrigin = "bootstrap" | "planner" | "catalog";
+
+export interface NewSearchCall {
+  origin: SearchOrigin;
+  query: SearchQuery;
+  status: "ok" | "failed";
+  hits: SearchHit[];
+  /** Internal error text ('' when ok). */
+  error: string;
+  startedMs: number;
+  finishedMs: number;
+}
+
+export interface SearchCallRecord extends NewSearchCall {
+  runId: number;
+  /** Host id, 'sq_001'. */
+  id: string;
+}
+
+export interface NewChunk {
+  seq: number;
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface ChunkRecord extends NewChunk {
+  /** Host id, 's_001.p01'. */
+  id: string;
+  sourceId: string;
+}
+
+export interface Provenance {
+  queryId: string;
+  rank: number;
+  requestedAnchor: string;
+}
+
+/** A fetched document as the Host hands it to the store (seed 004 SourceRecord fields). */
+export interface NewSource {
+  requestedAnchor: string;
+  canonicalAnchor: string;
+  title: string;
+  transport: Transport;
+  path?: string;
+  url?: string;
+  domain: string;
+  content: string;
+  truncated: boolean;
+  contentType: string;
+  sha256: string;
+  capturedAt: string;
+  /** Offset from the run origin at which the fetch completed. */
+  fetchedMs: number;
+  provenance: Provenance;
+  chunks: NewChunk[];
+}
+
+export interface SourceRecord extends Omit<NewSource, "provenance" | "chunks"> {
+  runId: number;
+  /** Host id, 's_001'. */
+  id: string;
+  /** Offset from the run origin taken inside the committing transaction. */
+  persistedMs: number;
+  provenance: Provenance[];
+  chunks: ChunkRecord[];
+}
+
+export interface PersistResult {
+  source: SourceRecord;
+  /** True when the canonical anchor was already persisted: provenance merged, no new id. */
+  duplicate: boolean;
+}
+
+export interface NewDiagnostic {
+  stage: string;
+  code: string;
+  /** Internal text: never shown to readers. */
+  message: string;
+  offsetMs: number;
+  data?: Record<string, unknown>;
+}
+
+export interface Diagnostic extends NewDiagnostic {
+  runId: number;
+  id: number;
+  at: string;
+}
+
+export interface RunPatch {
+  status?: RunStatus;
+  outDir?: string;
+  artifactStatus?: ArtifactStatus | "publication-failed" | "";
+  error?: string;
+  worker?: string;
+  finishedAt?: string;
+}
+
+export interface Store {
+  createRun(request: RunRequest, options: { originAt: string; worker: string }): Promise<RunRecord>;
+  getRun(runId: number): Promise<RunRecord | undefined>;
+  /** Most recent first. */
+  listRuns(options?: { limit?: number }): Promise<RunRecord[]>;
+  updateRun(runId: number, patch: RunPatch): Promise<void>;
+
+  appendEvent(runId: number, event: NewEvent): Promise<RunEvent>;
+  listEvents(runId: number): Promise<RunEvent[]>;
+
+  recordSearchCall(runId: number, call: NewSearchCall): Promise<SearchCallRecord>;
+  listSearchCalls(runId: number): Promise<SearchCallRecord[]>;
+
+  /**
+   * Commits a source with its chunks and provenance in one transaction and assigns its id
+   * from the run's counter. A source whose canonical anchor is already stored only gains
+   * a provenance row. `offsetNow` is read inside the transaction for `persistedMs`.
+   */
+  persistSource(runId: number, source: NewSource, offsetNow: () => number): Promise<PersistResult>;
+  listSources(runId: number): Promise<SourceRecord[]>;
+
+  addDiagnostic(runId: number, diagnostic: NewDiagnostic): Promise<Diagnostic>;
+  listDiagnostics(runId: number): Promise<Diagnostic[]>;
+
+  close(): Promise<void>;
+}

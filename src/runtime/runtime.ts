@@ -1,0 +1,163 @@
+/**
+ * The one runtime API under every shell: start a run, resume one, read runs.
+ * Dependencies are injected here and nowhere else.
+ */
+import { hostname } from "node:os";
+import { describeError, UserError } from "../core/errors.js";
+import { type RunTimings, runTimings } from "../core/timings.js";
+import { buildFromPersisted, publish } from "../host/publication.js";
+import { RunClock } from "../host/run-clock.js";
+import { type EventListener, RunHost } from "../host/run-host.js";
+import type { ArtifactStore, PublishedArtifacts } from "../ports/artifact-store.js";
+import type { Clock } from "../ports/clock.js";
+import type { OpenScope, ScopeOpener } from "../ports/evidence-scope.js";
+import type { RunRecord, RunRequest, Store } from "../ports/store.js";
+import { pipelineStrategy } from "../strategies/pipeline/pipeline-strategy.js";
+import type { Strategy } from "../strategies/strategy.js";
+
+export interface RuntimeOptions {
+  store: Store;
+  artifacts: ArtifactStore;
+  clock: Clock;
+  scopes: ScopeOpener;
+  /** Identifies this process in runs it executes (default host:pid). */
+  worker?: string;
+  strategies?: Record<string, Strategy>;
+  /** Where a run publishes when its request names no folder. */
+  defaultOutDir?: (runId: number) => string;
+}
+
+export interface RunOptions {
+  listeners?: readonly EventListener[];
+  /** Cancels acquisition; the Host still publishes from persisted state. */
+  signal?: AbortSignal;
+}
+
+export interface RunOutcome {
+  runId: number;
+  status: RunRecord["status"];
+  artifactStatus: RunRecord["artifactStatus"];
+  paths?: PublishedArtifacts["paths"];
+  timings: RunTimings;
+}
+
+export interface Runtime {
+  /** Starts a run and drives it to its terminal publication. */
+  run(request: RunRequest, options?: RunOptions): Promise<RunOutcome>;
+  /** Continues an interrupted run from its persisted state and publishes where it was to publish. */
+  resume(runId: number, options?: RunOptions): Promise<RunOutcome>;
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const worker = options.worker ?? `${hostname()}:${process.pid}`;
+  const strategies: Record<string, Strategy> = { pipeline: pipelineStrategy, ...options.strategies };
+
+  const strategyFor = (request: RunRequest): Strategy => {
+    const strategy = strategies[request.strategy];
+    if (!strategy)
+      throw new UserError(`unknown strategy "${request.strategy}" (known: ${Object.keys(strategies).join(", ")})`);
+    return strategy;
+  };
+
+  async function drive(host: RunHost, scope: OpenScope, strategy: Strategy): Promise<RunOutcome> {
+    const { store, run } = host;
+    let final: PublishedArtifacts | undefined;
+    try {
+      try {
+        const facts = await scope.prepare(host.signal);
+        await host.emit("corpus-indexed", facts);
+        await strategy.run(host);
+      } catch (error) {
+        await host.diagnose("strategy", "strategy-failed", describeError(error));
+        await host.emit("strategy-failed", { strategy: strategy.name });
+      }
+      await host.stage("publication");
+      final = await publish(host, await buildFromPersisted(host, "final"), "final");
+      if (final) {
+        await store.updateRun(run.id, { status: "finished", finishedAt: host.clock.wallIso() });
+      } else {
+        await store.updateRun(run.id, {
+          status: "failed",
+          artifactStatus: "publication-failed",
+          error: "the report could not be published",
+          finishedAt: host.clock.wallIso(),
+        });
+      }
+      const current = await store.getRun(run.id);
+      await host.emit("run-finished", { status: current?.status, artifactStatus: current?.artifactStatus });
+    } finally {
+      host.dispose();
+      await scope.close();
+    }
+    const record = await store.getRun(run.id);
+    const events = await store.listEvents(run.id);
+    return {
+      runId: run.id,
+      status: record?.status ?? "failed",
+      artifactStatus: record?.artifactStatus ?? "",
+      ...(final ? { paths: final.paths } : {}),
+      timings: runTimings(events),
+    };
+  }
+
+  return {
+    async run(request, runOptions = {}) {
+      const clock = RunClock.start(options.clock);
+      const strategy = strategyFor(request);
+      const scope = await options.scopes.open(request.scope);
+      let run = await options.store.createRun(request, {
+        originAt: new Date(clock.originWallMs).toISOString(),
+        worker,
+      });
+      if (run.request.outDir === "") {
+        if (!options.defaultOutDir) throw new UserError("no folder to publish the report in was given");
+        const outDir = options.defaultOutDir(run.id);
+        await options.store.updateRun(run.id, { outDir });
+        run = { ...run, request: { ...run.request, outDir } };
+      }
+      const host = await RunHost.open(
+        {
+          run,
+          store: options.store,
+          clock: options.clock,
+          search: scope.search,
+          fetcher: scope.fetcher,
+          artifacts: options.artifacts,
+          listeners: runOptions.listeners ?? [],
+          ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+        },
+        clock,
+      );
+      await host.emit("run-started", {
+        question: request.question,
+        strategy: strategy.name,
+        scope: request.scope.label,
+      });
+      return drive(host, scope, strategy);
+    },
+
+    async resume(runId, runOptions = {}) {
+      const run = await options.store.getRun(runId);
+      if (!run) throw new UserError(`there is no run ${runId}`);
+      if (run.status !== "running")
+        throw new UserError(`run ${runId} is ${run.status}; only an interrupted run can be resumed`);
+      const strategy = strategyFor(run.request);
+      const scope = await options.scopes.open(run.request.scope);
+      const events = await options.store.listEvents(runId);
+      await options.store.updateRun(runId, { worker });
+      const host = await RunHost.open({
+        run: { ...run, worker },
+        store: options.store,
+        clock: options.clock,
+        search: scope.search,
+        fetcher: scope.fetcher,
+        artifacts: options.artifacts,
+        listeners: runOptions.listeners ?? [],
+        ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+        resumed: { lastOffsetMs: events.at(-1)?.offsetMs ?? 0 },
+      });
+      await host.emit("run-resumed", { sources: host.sources().length, searches: host.searchCalls().length });
+      return drive(host, scope, strategy);
+    },
+  };
+}

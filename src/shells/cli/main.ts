@@ -1,0 +1,280 @@
+/**
+ * @module The `assay` command line.
+ *
+ * Exit codes: 0 published; 1 failed (the report could not be published, or an internal
+ * error); 2 usage or configuration error; 130 interrupted by Ctrl-C (after publishing).
+ */
+import { resolve } from "node:path";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
+import { resolveBudgets } from "../../core/budgets.js";
+import { AssayError, UserError } from "../../core/errors.js";
+import type { RunEvent, RunRequest, Store } from "../../ports/store.js";
+import type { RunOutcome } from "../../runtime/runtime.js";
+import { version } from "../../version.js";
+import { dataPaths } from "./paths.js";
+import { progressListener } from "./progress.js";
+import { displayStatus, isWorkerAlive } from "./run-state.js";
+import { listRuns, showRun } from "./runs-commands.js";
+import { buildRuntime, openStore } from "./wiring.js";
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a positive whole number");
+  return parsed;
+}
+
+function positiveNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a positive number");
+  return parsed;
+}
+
+/** `crash-after-persisted:K`: kill this process (SIGKILL) right after the K-th persisted source. */
+function parseFault(value: string): number {
+  const match = /^crash-after-persisted:(\d+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError("known faults: crash-after-persisted:K");
+  return Number(match[1]);
+}
+
+interface CommonOptions {
+  db?: string;
+  json?: boolean;
+  quiet?: boolean;
+  fault?: number;
+}
+
+interface RunCommandOptions extends CommonOptions {
+  corpus: string;
+  out?: string;
+  maxSources?: number;
+  timeout?: number;
+  language: string;
+}
+
+async function buildRequest(question: string, options: RunCommandOptions): Promise<RunRequest> {
+  const trimmed = question.trim();
+  if (trimmed.length === 0) throw new UserError("the question is empty");
+  if (trimmed.length > 4_000) throw new UserError("the question is longer than 4000 characters");
+  const root = await resolveCorpusRoot(options.corpus);
+  const wallClockMs = options.timeout === undefined ? undefined : Math.round(options.timeout * 1000);
+  const budgets = resolveBudgets({
+    ...(options.maxSources === undefined ? {} : { maxSources: options.maxSources }),
+    ...(wallClockMs === undefined
+      ? {}
+      : { wallClockMs, publishReserveMs: Math.min(10_000, Math.max(100, Math.floor(wallClockMs * 0.2))) }),
+  });
+  if (!budgets.ok) throw new UserError(budgets.error);
+  return {
+    question: trimmed,
+    language: options.language,
+    strategy: "pipeline",
+    scope: { kind: "corpus", root, label: options.corpus },
+    budgets: budgets.value,
+    outDir: options.out ? resolve(options.out) : "",
+  };
+}
+
+function faultListener(crashAfter: number | undefined): ((event: RunEvent) => void)[] {
+  if (crashAfter === undefined) return [];
+  let persisted = 0;
+  return [
+    (event) => {
+      if (event.type === "source-persisted" && ++persisted >= crashAfter) process.kill(process.pid, "SIGKILL");
+    },
+  ];
+}
+
+function report(outcome: RunOutcome, options: CommonOptions): void {
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({
+        runId: outcome.runId,
+        status: outcome.status,
+        artifactStatus: outcome.artifactStatus,
+        artifacts: outcome.paths ?? null,
+        timings: outcome.timings,
+      })}\n`,
+    );
+    return;
+  }
+  const lines = [`Run ${outcome.runId} ${outcome.status}: ${outcome.artifactStatus || "nothing"} published.`];
+  if (outcome.paths) {
+    lines.push(`  ${outcome.paths.markdown}`, `  ${outcome.paths.html}`, `  ${outcome.paths.json}`);
+  }
+  const t = outcome.timings;
+  if (t.firstSourcePersistedMs !== undefined)
+    lines.push(`First source persisted at ${Math.round(t.firstSourcePersistedMs)} ms.`);
+  if (t.terminalMs !== undefined) lines.push(`Finished at ${Math.round(t.terminalMs)} ms.`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/** Runs `work` with Ctrl-C turned into a cancel signal: acquisition stops, the Host publishes. */
+async function withInterrupt(
+  work: (signal: AbortSignal) => Promise<RunOutcome>,
+): Promise<{ outcome: RunOutcome; interrupted: boolean }> {
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSignal = (): void => {
+    if (interrupted) process.exit(EXIT.interrupted);
+    interrupted = true;
+    process.stderr.write("\nInterrupted: publishing what is persisted (Ctrl-C again to quit now).\n");
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    return { outcome: await work(controller.signal), interrupted };
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
+
+async function execute(
+  store: Store,
+  options: CommonOptions,
+  maxSources: number,
+  start: (listeners: ((event: RunEvent) => void)[], signal: AbortSignal) => Promise<RunOutcome>,
+): Promise<number> {
+  const progress = options.quiet ? undefined : progressListener({ stream: process.stderr, maxSources });
+  try {
+    const { outcome, interrupted } = await withInterrupt((signal) =>
+      start([...(progress ? [progress.listener] : []), ...faultListener(options.fault)], signal),
+    );
+    progress?.end();
+    report(outcome, options);
+    if (interrupted) return EXIT.interrupted;
+    return outcome.status === "finished" ? EXIT.ok : EXIT.failed;
+  } finally {
+    progress?.end();
+    await store.close();
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name("assay")
+    .description("Evidence-first deep research: every sentence of the report traces to a persisted source.")
+    .version(version)
+    .showHelpAfterError("(run assay help for usage)");
+
+  const dbOption = () => new Option("--db <file>", "SQLite database file (default: $ASSAY_HOME/assay.db)");
+  const faultOption = () =>
+    new Option("--fault <fault>", "inject a deterministic fault (crash-after-persisted:K)")
+      .argParser(parseFault)
+      .hideHelp();
+
+  program
+    .command("run")
+    .description("research a question and publish a report")
+    .argument("<question>", "the research question")
+    .requiredOption("--corpus <dir>", "folder of documents to research (Markdown, text, HTML, PDF)")
+    .option("--out <dir>", "publish report.json, report.md and report.html in this folder")
+    .addOption(dbOption())
+    .option("--max-sources <n>", "at most this many persisted sources", positiveInteger)
+    .option("--timeout <seconds>", "wall-clock limit for the whole run", positiveNumber)
+    .option("--language <code>", "report language", "en")
+    .option("--json", "print a one-line JSON summary on stdout")
+    .option("--quiet", "no progress on stderr")
+    .addOption(faultOption())
+    .action(async (question: string, options: RunCommandOptions) => {
+      const paths = dataPaths(process.env);
+      const request = await buildRequest(question, options);
+      const store = openStore(paths, options.db);
+      const runtime = buildRuntime(paths, store);
+      process.exitCode = await execute(store, options, request.budgets.maxSources, (listeners, signal) =>
+        runtime.run(request, { listeners, signal }),
+      );
+    });
+
+  program
+    .command("resume")
+    .description("continue an interrupted run from its persisted state and publish its report")
+    .argument("<run>", "run id", positiveInteger)
+    .addOption(dbOption())
+    .option("--json", "print a one-line JSON summary on stdout")
+    .option("--quiet", "no progress on stderr")
+    .addOption(faultOption())
+    .action(async (runId: number, options: CommonOptions) => {
+      const paths = dataPaths(process.env);
+      const store = openStore(paths, options.db);
+      const run = await store.getRun(runId);
+      if (!run) {
+        await store.close();
+        throw new UserError(`there is no run ${runId}; see assay runs list`);
+      }
+      if (run.status === "running" && isWorkerAlive(run.worker) === true) {
+        await store.close();
+        throw new UserError(`run ${runId} is still running (process ${run.worker}); it cannot be resumed twice`);
+      }
+      if (displayStatus(run) !== "interrupted" && run.status !== "running") {
+        await store.close();
+        throw new UserError(`run ${runId} is ${run.status}; only an interrupted run can be resumed`);
+      }
+      const runtime = buildRuntime(paths, store);
+      process.exitCode = await execute(store, options, run.request.budgets.maxSources, (listeners, signal) =>
+        runtime.resume(runId, { listeners, signal }),
+      );
+    });
+
+  const runs = program.command("runs").description("list and inspect runs");
+  runs
+    .command("list")
+    .description("list recent runs")
+    .addOption(dbOption())
+    .option("--json", "print JSON")
+    .option("--limit <n>", "how many", positiveInteger, 50)
+    .action(async (options: CommonOptions & { limit: number }) => {
+      const store = openStore(dataPaths(process.env), options.db);
+      try {
+        await listRuns(store, { json: options.json === true, limit: options.limit }, process.stdout);
+      } finally {
+        await store.close();
+      }
+    });
+  runs
+    .command("show")
+    .description("show one run: request, timings, searches, sources, diagnostics")
+    .argument("<run>", "run id", positiveInteger)
+    .addOption(dbOption())
+    .option("--json", "print JSON (with the event log)")
+    .action(async (runId: number, options: CommonOptions) => {
+      const store = openStore(dataPaths(process.env), options.db);
+      try {
+        await showRun(store, runId, { json: options.json === true }, process.stdout);
+      } finally {
+        await store.close();
+      }
+    });
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    if (error instanceof Error && "exitCode" in error && typeof error.exitCode === "number" && "code" in error) {
+      // commander already printed help or the usage error.
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    if (error instanceof UserError) {
+      process.stderr.write(`assay: ${error.message}\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    const message =
+      error instanceof AssayError
+        ? error.message
+        : error instanceof Error
+          ? (error.stack ?? error.message)
+          : String(error);
+    process.stderr.write(`assay: internal error: ${message}\n`);
+    process.exitCode = EXIT.failed;
+  }
+}

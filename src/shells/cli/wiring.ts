@@ -1,0 +1,23 @@
+/** Builds the runtime for the CLI: the one place where adapters are chosen. */
+import { join, resolve } from "node:path";
+import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
+import { systemClock } from "../../adapters/clock/system-clock.js";
+import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
+import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
+import type { Store } from "../../ports/store.js";
+import { createRuntime, type Runtime } from "../../runtime/runtime.js";
+import type { DataPaths } from "./paths.js";
+
+export function openStore(paths: DataPaths, db: string | undefined): Store {
+  return openSqliteStore({ file: db ? resolve(db) : paths.database });
+}
+
+export function buildRuntime(paths: DataPaths, store: Store): Runtime {
+  return createRuntime({
+    store,
+    artifacts: new FilesystemArtifactStore(),
+    clock: systemClock,
+    scopes: corpusScopeOpener({ indexDir: paths.indexDir }),
+    defaultOutDir: (runId) => join(paths.runsDir, String(runId)),
+  });
+}

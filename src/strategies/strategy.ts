@@ -1,0 +1,14 @@
+/**
+ * A strategy drives a run through Host services only. It never writes files, assigns
+ * ids or renders: the Host publishes the terminal document from persisted state.
+ */
+import type { RunHost } from "../host/run-host.js";
+
+export interface Strategy {
+  readonly name: string;
+  /**
+   * Runs (or, after a crash, continues) the research. Must be idempotent over persisted
+   * state: work already recorded in the store is reused, not repeated.
+   */
+  run(host: RunHost): Promise<void>;
+}
