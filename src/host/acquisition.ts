@@ -83,6 +83,7 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
       return { kind: "duplicate", source: known };
     return mergeDuplicate(host, known, provenance);
   }
+  if (host.hasFailed(candidate.anchor)) return { kind: "failed" };
   if (host.signal.aborted) return { kind: "skipped", reason: "deadline" };
   if (!(await host.reserveSource())) return { kind: "skipped", reason: "budget" };
   let persisted = false;
@@ -99,6 +100,7 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
         await host.emit("fetch-cancelled", { anchor: candidate.anchor });
         return { kind: "skipped", reason: "deadline" };
       }
+      host.markFailed(candidate.anchor);
       await host.diagnose("fetch", "fetch-failed", describeError(error), { anchor: candidate.anchor });
       await host.emit("fetch-failed", { anchor: candidate.anchor, queryId: candidate.queryId });
       return { kind: "failed" };
@@ -106,6 +108,7 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
     const fetchedMs = host.clock.offset();
     await host.emit("source-fetched", { anchor: document.canonicalAnchor, chars: document.content.length });
     if (document.content.trim().length === 0) {
+      host.markFailed(candidate.anchor);
       await host.diagnose("fetch", "empty-document", "the document has no readable text", { anchor: candidate.anchor });
       await host.emit("fetch-failed", { anchor: candidate.anchor, queryId: candidate.queryId, empty: true });
       return { kind: "failed" };
@@ -134,6 +137,7 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
         () => host.clock.offset(),
       );
     } catch (error) {
+      host.markFailed(candidate.anchor);
       await host.diagnose("persist", "persist-failed", describeError(error), { anchor: candidate.anchor });
       await host.emit("persist-failed", { anchor: candidate.anchor });
       return { kind: "failed" };

@@ -53,6 +53,8 @@ export class RunHost {
   #sources: SourceRecord[] = [];
   #searchCalls: SearchCallRecord[] = [];
   #exhausted = new Set<BudgetKind>();
+  #slotWaiters: (() => void)[] = [];
+  #failedAnchors = new Set<string>();
 
   private constructor(options: RunHostOptions, clock: RunClock) {
     this.run = options.run;
@@ -92,6 +94,10 @@ export class RunHost {
       fetchAttempts: count("source-fetched") + count("fetch-failed"),
       sources: this.#sources.length,
     };
+    for (const event of events) {
+      if (event.type === "fetch-failed" && typeof event.data.anchor === "string")
+        this.#failedAnchors.add(event.data.anchor);
+    }
   }
 
   #armDeadline(): void {
@@ -158,20 +164,39 @@ export class RunHost {
     await this.emit("budget-exhausted", { budget: kind, limit: BUDGET_NAMES[kind](this.request) });
   }
 
-  /** Reserves a persisted-source slot before a fetch; false (and a budget event) when none is left. */
+  /**
+   * Reserves a persisted-source slot before a fetch. While every free slot is held by a
+   * fetch in flight, waits for one to finish (it may fail and free its slot); false (and a
+   * budget event) only when the budget is really spent.
+   */
   async reserveSource(): Promise<boolean> {
-    if (this.remaining("sources") > 0) {
-      this.#reservedSources++;
-      return true;
+    for (;;) {
+      if (this.remaining("sources") > 0) {
+        this.#reservedSources++;
+        return true;
+      }
+      if (this.#reservedSources === 0) {
+        await this.#exhaust("sources");
+        return false;
+      }
+      await new Promise<void>((resolve) => this.#slotWaiters.push(resolve));
     }
-    await this.#exhaust("sources");
-    return false;
   }
 
   /** Releases a reserved slot; `persisted` turns it into a used one. */
   releaseSource(persisted: boolean): void {
     this.#reservedSources--;
     if (persisted) this.#use = { ...this.#use, sources: this.#use.sources + 1 };
+    for (const wake of this.#slotWaiters.splice(0)) wake();
+  }
+
+  /** True when an earlier attempt to read `anchor` failed in this run (it is not read again). */
+  hasFailed(anchor: string): boolean {
+    return this.#failedAnchors.has(anchor);
+  }
+
+  markFailed(anchor: string): void {
+    this.#failedAnchors.add(anchor);
   }
 
   /** The closed catalog: persisted sources only, in persistence order. */

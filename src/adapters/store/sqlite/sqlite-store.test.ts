@@ -1,0 +1,133 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../../testing/temp-dir.js";
+import { runStoreContract, sampleRequest, sampleSource } from "../store-contract.js";
+import { migrate, tableColumns } from "./sqlite-migrations.js";
+import { openSqliteStore } from "./sqlite-store.js";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function freshFile(): string {
+  const dir = tempDir();
+  cleanups.push(dir.cleanup);
+  return join(dir.path, "assay.db");
+}
+
+runStoreContract("SQLite", {
+  async open() {
+    const dir = tempDir();
+    const store = openSqliteStore({ file: join(dir.path, "assay.db") });
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
+        dir.cleanup();
+      },
+    };
+  },
+});
+
+const origin = { originAt: "2026-01-15T09:00:00.000Z", worker: "test:1" };
+
+describe("SQLite store", () => {
+  it("opens in WAL mode with synchronous=FULL and foreign keys on", async () => {
+    const store = openSqliteStore({ file: freshFile() });
+    try {
+      expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(store.db.pragma("synchronous", { simple: true })).toBe(2);
+      expect(store.db.pragma("foreign_keys", { simple: true })).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps committed sources across a reopen", async () => {
+    const file = freshFile();
+    const first = openSqliteStore({ file });
+    const run = await first.createRun(sampleRequest(), origin);
+    await first.persistSource(run.id, sampleSource("a.md"), () => 1);
+    await first.close();
+    const second = openSqliteStore({ file });
+    try {
+      const sources = await second.listSources(run.id);
+      expect(sources.map((source) => source.id)).toEqual(["s_001"]);
+      expect(sources[0]?.chunks).toHaveLength(2);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("a failed source write leaves earlier records intact and writes nothing partial", async () => {
+    const store = openSqliteStore({ file: freshFile() });
+    try {
+      const run = await store.createRun(sampleRequest(), origin);
+      await store.persistSource(run.id, sampleSource("a.md"), () => 1);
+      await store.persistSource(run.id, sampleSource("b.md"), () => 2);
+      // A real SQLite failure in the middle of the transaction: the chunk insert of the third source aborts.
+      store.db.exec(`CREATE TRIGGER fail_third BEFORE INSERT ON chunks WHEN NEW.source_id = 's_003'
+        BEGIN SELECT RAISE(ABORT, 'disk full (simulated)'); END;`);
+      await expect(store.persistSource(run.id, sampleSource("c.md"), () => 3)).rejects.toThrow(
+        /c\.md was not persisted.*disk full/,
+      );
+      const sources = await store.listSources(run.id);
+      expect(sources.map((source) => [source.id, source.canonicalAnchor, source.chunks.length])).toEqual([
+        ["s_001", "a.md", 2],
+        ["s_002", "b.md", 2],
+      ]);
+      const orphans = store.db
+        .prepare("SELECT COUNT(*) AS n FROM source_provenance WHERE source_id = 's_003'")
+        .get() as { n: number };
+      expect(orphans.n).toBe(0);
+      store.db.exec("DROP TRIGGER fail_third");
+      const next = await store.persistSource(run.id, sampleSource("d.md"), () => 4);
+      expect(next.source.id).toBe("s_003");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("upgrades an older database by adding only the missing columns", async () => {
+    const file = freshFile();
+    const old = new BetterSqlite3(file);
+    old.exec(readFileSync(new URL("../__fixtures__/sqlite-v0-schema.sql", import.meta.url), "utf8"));
+    expect(tableColumns(old, "runs").has("worker")).toBe(false);
+    old.close();
+
+    const store = openSqliteStore({ file });
+    try {
+      expect(tableColumns(store.db, "runs").has("worker")).toBe(true);
+      expect(tableColumns(store.db, "runs").has("finished_at")).toBe(true);
+      expect(tableColumns(store.db, "sources").has("content_type")).toBe(true);
+      const legacy = await store.getRun(1);
+      expect(legacy).toMatchObject({ worker: "", finishedAt: "", request: { question: "An old question" } });
+      // A second start finds nothing to add.
+      expect(migrate(store.db)).toEqual([]);
+      const indexes = store.db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'idx_runs_status'")
+        .all();
+      expect(indexes).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a new database gets every column from schema.sql and skips the upgrades", () => {
+    const db = new BetterSqlite3(":memory:");
+    try {
+      expect(migrate(db)).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("refuses a file that is not a database with a clear error", () => {
+    const file = freshFile();
+    writeFileSync(file, "this is not sqlite at all, just text that is long enough to have a header".repeat(10));
+    expect(() => openSqliteStore({ file })).toThrow(/cannot open the database .*assay\.db/);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * The contract every Store implementation passes. Run it from a test file with a factory
+ * that opens a fresh, empty store.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../core/budgets.js";
+import type { NewSource, RunRequest, Store } from "../../ports/store.js";
+
+export interface StoreFactory {
+  open(): Promise<{ store: Store; cleanup: () => Promise<void> }>;
+}
+
+export const sampleRequest = (overrides: Partial<RunRequest> = {}): RunRequest => ({
+  question: "When was the lithium-ion battery commercialised?",
+  language: "en",
+  strategy: "pipeline",
+  scope: { kind: "corpus", root: "/data/corpus", label: "corpus" },
+  budgets: { ...DEFAULT_BUDGETS },
+  outDir: "/tmp/out",
+  ...overrides,
+});
+
+export const sampleSource = (anchor: string, overrides: Partial<NewSource> = {}): NewSource => ({
+  requestedAnchor: anchor,
+  canonicalAnchor: anchor,
+  title: `Title of ${anchor}`,
+  transport: "corpus",
+  path: anchor,
+  domain: "",
+  content: "First paragraph.\n\nSecond paragraph.",
+  truncated: false,
+  contentType: "text/markdown",
+  sha256: "0".repeat(64),
+  capturedAt: "2026-01-15T09:00:00.000Z",
+  fetchedMs: 12.5,
+  provenance: { queryId: "sq_001", rank: 1, requestedAnchor: anchor },
+  chunks: [
+    { seq: 1, start: 0, end: 16, text: "First paragraph." },
+    { seq: 2, start: 18, end: 35, text: "Second paragraph." },
+  ],
+  ...overrides,
+});
+
+export function runStoreContract(name: string, factory: StoreFactory): void {
+  const withStore = async (test: (store: Store) => Promise<void>): Promise<void> => {
+    const { store, cleanup } = await factory.open();
+    try {
+      await test(store);
+    } finally {
+      await cleanup();
+    }
+  };
+  const origin = { originAt: "2026-01-15T09:00:00.000Z", worker: "test:1" };
+
+  describe(`Store contract: ${name}`, () => {
+    it("round-trips a run request and patches it", () =>
+      withStore(async (store) => {
+        const run = await store.createRun(sampleRequest(), origin);
+        expect(run.id).toBeGreaterThan(0);
+        expect(run.status).toBe("running");
+        expect(run.artifactStatus).toBe("");
+        const read = await store.getRun(run.id);
+        expect(read?.request).toEqual(sampleRequest());
+        expect(read?.originAt).toBe(origin.originAt);
+        await store.updateRun(run.id, {
+          status: "finished",
+          artifactStatus: "source-backed",
+          finishedAt: "2026-01-15T09:01:00.000Z",
+        });
+        const done = await store.getRun(run.id);
+        expect(done).toMatchObject({
+          status: "finished",
+          artifactStatus: "source-backed",
+          finishedAt: "2026-01-15T09:01:00.000Z",
+        });
+        expect(done?.request).toEqual(sampleRequest());
+        expect(await store.getRun(run.id + 1000)).toBeUndefined();
+      }));
+
+    it("lists runs newest first, within the limit", () =>
+      withStore(async (store) => {
+        const ids: number[] = [];
+        for (let index = 0; index < 3; index++)
+          ids.push((await store.createRun(sampleRequest({ question: `q${index}` }), origin)).id);
+        const runs = await store.listRuns({ limit: 2 });
+        expect(runs.map((run) => run.id)).toEqual([ids[2], ids[1]]);
+      }));
+
+    it("appends events with per-run sequence numbers", () =>
+      withStore(async (store) => {
+        const a = await store.createRun(sampleRequest(), origin);
+        const b = await store.createRun(sampleRequest(), origin);
+        const event = { at: origin.originAt, data: { n: 1 } };
+        expect((await store.appendEvent(a.id, { ...event, type: "run-started", offsetMs: 0 })).seq).toBe(1);
+        expect((await store.appendEvent(a.id, { ...event, type: "search-finished", offsetMs: 5.5 })).seq).toBe(2);
+        expect((await store.appendEvent(b.id, { ...event, type: "run-started", offsetMs: 1 })).seq).toBe(1);
+        const events = await store.listEvents(a.id);
+        expect(events.map((item) => [item.seq, item.type, item.offsetMs])).toEqual([
+          [1, "run-started", 0],
+          [2, "search-finished", 5.5],
+        ]);
+        expect(events[0]?.data).toEqual({ n: 1 });
+      }));
+
+    it("assigns search-call ids from the run's counter and keeps hits as metadata", () =>
+      withStore(async (store) => {
+        const run = await store.createRun(sampleRequest(), origin);
+        const hit = { anchor: "a.md", title: "A", snippet: "…", rank: 1, score: 2.5 };
+        const call = { origin: "bootstrap" as const, status: "ok" as const, error: "", startedMs: 1, finishedMs: 2 };
+        const first = await store.recordSearchCall(run.id, {
+          ...call,
+          query: { kind: "text", text: "q" },
+          hits: [hit],
+        });
+        const second = await store.recordSearchCall(run.id, {
+          ...call,
+          status: "failed",
+          error: "boom",
+          query: { kind: "pattern", pattern: "li.*ion", pathPrefix: "history" },
+          hits: [],
+        });
+        expect([first.id, second.id]).toEqual(["sq_001", "sq_002"]);
+        const calls = await store.listSearchCalls(run.id);
+        expect(calls).toHaveLength(2);
+        expect(calls[0]?.hits).toEqual([hit]);
+        expect(calls[1]).toMatchObject({
+          status: "failed",
+          error: "boom",
+          query: { kind: "pattern", pathPrefix: "history" },
+        });
+      }));
+
+    it("persists a source with chunks and provenance, ids from the run's counter", () =>
+      withStore(async (store) => {
+        const run = await store.createRun(sampleRequest(), origin);
+        const other = await store.createRun(sampleRequest(), origin);
+        const first = await store.persistSource(run.id, sampleSource("a.md"), () => 40);
+        const second = await store.persistSource(run.id, sampleSource("b.md"), () => 41);
+        const elsewhere = await store.persistSource(other.id, sampleSource("a.md"), () => 42);
+        expect([first.source.id, second.source.id, elsewhere.source.id]).toEqual(["s_001", "s_002", "s_001"]);
+        expect(first.duplicate).toBe(false);
+        expect(first.source.persistedMs).toBe(40);
+        expect(first.source.fetchedMs).toBe(12.5);
+        expect(first.source.chunks.map((chunk) => chunk.id)).toEqual(["s_001.p01", "s_001.p02"]);
+        expect(first.source.chunks[1]).toMatchObject({
+          start: 18,
+          end: 35,
+          text: "Second paragraph.",
+          sourceId: "s_001",
+        });
+        const listed = await store.listSources(run.id);
+        expect(listed.map((source) => source.id)).toEqual(["s_001", "s_002"]);
+        expect(listed[0]).toMatchObject({
+          title: "Title of a.md",
+          path: "a.md",
+          truncated: false,
+          contentType: "text/markdown",
+        });
+        expect(listed[0]?.content).toBe("First paragraph.\n\nSecond paragraph.");
+      }));
+
+    it("merges a duplicate canonical anchor into the existing source", () =>
+      withStore(async (store) => {
+        const run = await store.createRun(sampleRequest(), origin);
+        await store.persistSource(run.id, sampleSource("a.md"), () => 1);
+        const again = await store.persistSource(
+          run.id,
+          sampleSource("a.md", {
+            requestedAnchor: "./a.md",
+            provenance: { queryId: "sq_002", rank: 3, requestedAnchor: "./a.md" },
+          }),
+          () => 2,
+        );
+        expect(again.duplicate).toBe(true);
+        expect(again.source.id).toBe("s_001");
+        expect(again.source.provenance).toEqual([
+          { queryId: "sq_001", rank: 1, requestedAnchor: "a.md" },
+          { queryId: "sq_002", rank: 3, requestedAnchor: "./a.md" },
+        ]);
+        const sources = await store.listSources(run.id);
+        expect(sources).toHaveLength(1);
+        expect(sources[0]?.chunks).toHaveLength(2);
+        const next = await store.persistSource(run.id, sampleSource("b.md"), () => 3);
+        expect(next.source.id).toBe("s_002");
+      }));
+
+    it("records internal diagnostics per run", () =>
+      withStore(async (store) => {
+        const run = await store.createRun(sampleRequest(), origin);
+        await store.addDiagnostic(run.id, {
+          stage: "fetch",
+          code: "fetch-failed",
+          message: "EACCES",
+          offsetMs: 3,
+          data: { anchor: "x.md" },
+        });
+        const diagnostics = await store.listDiagnostics(run.id);
+        expect(diagnostics).toHaveLength(1);
+        expect(diagnostics[0]).toMatchObject({
+          stage: "fetch",
+          code: "fetch-failed",
+          message: "EACCES",
+          data: { anchor: "x.md" },
+        });
+      }));
+  });
+}

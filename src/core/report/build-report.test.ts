@@ -1,0 +1,192 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { readHtml, readMarkdown } from "../../testing/read-report.js";
+import { chunkContent } from "../chunking.js";
+import { chunkId } from "../ids.js";
+import { renderHtml } from "../render/html.js";
+import { renderMarkdown } from "../render/markdown.js";
+import { type BuildInput, buildSourceBackedReport, type CatalogSource } from "./build-report.js";
+import { checkReportClosure, parseReportDocument } from "./report-document.js";
+
+const noFacts = {
+  searchCalls: 1,
+  failedSearches: 0,
+  fetchAttempts: 0,
+  failedFetches: 0,
+  limitsReached: [],
+  deadlineReached: false,
+};
+
+function source(n: number, text: string, extra: Partial<CatalogSource> = {}): CatalogSource {
+  const id = `s_${String(n).padStart(3, "0")}`;
+  return {
+    id,
+    title: `Document ${n}`,
+    path: `docs/doc-${n}.md`,
+    capturedAt: `2026-01-15T09:00:0${n % 10}.000Z`,
+    chunks: chunkContent(text, { maxChars: 400 }).map((chunk) => ({
+      id: chunkId(id, chunk.seq),
+      seq: chunk.seq,
+      text: chunk.text,
+    })),
+    ...extra,
+  };
+}
+
+function input(sources: CatalogSource[], overrides: Partial<BuildInput> = {}): BuildInput {
+  return {
+    question: "Who made the first lithium cobalt oxide cathode?",
+    language: "en",
+    scope: "the local folder “corpus”",
+    sources,
+    attemptedQueries: ["“Who made the first lithium cobalt oxide cathode?”"],
+    acquisition: noFacts,
+    phase: "preliminary",
+    generatedAt: "2026-01-15T09:01:00.000Z",
+    excerptCharsPerSource: 500,
+    excerptCharsTotal: 2_000,
+    ...overrides,
+  };
+}
+
+const PROSE =
+  "Lithium cobalt oxide was reported as a cathode at Oxford in 1980. The group was led by John Goodenough. " +
+  "Other layered oxides followed.\n\nSony used a cobalt oxide cathode in 1991. The cell used a carbon anode.\n\n" +
+  "Unrelated text about weather and gardens fills this paragraph with nothing useful at all.";
+
+describe("buildSourceBackedReport", () => {
+  it("makes a no-evidence document naming the attempted queries when no source survived", () => {
+    const doc = buildSourceBackedReport(
+      input([], { acquisition: { ...noFacts, fetchAttempts: 3, failedFetches: 3 }, phase: "final" }),
+    );
+    expect(doc.status).toBe("no-evidence");
+    expect(doc.preliminary).toBe(false);
+    expect(doc.sources).toEqual([]);
+    expect(doc.notice).toMatch(/^No evidence/);
+    expect(doc.attemptedQueries).toEqual(["“Who made the first lithium cobalt oxide cathode?”"]);
+    expect(doc.acquisitionBoundaries).toEqual(["3 of 3 documents could not be read."]);
+    expect(parseReportDocument(JSON.parse(JSON.stringify(doc))).ok).toBe(true);
+  });
+
+  it("makes a preliminary source-backed document that says synthesis is pending", () => {
+    const doc = buildSourceBackedReport(input([source(1, PROSE)]));
+    expect(doc.status).toBe("source-backed");
+    expect(doc.preliminary).toBe(true);
+    expect(doc.notice).toMatch(/synthesis of findings is still pending/);
+    expect(doc.sourceCards[0]?.excerpts[0]?.text).toContain(
+      "Lithium cobalt oxide was reported as a cathode at Oxford in 1980.",
+    );
+    expect(doc.sources).toEqual([
+      { id: "s_001", number: 1, title: "Document 1", path: "docs/doc-1.md", capturedAt: "2026-01-15T09:00:01.000Z" },
+    ]);
+    expect(checkReportClosure(doc).ok).toBe(true);
+  });
+
+  it("chooses the passages that match the question first and keeps them verbatim", () => {
+    const doc = buildSourceBackedReport(input([source(1, PROSE)], { excerptCharsPerSource: 150 }));
+    const excerpts = doc.sourceCards[0]?.excerpts ?? [];
+    expect(excerpts[0]?.passage).toBe(1);
+    expect(excerpts.map((excerpt) => excerpt.text).join(" ")).not.toContain("weather");
+    for (const excerpt of excerpts) {
+      const words = excerpt.text.replace(/ …$/, "");
+      expect(PROSE.replace(/\s+/g, " ")).toContain(words);
+    }
+  });
+
+  it("lists sources left without an excerpt as reviewed, not cited", () => {
+    const sources = [1, 2, 3, 4].map((n) => source(n, PROSE));
+    const doc = buildSourceBackedReport(input(sources, { excerptCharsPerSource: 300, excerptCharsTotal: 650 }));
+    expect(doc.sources.map((entry) => entry.id)).toEqual(["s_001", "s_002", "s_003"]);
+    expect(doc.reviewedSources.map((entry) => [entry.id, entry.number])).toEqual([["s_004", 4]]);
+    expect(checkReportClosure(doc).ok).toBe(true);
+  });
+
+  it("property: excerpts stay within the per-source and global bounds on large documents", () => {
+    const paragraph = fc.string({
+      unit: fc.constantFrom("lithium ", "cobalt ", "oxide ", "cathode ", "Oxford. ", "x "),
+      minLength: 20,
+      maxLength: 300,
+    });
+    const documents = fc.array(fc.array(paragraph, { minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(
+        documents,
+        fc.integer({ min: 50, max: 800 }),
+        fc.integer({ min: 50, max: 3000 }),
+        (docs, perSource, total) => {
+          const sources = docs.map((paragraphs, index) => source(index + 1, paragraphs.join("\n\n")));
+          const doc = buildSourceBackedReport(
+            input(sources, { excerptCharsPerSource: perSource, excerptCharsTotal: total }),
+          );
+          let all = 0;
+          for (const card of doc.sourceCards) {
+            const chars = card.excerpts.reduce((sum, excerpt) => sum + excerpt.text.length, 0);
+            expect(chars).toBeLessThanOrEqual(Math.min(perSource, total));
+            all += chars;
+          }
+          expect(all).toBeLessThanOrEqual(total);
+          expect(doc.sources.length + doc.reviewedSources.length).toBe(sources.length);
+          expect(checkReportClosure(doc).ok).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("keeps control characters and internal ids out of reader-facing text", () => {
+    const hostile = source(1, "Lithium cobalt oxide\u0007 cathode \u202Egnirts\u202C at Oxford.", {
+      title: "Evil\u0000 title\nwith newline",
+    });
+    const doc = buildSourceBackedReport(input([hostile], { phase: "final" }));
+    const markdown = renderMarkdown(doc);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: asserting their absence.
+    expect(markdown).not.toMatch(/[\u0000\u0007\u202E]/);
+    expect(doc.sources[0]?.title).toBe("Evil title with newline");
+    expect(markdown).not.toMatch(/s_001|\.p01|sq_\d/);
+    expect(renderHtml(doc)).not.toMatch(/>[^<]*s_001[^<]*</);
+  });
+});
+
+describe("Markdown and HTML projections", () => {
+  const cases = {
+    "no-evidence": input([], { phase: "final", acquisition: { ...noFacts, failedSearches: 1 } }),
+    preliminary: input([source(1, PROSE), source(2, PROSE, { title: "Sony <b>1991</b> & *cells*" })]),
+    "final with reviewed sources and limits": input(
+      [1, 2, 3, 4, 5].map((n) => source(n, PROSE)),
+      {
+        phase: "final",
+        excerptCharsPerSource: 200,
+        excerptCharsTotal: 500,
+        acquisition: {
+          ...noFacts,
+          fetchAttempts: 7,
+          failedFetches: 2,
+          limitsReached: ["source limit of 5"],
+          deadlineReached: true,
+        },
+      },
+    ),
+  };
+
+  for (const [name, buildInput] of Object.entries(cases)) {
+    it(`carry the same items and citations: ${name}`, () => {
+      const doc = buildSourceBackedReport(buildInput);
+      const fromMarkdown = readMarkdown(renderMarkdown(doc));
+      const fromHtml = readHtml(renderHtml(doc));
+      expect(fromMarkdown).toEqual(fromHtml);
+      expect(fromMarkdown.title).toBe(doc.title);
+      expect(fromMarkdown.cards.map((card) => card.number)).toEqual(doc.sources.map((entry) => entry.number));
+      expect(fromMarkdown.cards.flatMap((card) => card.excerpts.map((excerpt) => excerpt.citation))).toEqual(
+        doc.sourceCards.flatMap((card, index) => card.excerpts.map(() => index + 1)),
+      );
+      expect(
+        fromMarkdown.cards.flatMap((card) => card.excerpts.map((excerpt) => excerpt.text.replace(/ …$/, ""))),
+      ).toEqual(doc.sourceCards.flatMap((card) => card.excerpts.map((excerpt) => excerpt.text)));
+      expect(fromMarkdown.sources.map((entry) => entry.title)).toEqual(doc.sources.map((entry) => entry.title));
+      expect(fromMarkdown.reviewed.map((entry) => entry.number)).toEqual(
+        doc.reviewedSources.map((entry) => entry.number),
+      );
+      expect(fromMarkdown.limits).toEqual(doc.acquisitionBoundaries);
+      expect(fromMarkdown.queries).toEqual(doc.attemptedQueries);
+    });
+  }
+});

@@ -1,0 +1,104 @@
+/**
+ * Reads a rendered report back into its items, so tests can check that the Markdown and
+ * HTML projections carry the same content and citations.
+ */
+import { JSDOM } from "jsdom";
+import { unescapeMarkdown } from "../core/render/markdown.js";
+
+export interface ReadBack {
+  title: string;
+  notice: string;
+  cards: { number: number; title: string; excerpts: { text: string; citation: number; passage: string }[] }[];
+  limits: string[];
+  queries: string[];
+  sources: { number: number; title: string; location: string }[];
+  reviewed: { number: number; title: string; location: string }[];
+}
+
+function section(lines: string[], heading: string): string[] {
+  const start = lines.indexOf(heading);
+  if (start < 0) return [];
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((line) => /^#{1,2} /.test(line) || line === "---");
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+const SOURCE_LINE = /^(\d+)\. (.*) — (.*) \(read [^)]*\)$/;
+
+function sourceList(lines: string[]): ReadBack["sources"] {
+  return lines.flatMap((line) => {
+    const match = SOURCE_LINE.exec(line);
+    if (!match) return [];
+    const location = (match[3] ?? "").replace(/^`|`$/g, "").replace(/^<|>$/g, "");
+    return [{ number: Number(match[1]), title: unescapeMarkdown(match[2] ?? ""), location }];
+  });
+}
+
+export function readMarkdown(markdown: string): ReadBack {
+  const lines = markdown.split("\n");
+  const cards: ReadBack["cards"] = [];
+  for (const line of section(lines, "## Source excerpts")) {
+    const heading = /^### \[(\d+)\] (.*)$/.exec(line);
+    if (heading) {
+      cards.push({ number: Number(heading[1]), title: unescapeMarkdown(heading[2] ?? ""), excerpts: [] });
+      continue;
+    }
+    const card = cards.at(-1);
+    const footer = /^> — (passage \d+ of \d+) \[(\d+)\]$/.exec(line);
+    if (card && footer) {
+      const excerpt = card.excerpts.at(-1);
+      if (excerpt) {
+        excerpt.passage = footer[1] ?? "";
+        excerpt.citation = Number(footer[2]);
+      }
+    } else if (card && line.startsWith("> ")) {
+      card.excerpts.push({ text: unescapeMarkdown(line.slice(2)), citation: 0, passage: "" });
+    }
+  }
+  const bullets = (heading: string): string[] =>
+    section(lines, heading)
+      .filter((line) => line.startsWith("- "))
+      .map((line) => unescapeMarkdown(line.slice(2)));
+  return {
+    title: unescapeMarkdown((lines[0] ?? "").replace(/^# /, "")),
+    notice: unescapeMarkdown((lines[2] ?? "").replace(/^> /, "")),
+    cards,
+    limits: bullets("## Limits of this research"),
+    queries: bullets("## Searches run"),
+    sources: sourceList(section(lines, "## Sources")),
+    reviewed: sourceList(section(lines, "## Also read (not cited)")),
+  };
+}
+
+export function readHtml(html: string): ReadBack {
+  const dom = new JSDOM(html);
+  try {
+    const document = dom.window.document;
+    const text = (element: Element | null | undefined): string => element?.textContent ?? "";
+    const list = (selector: string): ReadBack["sources"] =>
+      Array.from(document.querySelectorAll(selector)).map((item) => ({
+        number: Number(item.getAttribute("value")),
+        title: text(item.querySelector(".title")),
+        location: text(item.querySelector(".where")),
+      }));
+    return {
+      title: text(document.querySelector("h1")),
+      notice: text(document.querySelector(".notice")),
+      cards: Array.from(document.querySelectorAll("#excerpts article.card")).map((card) => ({
+        number: Number(card.getAttribute("data-source")),
+        title: text(card.querySelector("h3")).replace(/^\[\d+\] /, ""),
+        excerpts: Array.from(card.querySelectorAll("blockquote")).map((quote) => ({
+          text: text(quote.querySelector("p")),
+          citation: Number(text(quote.querySelector("footer a")).replace(/[[\]]/g, "")),
+          passage: text(quote.querySelector("footer")).replace(/\s*\[\d+\]$/, ""),
+        })),
+      })),
+      limits: Array.from(document.querySelectorAll("#limits li")).map((item) => text(item)),
+      queries: Array.from(document.querySelectorAll("#searches li")).map((item) => text(item)),
+      sources: list("#sources li"),
+      reviewed: list("#reviewed li"),
+    };
+  } finally {
+    dom.window.close();
+  }
+}
