@@ -52,6 +52,10 @@ export interface HostRunSample {
   commitMs: number[];
   /** timings.firstSourcePersistedMs of the RunOutcome. */
   firstPersistedMs: number;
+  /** preliminary-published offset minus the last source-persisted offset before it. */
+  preliminaryPublishMs: number;
+  /** final-published offset minus the offset of the publication stage-changed event. */
+  finalPublishMs: number;
   /** Events appended during the run (each one its own fsynced transaction). */
   events: number;
 }
@@ -128,6 +132,13 @@ export async function runHostOnce(config: HostBenchConfig): Promise<HostRunSampl
       preCommitMs.push(source.persistedMs - from);
       commitMs.push(to - source.persistedMs);
     }
+    const offsetOf = (predicate: (event: RunEvent) => boolean): number =>
+      events.find(predicate)?.offsetMs ?? Number.NaN;
+    const preliminaryAt = offsetOf((event) => event.type === "preliminary-published");
+    const lastPersistedBefore =
+      events.findLast((event) => event.type === "source-persisted" && event.offsetMs <= preliminaryAt)?.offsetMs ??
+      Number.NaN;
+    const publicationStage = offsetOf((event) => event.type === "stage-changed" && event.data.stage === "publication");
     const { bootstrapSources } = budgets.value;
     return {
       persisted: sources.length,
@@ -138,12 +149,21 @@ export async function runHostOnce(config: HostBenchConfig): Promise<HostRunSampl
       preCommitMs,
       commitMs,
       firstPersistedMs: outcome.timings.firstSourcePersistedMs ?? Number.NaN,
+      preliminaryPublishMs: preliminaryAt - lastPersistedBefore,
+      finalPublishMs: (outcome.timings.finalPublishedMs ?? Number.NaN) - publicationStage,
       events: events.length,
     };
   } finally {
     await store.close();
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** How late a setTimeout(ms) fires on this machine: timer lateness inflates B and C, not Host work. */
+export async function timerLatenessMs(ms: number): Promise<number> {
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return performance.now() - started - ms;
 }
 
 /** Makes the parent temporary folder; the caller removes it with the returned cleanup. */

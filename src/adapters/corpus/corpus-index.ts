@@ -6,10 +6,10 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { describeError } from "../../core/errors.js";
-import { keyTerms } from "../../core/text.js";
+import { contentWords, keyTerms } from "../../core/text.js";
 import { extractFile } from "../extract/extract-by-type.js";
 import { walkCorpus } from "./corpus-paths.js";
 
@@ -56,6 +56,24 @@ export function indexFileFor(indexDir: string, root: string): string {
 }
 
 const MAX_QUERY_TERMS = 32;
+
+/**
+ * An FTS5 query for free text: every content word, plus each pair of adjacent content
+ * words as a phrase, all OR-ed. The phrases lift documents that use the request's own
+ * wording ("cobalt oxide") above ones that only share common words. Every term is quoted,
+ * so no FTS5 syntax from the text is interpreted. Pure.
+ */
+export function ftsQuery(text: string): string {
+  const words = contentWords(text).slice(0, MAX_QUERY_TERMS * 2);
+  const terms = keyTerms(text).slice(0, MAX_QUERY_TERMS);
+  if (terms.length === 0) return "";
+  const quote = (value: string): string => `"${value.replaceAll('"', "")}"`;
+  const phrases = new Set<string>();
+  for (let index = 0; index + 1 < words.length && phrases.size < MAX_QUERY_TERMS; index++) {
+    if (words[index] !== words[index + 1]) phrases.add(`${words[index]} ${words[index + 1]}`);
+  }
+  return [...terms, ...phrases].map(quote).join(" OR ");
+}
 
 export class CorpusIndex {
   readonly root: string;
@@ -138,7 +156,9 @@ export class CorpusIndex {
       let body = "";
       let error = "";
       try {
-        const extracted = await extractFile(file.path, await readFile(file.absolute));
+        // A link is extracted as its target's type (and title), exactly as the fetcher reads it.
+        const target = relative(this.root, file.absolute).split(sep).join("/");
+        const extracted = await extractFile(target, await readFile(file.absolute));
         title = extracted.title;
         body = extracted.text;
       } catch (failure) {
@@ -164,9 +184,8 @@ export class CorpusIndex {
 
   /** bm25-ranked documents for the content words of `text` (any word may match). */
   search(text: string, limit: number): IndexedHit[] {
-    const terms = keyTerms(text).slice(0, MAX_QUERY_TERMS);
-    if (terms.length === 0) return [];
-    const match = terms.map((term) => `"${term.replaceAll('"', "")}"`).join(" OR ");
+    const match = ftsQuery(text);
+    if (match === "") return [];
     const rows = this.#db
       .prepare(
         `SELECT d.path AS path, d.title AS title,
@@ -183,11 +202,12 @@ export class CorpusIndex {
 
   /** Indexed documents under `prefix` (a normalized corpus path or ''), in path order. */
   *documents(prefix = ""): Generator<IndexedDocument> {
+    // Not LIKE, which ignores ASCII case: paths are case-sensitive, so `docs` must not match `Docs/`.
     const statement = this.#db.prepare(
-      "SELECT path, title, body FROM documents WHERE error = '' AND (? = '' OR path = ? OR path LIKE ? ESCAPE '\\') ORDER BY path",
+      "SELECT path, title, body FROM documents WHERE error = '' AND (? = '' OR path = ? OR substr(path, 1, length(?)) = ?) ORDER BY path",
     );
-    const like = `${prefix.replace(/[\\%_]/g, (char) => `\\${char}`)}/%`;
-    for (const row of statement.iterate(prefix, prefix, like)) yield row as IndexedDocument;
+    const folder = `${prefix}/`;
+    for (const row of statement.iterate(prefix, prefix, folder, folder)) yield row as IndexedDocument;
   }
 
   close(): void {

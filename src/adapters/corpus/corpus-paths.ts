@@ -126,7 +126,8 @@ export async function walkCorpus(
           visited.add(real);
           queue.push({ real, relative });
         }
-      } else if (info.isFile() && isSupportedFile(name)) {
+      } else if (info.isFile() && isSupportedFile(name) && isSupportedFile(real)) {
+        // The target's type counts too (as in resolveCorpusFile): `x.md` linking to `y.exe` is not a document.
         if (info.size > maxFileBytes) {
           result.skipped.push({ path: relative, reason: `larger than ${maxFileBytes} bytes` });
         } else if (result.files.length < maxFiles) {

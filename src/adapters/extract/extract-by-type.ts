@@ -1,8 +1,6 @@
 /** Picks the extractor for a corpus file by its extension. */
 import { extname } from "node:path";
 import type { ExtractedDocument } from "./extracted-document.js";
-import { extractHtml } from "./html-extractor.js";
-import { extractPdf } from "./pdf-extractor.js";
 import { extractMarkdown, extractPlainText } from "./text-extractor.js";
 
 export const SUPPORTED_EXTENSIONS = [".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf"] as const;
@@ -20,9 +18,11 @@ export async function extractFile(name: string, bytes: Uint8Array): Promise<Extr
       .at(-1)
       ?.replace(/\.[^.]+$/, "")
       .replace(/[-_]+/g, " ") || name;
-  if (extension === ".pdf") return extractPdf(bytes, fallbackTitle);
+  if (extension === ".pdf") return (await import("./pdf-extractor.js")).extractPdf(bytes, fallbackTitle);
   const raw = new TextDecoder("utf-8").decode(bytes);
-  if (extension === ".html" || extension === ".htm") return extractHtml(raw, fallbackTitle);
+  // jsdom and pdf.js load on first use: commands that read no documents start fast.
+  if (extension === ".html" || extension === ".htm")
+    return (await import("./html-extractor.js")).extractHtml(raw, fallbackTitle);
   if (extension === ".md" || extension === ".markdown") return extractMarkdown(raw, fallbackTitle);
   return extractPlainText(raw, fallbackTitle);
 }

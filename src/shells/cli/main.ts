@@ -159,7 +159,9 @@ export function buildProgram(): Command {
     .name("assay")
     .description("Evidence-first deep research: every sentence of the report traces to a persisted source.")
     .version(version)
-    .showHelpAfterError("(run assay help for usage)");
+    .showHelpAfterError("(run assay help for usage)")
+    // Set before the subcommands are added so that they inherit it.
+    .exitOverride();
 
   const dbOption = () => new Option("--db <file>", "SQLite database file (default: $ASSAY_HOME/assay.db)");
   const faultOption = () =>
@@ -254,7 +256,6 @@ export function buildProgram(): Command {
 
 export async function main(argv: readonly string[]): Promise<void> {
   const program = buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync([...argv]);
   } catch (error) {

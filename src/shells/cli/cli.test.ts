@@ -1,0 +1,113 @@
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parseReportDocument } from "../../core/report/report-document.js";
+import { BIN, EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { tempDir } from "../../testing/temp-dir.js";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+function home(): string {
+  const dir = tempDir("assay-cli-");
+  cleanups.push(dir.cleanup);
+  return dir.path;
+}
+
+beforeAll(() => {
+  if (!existsSync(BIN) || !existsSync(join(BIN, "../../dist/shells/cli/main.js"))) {
+    throw new Error("the CLI is not built: run `npm run build` (npm test does it)");
+  }
+});
+
+const QUESTION = "Who discovered lithium cobalt oxide, and which company first sold a cell that used it?";
+
+describe("assay run", () => {
+  it("researches the example corpus and publishes the three files", async () => {
+    const dir = home();
+    const out = join(dir, "report");
+    const result = await runCli(["run", QUESTION, "--corpus", EXAMPLE_CORPUS, "--out", out, "--json"], { home: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout.trim()) as Record<string, unknown>;
+    expect(summary).toMatchObject({ runId: 1, status: "finished", artifactStatus: "source-backed" });
+    expect(summary.artifacts).toEqual({
+      json: join(out, "report.json"),
+      markdown: join(out, "report.md"),
+      html: join(out, "report.html"),
+    });
+    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
+    expect(doc.ok).toBe(true);
+    if (!doc.ok) return;
+    expect(doc.value.sources.length).toBeGreaterThan(0);
+    for (const source of doc.value.sources) {
+      expect(source.id).toMatch(/^s_\d{3}$/);
+      expect(source.path && existsSync(join(EXAMPLE_CORPUS, source.path))).toBe(true);
+    }
+    const paths = doc.value.sources.map((source) => source.path);
+    expect(paths).toContain("history/goodenough-oxford-1980.md");
+    expect(readlinkSync(join(out, "report.md"))).toBe(join("current", "report.md"));
+    expect(readFileSync(join(out, "report.md"), "utf8")).toMatch(/^# Who discovered lithium cobalt oxide/);
+    expect(readFileSync(join(out, "report.html"), "utf8")).toContain("<h1>Who discovered lithium cobalt oxide");
+    // Progress lines on stderr when not a terminal.
+    expect(result.stderr).toMatch(/source persisted: /);
+    expect(result.stderr).toMatch(/report published: source-backed/);
+  });
+
+  it("lists and shows runs, also as JSON", async () => {
+    const dir = home();
+    const run = await runCli(
+      ["run", "thermal runaway onset temperature", "--corpus", EXAMPLE_CORPUS, "--max-sources", "3", "--quiet"],
+      {
+        home: dir,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(join(dir, "runs", "1", "report.md"));
+    const list = await runCli(["runs", "list"], { home: dir });
+    expect(list.stdout).toMatch(/^1\s+finished\s+source-backed/m);
+    const listJson = JSON.parse((await runCli(["runs", "list", "--json"], { home: dir })).stdout) as unknown[];
+    expect(listJson).toHaveLength(1);
+    const show = await runCli(["runs", "show", "1"], { home: dir });
+    expect(show.stdout).toMatch(/Sources \(3\):/);
+    expect(show.stdout).toMatch(/safety\/thermal-runaway-technical-note\.pdf/);
+    const showJson = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir })).stdout) as {
+      sources: unknown[];
+      events: { type: string }[];
+    };
+    expect(showJson.sources).toHaveLength(3);
+    expect(showJson.events[0]?.type).toBe("run-started");
+    expect(showJson.events.at(-1)?.type).toBe("run-finished");
+  });
+
+  it("explains bad input with exit code 2 and loses nothing", async () => {
+    const dir = home();
+    const missing = await runCli(["run", "a question", "--corpus", join(dir, "nope")], { home: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/the corpus folder .*nope does not exist/);
+    const empty = await runCli(["run", "   ", "--corpus", EXAMPLE_CORPUS], { home: dir });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/the question is empty/);
+    const badNumber = await runCli(["run", "q", "--corpus", EXAMPLE_CORPUS, "--max-sources", "0"], { home: dir });
+    expect(badNumber.code).toBe(2);
+    expect(badNumber.stderr).toMatch(/positive whole number/);
+    const unknownRun = await runCli(["runs", "show", "42"], { home: dir });
+    expect(unknownRun.code).toBe(2);
+    expect(unknownRun.stderr).toMatch(/there is no run 42/);
+    const resumeUnknown = await runCli(["resume", "7"], { home: dir });
+    expect(resumeUnknown.code).toBe(2);
+  });
+
+  it("publishes an honest no-evidence report when nothing matches", async () => {
+    const dir = home();
+    const out = join(dir, "out");
+    const result = await runCli(["run", "zyzzyva quuxblorf", "--corpus", EXAMPLE_CORPUS, "--out", out, "--json"], {
+      home: dir,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ artifactStatus: "no-evidence" });
+    const markdown = readFileSync(join(out, "report.md"), "utf8");
+    expect(markdown).toContain("No evidence");
+    expect(markdown).toContain("“zyzzyva quuxblorf”");
+  });
+});
