@@ -5,7 +5,7 @@
  */
 import { readableTime } from "../render/format.js";
 import { readerLine } from "../text.js";
-import { type ExcerptChunk, selectExcerpts } from "./excerpts.js";
+import { type ExcerptChunk, MIN_EXCERPT_CHARS, selectExcerpts } from "./excerpts.js";
 import { REPORT_SCHEMA_VERSION, type ReportDocument, type SourceCard, type SourceEntry } from "./report-document.js";
 
 /** A persisted source as the builder sees it. */
@@ -122,6 +122,11 @@ export function buildSourceBackedReport(input: BuildInput): ReportDocument {
   const reviewed: CatalogSource[] = [];
   let room = input.excerptCharsTotal;
   for (const source of input.sources) {
+    if (room < MIN_EXCERPT_CHARS) {
+      // The global excerpt budget is spent: no need to rank this source's passages.
+      reviewed.push(source);
+      continue;
+    }
     const excerpts = selectExcerpts(input.question, source.chunks, Math.min(input.excerptCharsPerSource, room));
     if (excerpts.length === 0) {
       reviewed.push(source);

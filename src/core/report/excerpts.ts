@@ -29,7 +29,8 @@ export function passageScore(terms: readonly string[], text: string): number {
   return seen.size * 10 + Math.min(hits, 20) / Math.sqrt(Math.max(words.length, 1));
 }
 
-const MIN_EXCERPT_CHARS = 60;
+/** Less room than this and no further excerpt is started. */
+export const MIN_EXCERPT_CHARS = 60;
 
 /**
  * Picks passages of one source for `question`, most relevant first (ties: earlier passage),

@@ -16,6 +16,7 @@ import { dataPaths } from "./paths.js";
 import { progressListener } from "./progress.js";
 import { displayStatus, isWorkerAlive } from "./run-state.js";
 import { listRuns, showRun } from "./runs-commands.js";
+import { type SearchCommandOptions, searchCorpus } from "./search-command.js";
 import { buildRuntime, openStore } from "./wiring.js";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -220,6 +221,19 @@ export function buildProgram(): Command {
       process.exitCode = await execute(store, options, run.request.budgets.maxSources, (listeners, signal) =>
         runtime.resume(runId, { listeners, signal }),
       );
+    });
+
+  program
+    .command("search")
+    .description("search a corpus as a run would (full text, or a linear-time --pattern)")
+    .argument("[terms]", "words to search for")
+    .requiredOption("--corpus <dir>", "folder of documents")
+    .option("--pattern <regex>", "regular expression (RE2 syntax: no backreferences or lookaround)")
+    .option("--under <path>", "with --pattern: only documents under this corpus-relative folder")
+    .option("--limit <n>", "how many hits", positiveInteger, 10)
+    .option("--json", "print JSON")
+    .action(async (terms: string | undefined, options: SearchCommandOptions) => {
+      await searchCorpus(dataPaths(process.env), terms, options, process.stdout);
     });
 
   const runs = program.command("runs").description("list and inspect runs");
