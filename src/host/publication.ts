@@ -35,6 +35,22 @@ export function catalogSource(source: SourceRecord): CatalogSource {
   };
 }
 
+/** Best discovery position of a source: earliest query, then best rank. */
+function discoveryKey(source: SourceRecord): [string, number] {
+  let best: [string, number] = ["~", Number.POSITIVE_INFINITY];
+  for (const item of source.provenance) {
+    if (item.queryId < best[0] || (item.queryId === best[0] && item.rank < best[1])) best = [item.queryId, item.rank];
+  }
+  return best;
+}
+
+/** Orders sources as the searches ranked them, not as their reads happened to finish. */
+function byDiscovery(a: SourceRecord, b: SourceRecord): number {
+  const [queryA, rankA] = discoveryKey(a);
+  const [queryB, rankB] = discoveryKey(b);
+  return queryA.localeCompare(queryB) || rankA - rankB || a.id.localeCompare(b.id);
+}
+
 /** Builds the source-backed (or no-evidence) document from what the store holds now. */
 export async function buildFromPersisted(host: RunHost, phase: "preliminary" | "final"): Promise<ReportDocument> {
   const runId = host.run.id;
@@ -47,7 +63,7 @@ export async function buildFromPersisted(host: RunHost, phase: "preliminary" | "
     question: host.request.question,
     language: host.request.language,
     scope: describeScope(host),
-    sources: sources.map(catalogSource),
+    sources: [...sources].sort(byDiscovery).map(catalogSource),
     attemptedQueries: calls.map((call) => describeQuery(call.query)),
     acquisition: acquisitionFacts(events),
     phase,

@@ -70,7 +70,7 @@ export function renderHtml(doc: ReportDocument): string {
       );
       for (const excerpt of card.excerpts) {
         body.push(
-          `<blockquote><p>${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>passage ${excerpt.passage} of ${excerpt.passages} <a href="#source-${source.number}">[${source.number}]</a></footer></blockquote>`,
+          `<blockquote><p>${excerpt.cutStart ? "… " : ""}${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>passage ${excerpt.passage} of ${excerpt.passages} <a href="#source-${source.number}">[${source.number}]</a></footer></blockquote>`,
         );
       }
       body.push(`</article>`);

@@ -47,7 +47,7 @@ export function renderMarkdown(doc: ReportDocument): string {
       out.push(`### [${source.number}] ${escapeMarkdown(source.title)}`, "");
       out.push(`${location(source)} · read ${readableTime(source.capturedAt)}`, "");
       for (const excerpt of card.excerpts) {
-        out.push(`> ${escapeMarkdown(excerpt.text)}${excerpt.truncated ? " …" : ""}`);
+        out.push(`> ${excerpt.cutStart ? "… " : ""}${escapeMarkdown(excerpt.text)}${excerpt.truncated ? " …" : ""}`);
         out.push(`> — passage ${excerpt.passage} of ${excerpt.passages} [${source.number}]`, "");
       }
     }

@@ -93,6 +93,20 @@ describe("buildSourceBackedReport", () => {
     }
   });
 
+  it("starts a long passage at its first sentence that matches the question", () => {
+    const long =
+      "Weather notes fill the opening sentence here. Gardens fill the next one too. " +
+      "Lithium cobalt oxide was reported as a cathode at Oxford in 1980 by Goodenough's group. " +
+      "More unrelated sentences follow after it and go on for a while.";
+    const doc = buildSourceBackedReport(input([source(1, long)], { excerptCharsPerSource: 120 }));
+    const excerpt = doc.sourceCards[0]?.excerpts[0];
+    expect(excerpt?.cutStart).toBe(true);
+    expect(excerpt?.truncated).toBe(true);
+    expect(excerpt?.text.startsWith("Lithium cobalt oxide was reported")).toBe(true);
+    expect(renderMarkdown(doc)).toContain("> … Lithium cobalt oxide was reported");
+    expect(readHtml(renderHtml(doc)).cards[0]?.excerpts[0]?.text.startsWith("… Lithium cobalt oxide")).toBe(true);
+  });
+
   it("lists sources left without an excerpt as reviewed, not cited", () => {
     const sources = [1, 2, 3, 4].map((n) => source(n, PROSE));
     const doc = buildSourceBackedReport(input(sources, { excerptCharsPerSource: 300, excerptCharsTotal: 650 }));
@@ -179,7 +193,9 @@ describe("Markdown and HTML projections", () => {
         doc.sourceCards.flatMap((card, index) => card.excerpts.map(() => index + 1)),
       );
       expect(
-        fromMarkdown.cards.flatMap((card) => card.excerpts.map((excerpt) => excerpt.text.replace(/ …$/, ""))),
+        fromMarkdown.cards.flatMap((card) =>
+          card.excerpts.map((excerpt) => excerpt.text.replace(/ …$/, "").replace(/^… /, "")),
+        ),
       ).toEqual(doc.sourceCards.flatMap((card) => card.excerpts.map((excerpt) => excerpt.text)));
       expect(fromMarkdown.sources.map((entry) => entry.title)).toEqual(doc.sources.map((entry) => entry.title));
       expect(fromMarkdown.reviewed.map((entry) => entry.number)).toEqual(

@@ -32,12 +32,22 @@ export function passageScore(terms: readonly string[], text: string): number {
 /** Less room than this and no further excerpt is started. */
 export const MIN_EXCERPT_CHARS = 60;
 
+/** Offset of the first sentence of `text` that contains one of `terms` (0 when none does). */
+function firstRelevantSentence(text: string, terms: ReadonlySet<string>): number {
+  for (const sentence of text.matchAll(/[^.!?]+(?:[.!?]+["')\]’”]*\s*|$)/g)) {
+    if (contentWords(sentence[0]).some((word) => terms.has(word))) return sentence.index;
+  }
+  return 0;
+}
+
 /**
  * Picks passages of one source for `question`, most relevant first (ties: earlier passage),
- * within `maxChars` in total. A passage longer than the room left is cut at a word and marked.
+ * within `maxChars` in total. A passage longer than the room left starts at its first
+ * sentence that matches the question and is cut at a word; both cuts are marked.
  */
 export function selectExcerpts(question: string, chunks: readonly ExcerptChunk[], maxChars: number): Excerpt[] {
   const terms = keyTerms(question);
+  const wanted = new Set(terms);
   const ranked = chunks
     .map((chunk) => ({ chunk, score: passageScore(terms, chunk.text) }))
     .sort((a, b) => b.score - a.score || a.chunk.seq - b.chunk.seq);
@@ -47,11 +57,14 @@ export function selectExcerpts(question: string, chunks: readonly ExcerptChunk[]
     if (room < MIN_EXCERPT_CHARS) break;
     const full = normalizeExcerptText(chunk.text);
     if (full.length === 0) continue;
-    const text = full.length <= room ? full : cutAtWord(full, room);
+    const start = full.length <= room ? 0 : firstRelevantSentence(full, wanted);
+    const rest = full.slice(start);
+    const text = rest.length <= room ? rest : cutAtWord(rest, room);
     if (text.length === 0) continue;
     excerpts.push({
       text,
-      truncated: text.length < full.length,
+      cutStart: start > 0,
+      truncated: start + text.length < full.length,
       chunkId: chunk.id,
       passage: chunk.seq,
       passages: chunks.length,

@@ -27,6 +27,8 @@ const sourceEntrySchema = z.object({
 const excerptSchema = z.object({
   /** Whitespace-normalized verbatim text of one passage (possibly cut at a word). */
   text: z.string().min(1),
+  /** True when the excerpt starts after the beginning of its passage. */
+  cutStart: z.boolean(),
   /** True when the passage continues past the excerpt. */
   truncated: z.boolean(),
   chunkId: z.string().min(1),

@@ -2,6 +2,7 @@
  * Live progress of a run on stderr: one redrawn status line on a terminal, plain
  * timestamped lines otherwise.
  */
+import { performance } from "node:perf_hooks";
 import type { RunEvent } from "../../ports/store.js";
 
 export interface ProgressOptions {
@@ -48,16 +49,23 @@ function describe(event: RunEvent): string | undefined {
 export function progressListener(options: ProgressOptions): { listener: (event: RunEvent) => void; end: () => void } {
   const { stream } = options;
   const tty = stream.isTTY === true;
+  const started = performance.now();
   let stage = "starting";
   let sources = 0;
-  let lastOffset = 0;
   let drawn = false;
+  let ticker: NodeJS.Timeout | undefined;
   const draw = (): void => {
-    stream.write(`\r\x1b[2K[${stage}] ${sources}/${options.maxSources} sources · ${seconds(lastOffset)}`);
+    stream.write(
+      `\r\x1b[2K[${stage}] ${sources}/${options.maxSources} sources · ${seconds(performance.now() - started)}`,
+    );
     drawn = true;
   };
+  if (tty) {
+    // Elapsed time moves even while nothing happens (a slow read, a long index).
+    ticker = setInterval(draw, 250);
+    ticker.unref();
+  }
   const listener = (event: RunEvent): void => {
-    lastOffset = event.offsetMs;
     if (event.type === "stage-changed") stage = String(event.data.stage);
     if (event.type === "source-persisted") sources = Number(event.data.persisted ?? sources + 1);
     if (event.type === "run-resumed") sources = Number(event.data.sources ?? 0);
@@ -74,7 +82,10 @@ export function progressListener(options: ProgressOptions): { listener: (event: 
   return {
     listener,
     end: () => {
-      if (tty && drawn) stream.write("\r\x1b[2K");
+      if (ticker) clearInterval(ticker);
+      ticker = undefined;
+      if (drawn) stream.write("\r\x1b[2K");
+      drawn = false;
     },
   };
 }

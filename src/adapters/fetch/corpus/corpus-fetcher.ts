@@ -28,10 +28,11 @@ export class CorpusFetcher implements Fetcher {
       throw new ExternalServiceError(`cannot read ${resolved.value.path}`, { cause: error });
     }
     options.signal?.throwIfAborted();
-    const extracted = await extractFile(resolved.value.path, bytes);
-    const truncated = extracted.text.length > options.maxChars;
-    // Identity is the real path: a link and its target inside the corpus are one source.
+    // Identity is the real path: a link and its target inside the corpus are one source,
+    // so the target's name (not the link's) picks the extractor and the fallback title.
     const canonical = relative(this.#root, resolved.value.absolute).split(sep).join("/");
+    const extracted = await extractFile(canonical, bytes);
+    const truncated = extracted.text.length > options.maxChars;
     return {
       requestedAnchor: anchor,
       canonicalAnchor: canonical,
