@@ -18,8 +18,9 @@ export async function extractPdf(bytes: Uint8Array, fallbackTitle: string): Prom
     stopAtErrors: false,
     verbosity: 0,
   });
-  const pdf = await task.promise;
   try {
+    // Inside the try: a PDF that fails to open must still destroy its task, or its bytes stay alive.
+    const pdf = await task.promise;
     const pages: string[] = [];
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number);

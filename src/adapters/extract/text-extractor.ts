@@ -16,7 +16,8 @@ function stripFrontMatter(text: string): string {
 export function markdownToText(markdown: string): string {
   const lines = markdown.split("\n").map((line) => {
     if (/^\s*(```|~~~)/.test(line)) return "";
-    if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line)) return "";
+    // A table's delimiter row: cells of 3+ dashes or aligned with a colon (`:-`, `-:`, `:-:`). Disjoint alternatives.
+    if (/^\s*\|?\s*(:-+:?|-+:|-{3,})\s*(\|\s*(:-+:?|-+:|-{3,})\s*)*\|?\s*$/.test(line)) return "";
     if (/^\s*([-*_]\s*){3,}$/.test(line)) return "";
     let text = line
       .replace(/^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/, "\n$1\n")
