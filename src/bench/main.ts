@@ -250,6 +250,7 @@ function coreCases(): { cases: CoreCase[]; chunks: number; chunkChars: number } 
       failedFetches: 0,
       limitsReached: [`source limit of ${CORE_SOURCES}`],
       deadlineReached: false,
+      cancelled: false,
     },
     phase: "final",
     generatedAt: capturedAt,

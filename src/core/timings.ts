@@ -52,5 +52,6 @@ export function acquisitionFacts(events: readonly EventLike[]): AcquisitionFacts
     failedFetches: count("fetch-failed"),
     limitsReached: [...limits],
     deadlineReached: count("deadline-reached") > 0,
+    cancelled: count("run-cancelled") > 0,
   };
 }

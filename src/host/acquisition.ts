@@ -106,13 +106,13 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
       return { kind: "failed" };
     }
     const fetchedMs = host.clock.offset();
-    await host.emit("source-fetched", { anchor: document.canonicalAnchor, chars: document.content.length });
     if (document.content.trim().length === 0) {
       host.markFailed(candidate.anchor);
       await host.diagnose("fetch", "empty-document", "the document has no readable text", { anchor: candidate.anchor });
       await host.emit("fetch-failed", { anchor: candidate.anchor, queryId: candidate.queryId, empty: true });
       return { kind: "failed" };
     }
+    await host.emit("source-fetched", { anchor: document.canonicalAnchor, chars: document.content.length });
     let result: Awaited<ReturnType<RunHost["store"]["persistSource"]>>;
     try {
       result = await host.store.persistSource(
@@ -173,9 +173,16 @@ async function mergeDuplicate(
     persistedMs: _persistedMs,
     ...fields
   } = known;
-  const result = await host.store.persistSource(host.run.id, { ...fields, provenance, chunks: [] }, () =>
-    host.clock.offset(),
-  );
+  let result: Awaited<ReturnType<RunHost["store"]["persistSource"]>>;
+  try {
+    result = await host.store.persistSource(host.run.id, { ...fields, provenance, chunks: [] }, () =>
+      host.clock.offset(),
+    );
+  } catch (error) {
+    // The source itself stays persisted; only this provenance row is lost.
+    await host.diagnose("persist", "merge-failed", describeError(error), { anchor: provenance.requestedAnchor });
+    return { kind: "duplicate", source: known };
+  }
   host.expose(result.source);
   await host.emit("source-merged", { sourceId: result.source.id, anchor: provenance.requestedAnchor });
   return { kind: "duplicate", source: result.source };

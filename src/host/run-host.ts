@@ -67,6 +67,7 @@ export class RunHost {
     this.#listeners = [...(options.listeners ?? [])];
     this.#deadline = new AbortController();
     this.signal = options.signal ? AbortSignal.any([this.#deadline.signal, options.signal]) : this.#deadline.signal;
+    options.signal?.addEventListener("abort", () => void this.emit("run-cancelled", {}), { once: true });
   }
 
   /**
@@ -95,8 +96,8 @@ export class RunHost {
       sources: this.#sources.length,
     };
     for (const event of events) {
-      if (event.type === "fetch-failed" && typeof event.data.anchor === "string")
-        this.#failedAnchors.add(event.data.anchor);
+      const failed = event.type === "fetch-failed" || event.type === "persist-failed";
+      if (failed && typeof event.data.anchor === "string") this.#failedAnchors.add(event.data.anchor);
     }
   }
 

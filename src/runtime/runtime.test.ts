@@ -151,6 +151,36 @@ describe("a pipeline run", () => {
     expect(doc.sources.length + doc.reviewedSources.length).toBe(persisted.length);
   });
 
+  it("records a cancel and publishes what was persisted, saying it was stopped", async () => {
+    const fixture = make({ documents: syntheticDocuments(12), fetchLatencyMs: 150 });
+    const controller = new AbortController();
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 12, maxFetchAttempts: 24 }), {
+      signal: controller.signal,
+      listeners: [(event) => event.type === "preliminary-published" && controller.abort(new Error("user"))],
+    });
+    expect(outcome.status).toBe("finished");
+    const events = await fixture.store.listEvents(outcome.runId);
+    expect(events.filter((event) => event.type === "run-cancelled")).toHaveLength(1);
+    const persisted = await fixture.store.listSources(outcome.runId);
+    expect(persisted.length).toBeLessThan(12);
+    const doc = readJsonReport(fixture.outDir);
+    expect(doc.acquisitionBoundaries).toContain(
+      "The research was stopped by the user before all planned reading was done.",
+    );
+    expect(doc.sources.length + doc.reviewedSources.length).toBe(persisted.length);
+  });
+
+  it("says no search ran when the run is cancelled before it starts", async () => {
+    const fixture = make({ documents: syntheticDocuments(3) });
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION), {
+      signal: AbortSignal.abort(new Error("user")),
+    });
+    expect(outcome.artifactStatus).toBe("no-evidence");
+    const doc = readJsonReport(fixture.outDir);
+    expect(doc.notice).toBe("No evidence: the research stopped before any search ran, so this report has no findings.");
+    expect(doc.attemptedQueries).toEqual([]);
+  });
+
   it("merges a duplicate anchor into one source and spends no extra slot", async () => {
     const fixture = make({ documents: syntheticDocuments(3) });
     const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 3 }));

@@ -105,10 +105,13 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const clock = RunClock.start(options.clock);
       const strategy = strategyFor(request);
       const scope = await options.scopes.open(request.scope);
-      let run = await options.store.createRun(request, {
-        originAt: new Date(clock.originWallMs).toISOString(),
-        worker,
-      });
+      let run: RunRecord;
+      try {
+        run = await options.store.createRun(request, { originAt: new Date(clock.originWallMs).toISOString(), worker });
+      } catch (error) {
+        await scope.close();
+        throw error;
+      }
       if (run.request.outDir === "") {
         if (!options.defaultOutDir) throw new UserError("no folder to publish the report in was given");
         const outDir = options.defaultOutDir(run.id);
@@ -142,11 +145,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (run.status !== "running")
         throw new UserError(`run ${runId} is ${run.status}; only an interrupted run can be resumed`);
       const strategy = strategyFor(run.request);
+      // A run killed between its creation and the choice of its folder publishes where a new one would.
+      const outDir = run.request.outDir || options.defaultOutDir?.(runId) || "";
+      if (outDir === "") throw new UserError(`run ${runId} has no folder to publish in`);
       const scope = await options.scopes.open(run.request.scope);
       const events = await options.store.listEvents(runId);
-      await options.store.updateRun(runId, { worker });
+      await options.store.updateRun(runId, { worker, outDir });
       const host = await RunHost.open({
-        run: { ...run, worker },
+        run: { ...run, worker, request: { ...run.request, outDir } },
         store: options.store,
         clock: options.clock,
         search: scope.search,

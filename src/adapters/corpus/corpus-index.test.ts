@@ -2,7 +2,7 @@ import { mkdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../testing/temp-dir.js";
-import { CorpusIndex, indexFileFor } from "./corpus-index.js";
+import { CorpusIndex, ftsQuery, indexFileFor } from "./corpus-index.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -256,5 +256,26 @@ describe("CorpusIndex.documents", () => {
     expect(under("reports")).toEqual([]);
     expect(under("DOCS")).toEqual([]);
     expect(under("doc")).toEqual([]);
+  });
+});
+
+describe("ftsQuery", () => {
+  it("quotes every content word and adjacent pair, OR-ed", () => {
+    expect(ftsQuery("The cobalt oxide cathode")).toBe(
+      '"cobalt" OR "oxide" OR "cathode" OR "cobalt oxide" OR "oxide cathode"',
+    );
+  });
+
+  it("passes no FTS5 syntax through and is empty for stopwords only", () => {
+    const query = ftsQuery('NEAR(a b) "x" title:cobalt -nickel *');
+    expect(query.split(" OR ").every((term) => /^"[^"]+"$/.test(term))).toBe(true);
+    expect(query).not.toMatch(/[()*:]/);
+    expect(ftsQuery("the of and which")).toBe("");
+    expect(ftsQuery("")).toBe("");
+  });
+
+  it("bounds the number of terms for long text", () => {
+    const text = Array.from({ length: 500 }, (_, index) => `word${index}`).join(" ");
+    expect(ftsQuery(text).split(" OR ").length).toBeLessThanOrEqual(64);
   });
 });

@@ -95,7 +95,7 @@ export class CorpusIndex {
   }
 
   /** Brings the index up to date with the folder. Only changed files are read and extracted. */
-  async refresh(): Promise<IndexStats> {
+  async refresh(signal?: AbortSignal): Promise<IndexStats> {
     const walk = await walkCorpus(this.root);
     const known = new Map(
       (
@@ -146,6 +146,7 @@ export class CorpusIndex {
     );
     const seen = new Set<string>();
     for (const file of walk.files) {
+      signal?.throwIfAborted();
       seen.add(file.path);
       const old = known.get(file.path);
       if (old && old.size === file.size && old.mtime_ms === file.mtimeMs) {
@@ -202,12 +203,21 @@ export class CorpusIndex {
 
   /** Indexed documents under `prefix` (a normalized corpus path or ''), in path order. */
   *documents(prefix = ""): Generator<IndexedDocument> {
+    // Paths first, then one body at a time: the statement is not held open across the
+    // caller's awaits (another query on this connection would fail while it is).
     // Not LIKE, which ignores ASCII case: paths are case-sensitive, so `docs` must not match `Docs/`.
-    const statement = this.#db.prepare(
-      "SELECT path, title, body FROM documents WHERE error = '' AND (? = '' OR path = ? OR substr(path, 1, length(?)) = ?) ORDER BY path",
-    );
     const folder = `${prefix}/`;
-    for (const row of statement.iterate(prefix, prefix, folder, folder)) yield row as IndexedDocument;
+    const paths = this.#db
+      .prepare(
+        "SELECT path FROM documents WHERE error = '' AND (? = '' OR path = ? OR substr(path, 1, length(?)) = ?) ORDER BY path",
+      )
+      .pluck()
+      .all(prefix, prefix, folder, folder) as string[];
+    const read = this.#db.prepare("SELECT path, title, body FROM documents WHERE path = ? AND error = ''");
+    for (const path of paths) {
+      const row = read.get(path) as IndexedDocument | undefined;
+      if (row) yield row;
+    }
   }
 
   close(): void {

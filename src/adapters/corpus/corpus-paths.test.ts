@@ -213,6 +213,16 @@ describe("walkCorpus", () => {
     expect(walk.skipped).toEqual([]);
   });
 
+  it("lists each document of a linked folder once even when the link is reached first", async () => {
+    const root = freshDir();
+    write(root, "docs/one.md");
+    symlinkSync(join(root, "docs"), join(root, "a-alias"));
+    const walk = await walkCorpus(root);
+    expect(walk.files).toHaveLength(1);
+    expect(walk.files[0]?.absolute).toBe(join(root, "docs", "one.md"));
+    expect(["a-alias/one.md", "docs/one.md"]).toContain(walk.files[0]?.path);
+  });
+
   it("lists a file link inside the corpus under its own name with the target's real path", async () => {
     const root = freshDir();
     write(root, "target.md");

@@ -19,8 +19,8 @@ export function corpusScopeOpener(options: CorpusScopeOptions): ScopeOpener {
       return {
         search: new CorpusSearch(index),
         fetcher: new CorpusFetcher(root),
-        async prepare() {
-          const stats = await index.refresh();
+        async prepare(signal) {
+          const stats = await index.refresh(signal);
           return {
             documents: stats.documents,
             added: stats.added,

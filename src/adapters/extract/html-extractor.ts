@@ -87,7 +87,9 @@ export function extractHtml(raw: string, fallbackTitle: string, url = "https://c
       if (body) {
         for (const element of Array.from(body.querySelectorAll(NOISE))) element.remove();
         const fallback = blockText(body);
-        if (fallback.length > text.length) text = fallback;
+        // Readability's last-resort result keeps <nav>/<header> text, so it is often the longer
+        // one; the page minus its noise holds everything else, so it wins whenever non-empty.
+        if (fallback.length > 0) text = fallback;
       }
     }
     const title = (article?.title?.trim() || h1 || pageTitle || fallbackTitle).replace(/\s+/g, " ");

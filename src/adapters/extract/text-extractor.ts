@@ -10,17 +10,31 @@ function stripFrontMatter(text: string): string {
 }
 
 /**
+ * The text of an ATX heading line (`## Title ##` -> `\nTitle\n`), or undefined. A closing run
+ * of `#` is dropped only after whitespace, so `# C#` keeps its `#`. Linear in the line.
+ */
+function headingLine(line: string): string | undefined {
+  const match = /^\s{0,3}#{1,6}\s+(.*)$/.exec(line);
+  if (!match) return undefined;
+  let text = (match[1] ?? "").trimEnd();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "#") end--;
+  if (end === 0 || /\s/.test(text[end - 1] ?? "")) text = text.slice(0, end).trimEnd();
+  return `\n${text}\n`;
+}
+
+/**
  * Markdown to clean text: heading markers, emphasis, link and image syntax, HTML tags and
  * fences removed; headings, list items and table rows kept as their own lines.
  */
 export function markdownToText(markdown: string): string {
   const lines = markdown.split("\n").map((line) => {
     if (/^\s*(```|~~~)/.test(line)) return "";
-    // A table's delimiter row: cells of 3+ dashes or aligned with a colon (`:-`, `-:`, `:-:`). Disjoint alternatives.
-    if (/^\s*\|?\s*(:-+:?|-+:|-{3,})\s*(\|\s*(:-+:?|-+:|-{3,})\s*)*\|?\s*$/.test(line)) return "";
+    // A table's delimiter row: cells of 3+ dashes or aligned with a colon (`:-`, `-:`, `:-:`).
+    // Disjoint alternatives and no two adjacent `\s*`, so it stays linear on long lines.
+    if (/^\s*(\|\s*)?(:-+:?|-+:|-{3,})\s*(\|\s*(:-+:?|-+:|-{3,})\s*)*(\|\s*)?$/.test(line)) return "";
     if (/^\s*([-*_]\s*){3,}$/.test(line)) return "";
-    let text = line
-      .replace(/^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/, "\n$1\n")
+    let text = (headingLine(line) ?? line)
       .replace(/^\s{0,3}>\s?/, "")
       .replace(/^(\s*)[*+]\s+/, "$1- ")
       .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
@@ -46,8 +60,8 @@ export function markdownToText(markdown: string): string {
 
 export function extractMarkdown(raw: string, fallbackTitle: string): ExtractedDocument {
   const source = stripFrontMatter(raw.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"));
-  const heading = /^#{1,2}[ \t]+(.+?)[ \t#]*$/m.exec(source);
-  const title = heading?.[1] ? markdownToText(heading[1]).trim() : "";
+  const heading = /^#{1,2}[ \t]+\S.*$/m.exec(source);
+  const title = heading ? markdownToText(heading[0]).trim() : "";
   return { title: title || fallbackTitle, text: tidyText(markdownToText(source)), contentType: "text/markdown" };
 }
 

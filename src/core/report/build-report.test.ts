@@ -15,6 +15,7 @@ const noFacts = {
   failedFetches: 0,
   limitsReached: [],
   deadlineReached: false,
+  cancelled: false,
 };
 
 function source(n: number, text: string, extra: Partial<CatalogSource> = {}): CatalogSource {

@@ -28,6 +28,8 @@ export interface AcquisitionFacts {
   limitsReached: readonly string[];
   /** The outer deadline cut acquisition short. */
   deadlineReached: boolean;
+  /** The user stopped the run. */
+  cancelled: boolean;
 }
 
 export interface BuildInput {
@@ -74,6 +76,7 @@ export function describeBoundaries(facts: AcquisitionFacts): string[] {
   }
   for (const limit of facts.limitsReached) lines.push(`Reading stopped at the ${readerLine(limit, 120)}.`);
   if (facts.deadlineReached) lines.push("The time limit was reached before all planned reading was done.");
+  if (facts.cancelled) lines.push("The research was stopped by the user before all planned reading was done.");
   return lines;
 }
 
@@ -103,6 +106,9 @@ function boundary(input: BuildInput): ReportDocument["boundary"] {
 }
 
 function notice(input: BuildInput): string {
+  if (input.sources.length === 0 && input.attemptedQueries.length === 0) {
+    return "No evidence: the research stopped before any search ran, so this report has no findings.";
+  }
   if (input.sources.length === 0) {
     return "No evidence: no document that the searches found could be read, so this report has no findings.";
   }

@@ -57,7 +57,9 @@ export class FilesystemArtifactStore implements ArtifactStore {
       return await this.#publish(target, files, validate);
     } catch (error) {
       if (error instanceof ExternalServiceError) throw error;
-      throw new ExternalServiceError(`cannot publish the report in ${target}: ${describeError(error)}`, { cause: error });
+      throw new ExternalServiceError(`cannot publish the report in ${target}: ${describeError(error)}`, {
+        cause: error,
+      });
     }
   }
 
@@ -68,7 +70,9 @@ export class FilesystemArtifactStore implements ArtifactStore {
   ): Promise<PublishedArtifacts> {
     const versions = join(target, ".assay", "versions");
     await mkdir(versions, { recursive: true });
-    const existing = (await readdir(versions)).filter((name) => /^\d{4,}-/.test(name)).sort();
+    const existing = (await readdir(versions))
+      .filter((name) => /^\d{4,}-/.test(name))
+      .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
     const last = existing.at(-1);
     const number = (last ? Number.parseInt(last, 10) : 0) + 1;
     const version = `${String(number).padStart(4, "0")}-${randomBytes(4).toString("hex")}`;
@@ -78,6 +82,8 @@ export class FilesystemArtifactStore implements ArtifactStore {
     await writeDurably(join(staging, FILES.markdown), files.markdown);
     await writeDurably(join(staging, FILES.html), files.html);
     await syncFolder(staging);
+    // The new version's entry must be durable before `current` can point at it.
+    await syncFolder(versions);
 
     const staged: ArtifactFiles = {
       json: await readFile(join(staging, FILES.json), "utf8"),

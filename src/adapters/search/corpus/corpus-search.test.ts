@@ -5,7 +5,13 @@ import { UserError } from "../../../core/errors.js";
 import type { SearchHit } from "../../../ports/search-provider.js";
 import { tempDir } from "../../../testing/temp-dir.js";
 import { CorpusIndex } from "../../corpus/corpus-index.js";
-import { CorpusSearch, compilePattern, MAX_PATTERN_CHARS } from "./corpus-search.js";
+import {
+  CorpusSearch,
+  compilePattern,
+  MAX_PATTERN_CHARS,
+  MAX_PATTERN_SCAN_CHARS,
+  MAX_REPEAT_COUNT,
+} from "./corpus-search.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -134,6 +140,22 @@ describe("CorpusSearch pattern search", () => {
     expect(hits.every((hit) => hit.score <= 1_000)).toBe(true);
   });
 
+  it("runs concurrent pattern searches on one index without conflict", async () => {
+    const search = await searchOver(CORPUS);
+    const [first, second] = await Promise.all([pattern(search, "lithium"), pattern(search, "cobalt|oxide")]);
+    expect(first.length).toBeGreaterThan(0);
+    expect(second.length).toBeGreaterThan(0);
+  });
+
+  it("scans at most MAX_PATTERN_SCAN_CHARS of a document", async () => {
+    const filler = "b".repeat(MAX_PATTERN_SCAN_CHARS + 10);
+    const search = await searchOver({
+      "long.txt": `Long\n\n${filler} needle-late\n`,
+      "short.txt": "Short\n\nneedle-early\n",
+    });
+    expect((await pattern(search, "needle-")).map((hit) => hit.anchor)).toEqual(["short.txt"]);
+  });
+
   it("caps the matches counted per document", async () => {
     const search = await searchOver({ "many.txt": `Many\n\n${"cell ".repeat(5_000)}\n` });
     const hits = await pattern(search, "cell");
@@ -170,6 +192,15 @@ describe("compilePattern", () => {
     if (!compiled.ok) throw new Error(compiled.error);
     expect(compiled.value.matcher("intro\nOLIVINE   LFP\nend").find()).toBe(true);
     expect(compiled.value.matcher("olivine-lfp").find()).toBe(false);
+  });
+
+  it("refuses counted repetitions above MAX_REPEAT_COUNT", () => {
+    const refused = compilePattern("a{1000}!$");
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error).toContain(`counts above ${MAX_REPEAT_COUNT} are not supported`);
+    expect(compilePattern("[0-9]{2,101}").ok).toBe(false);
+    expect(compilePattern("x{1,100}").ok).toBe(true);
+    expect(compilePattern("\\{1000\\}").ok).toBe(true);
   });
 
   it("refuses an empty pattern", () => {

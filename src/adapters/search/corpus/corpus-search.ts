@@ -13,11 +13,21 @@ import { normalizeCorpusPath } from "../../corpus/corpus-paths.js";
 export const MAX_PATTERN_CHARS = 500;
 /** Matches counted per document before moving on. */
 const MAX_MATCHES_PER_DOCUMENT = 1_000;
+/** Largest counted repetition ({n} or {n,m}); larger ones make the matcher's state set huge. */
+export const MAX_REPEAT_COUNT = 100;
+/** Characters of one document a pattern search scans (the rest of the document is not searched). */
+export const MAX_PATTERN_SCAN_CHARS = 2_000_000;
 
 /** Compiles a user- or model-supplied pattern, or says what is wrong with it. Never throws. */
 export function compilePattern(pattern: string): Result<RE2JS> {
   if (pattern.length === 0) return err("the pattern is empty");
   if (pattern.length > MAX_PATTERN_CHARS) return err(`the pattern is longer than ${MAX_PATTERN_CHARS} characters`);
+  for (const match of pattern.matchAll(/(?<!\\)\{(\d+)(?:,(\d*))?\}/g)) {
+    const counts = [match[1], match[2]].filter((count): count is string => count !== undefined && count !== "");
+    if (counts.some((count) => Number(count) > MAX_REPEAT_COUNT)) {
+      return err(`the pattern repeats something ${match[0]} times; counts above ${MAX_REPEAT_COUNT} are not supported`);
+    }
+  }
   try {
     return ok(RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE | RE2JS.MULTILINE));
   } catch (error) {
@@ -50,7 +60,7 @@ export class CorpusSearch implements SearchProvider {
     return this.#patternSearch(query.pattern, query.pathPrefix ?? "", options);
   }
 
-  #patternSearch(pattern: string, pathPrefix: string, options: SearchOptions): SearchHit[] {
+  async #patternSearch(pattern: string, pathPrefix: string, options: SearchOptions): Promise<SearchHit[]> {
     const compiled = compilePattern(pattern);
     if (!compiled.ok) throw new UserError(compiled.error);
     let prefix = "";
@@ -61,8 +71,12 @@ export class CorpusSearch implements SearchProvider {
     }
     const found: { hit: Omit<SearchHit, "rank">; count: number }[] = [];
     for (const document of this.#index.documents(prefix)) {
+      // Between documents, let timers and the abort signal (deadline, Ctrl-C) through.
+      await new Promise((resolve) => setImmediate(resolve));
       options.signal?.throwIfAborted();
-      const matcher = compiled.value.matcher(document.body);
+      const body =
+        document.body.length > MAX_PATTERN_SCAN_CHARS ? document.body.slice(0, MAX_PATTERN_SCAN_CHARS) : document.body;
+      const matcher = compiled.value.matcher(body);
       let count = 0;
       let first = -1;
       while (count < MAX_MATCHES_PER_DOCUMENT && matcher.find()) {

@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS runs (
 	updated_at      TEXT NOT NULL,
 	finished_at     TEXT NOT NULL DEFAULT ''
 );
+CREATE INDEX IF NOT EXISTS idx_runs_status ON runs(status, id);
 
 -- APPEND-ONLY event log of a run: one row per event, seq 1, 2, ... per run.
 --   type       noun-verb name: run-started, search-finished, source-fetched, source-persisted, ...

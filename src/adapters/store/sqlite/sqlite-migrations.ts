@@ -5,6 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { Database } from "better-sqlite3";
+import { describeError } from "../../../core/errors.js";
+import { err, ok, type Result } from "../../../core/result.js";
 
 export interface ColumnUpgrade {
   table: string;
@@ -24,7 +26,7 @@ export const SQLITE_UPGRADES: readonly ColumnUpgrade[] = [
 ];
 
 /** Indexes on upgraded columns, created after the upgrades. */
-export const SQLITE_POST_UPGRADE = ["CREATE INDEX IF NOT EXISTS idx_runs_status ON runs(status, id)"];
+export const SQLITE_POST_UPGRADE = ["CREATE INDEX IF NOT EXISTS idx_runs_worker ON runs(worker) WHERE worker <> ''"];
 
 export function readSchema(): string {
   return readFileSync(new URL("./schema.sql", import.meta.url), "utf8");
@@ -36,24 +38,31 @@ export function tableColumns(db: Database, table: string): Set<string> {
   return new Set(rows.map((row) => row.name));
 }
 
-/** Applies schema.sql, then the upgrades, then post-upgrade indexes, in one transaction. Returns the columns added. */
+/**
+ * Applies schema.sql, then the upgrades, then post-upgrade indexes, in one transaction.
+ * Returns the columns it added. Never throws: a failure leaves the database as it was.
+ */
 export function migrate(
   db: Database,
   upgrades: readonly ColumnUpgrade[] = SQLITE_UPGRADES,
   schema: string = readSchema(),
-): string[] {
+): Result<string[]> {
   const added: string[] = [];
-  db.transaction(() => {
-    db.exec(schema);
-    for (const upgrade of upgrades) {
-      if (!/^[a-z_]+$/.test(upgrade.table) || !/^[a-z_]+$/.test(upgrade.column)) {
-        throw new Error(`invalid upgrade name ${upgrade.table}.${upgrade.column}`);
+  try {
+    db.transaction(() => {
+      db.exec(schema);
+      for (const upgrade of upgrades) {
+        if (!/^[a-z_]+$/.test(upgrade.table) || !/^[a-z_]+$/.test(upgrade.column)) {
+          throw new Error(`invalid upgrade name ${upgrade.table}.${upgrade.column}`);
+        }
+        if (tableColumns(db, upgrade.table).has(upgrade.column)) continue;
+        db.exec(`ALTER TABLE ${upgrade.table} ADD COLUMN ${upgrade.column} ${upgrade.definition}`);
+        added.push(`${upgrade.table}.${upgrade.column}`);
       }
-      if (tableColumns(db, upgrade.table).has(upgrade.column)) continue;
-      db.exec(`ALTER TABLE ${upgrade.table} ADD COLUMN ${upgrade.column} ${upgrade.definition}`);
-      added.push(`${upgrade.table}.${upgrade.column}`);
-    }
-    for (const statement of SQLITE_POST_UPGRADE) db.exec(statement);
-  })();
-  return added;
+      for (const statement of SQLITE_POST_UPGRADE) db.exec(statement);
+    })();
+  } catch (error) {
+    return err(describeError(error));
+  }
+  return ok(added);
 }

@@ -106,9 +106,9 @@ describe("SQLite store", () => {
       const legacy = await store.getRun(1);
       expect(legacy).toMatchObject({ worker: "", finishedAt: "", request: { question: "An old question" } });
       // A second start finds nothing to add.
-      expect(migrate(store.db)).toEqual([]);
+      expect(migrate(store.db)).toEqual({ ok: true, value: [] });
       const indexes = store.db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'idx_runs_status'")
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'idx_runs_worker'")
         .all();
       expect(indexes).toHaveLength(1);
     } finally {
@@ -116,10 +116,23 @@ describe("SQLite store", () => {
     }
   });
 
+  it("reports a failed upgrade and leaves the database as it was", () => {
+    const db = new BetterSqlite3(":memory:");
+    try {
+      const failed = migrate(db, [{ table: "runs", column: "broken", definition: "TEXT CHECK (" }]);
+      expect(failed.ok).toBe(false);
+      if (!failed.ok) expect(failed.error).toMatch(/incomplete input|syntax error/);
+      // The whole transaction rolled back: not even schema.sql's tables exist.
+      expect(tableColumns(db, "runs").size).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
   it("a new database gets every column from schema.sql and skips the upgrades", () => {
     const db = new BetterSqlite3(":memory:");
     try {
-      expect(migrate(db)).toEqual([]);
+      expect(migrate(db)).toEqual({ ok: true, value: [] });
     } finally {
       db.close();
     }

@@ -56,7 +56,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 5000");
-    migrate(db);
+    const migrated = migrate(db);
+    if (!migrated.ok) throw new Error(`the schema could not be applied: ${migrated.error}`);
   } catch (error) {
     throw new UserError(`cannot open the database ${options.file}: ${describeError(error)}`, { cause: error });
   }

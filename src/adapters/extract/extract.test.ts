@@ -1,0 +1,256 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it, vi } from "vitest";
+import { extractFile, isSupportedFile } from "./extract-by-type.js";
+import { tidyText } from "./extracted-document.js";
+import { extractHtml } from "./html-extractor.js";
+import { extractPdf } from "./pdf-extractor.js";
+import { extractMarkdown, extractPlainText, markdownToText } from "./text-extractor.js";
+
+const EXAMPLE_PDF = fileURLToPath(
+  new URL("../../../examples/corpus/safety/thermal-runaway-technical-note.pdf", import.meta.url),
+);
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+const paragraphs = (text: string): string[] => text.split("\n\n");
+
+describe("markdownToText", () => {
+  it("turns headings into their own paragraphs without markers", () => {
+    const text = tidyText(markdownToText("# Title #\nIntro.\n## Second ##\n   ### Third\nBody."));
+    expect(paragraphs(text)).toEqual(["Title", "Intro.", "Second", "Third", "Body."]);
+  });
+
+  it("keeps a '#' that is part of the heading's last word", () => {
+    expect(markdownToText("# Programming in C#").trim()).toBe("Programming in C#");
+    expect(markdownToText("## Issue #42 ##").trim()).toBe("Issue #42");
+    expect(markdownToText("#hashtag")).toBe("#hashtag");
+  });
+
+  it("removes emphasis markers but not asterisks and underscores inside words or maths", () => {
+    expect(markdownToText("Some **bold**, __strong__, *em* and _em2_ text.")).toBe(
+      "Some bold, strong, em and em2 text.",
+    );
+    expect(markdownToText("***both*** here")).toBe("both here");
+    expect(markdownToText("snake_case_name and 2*3*4")).toBe("snake_case_name and 2*3*4");
+  });
+
+  it("keeps link text and image alt text, drops URLs", () => {
+    expect(markdownToText("See [the paper](https://x.example/p?a=1) and ![a cell diagram](img/cell.png).")).toBe(
+      "See the paper and a cell diagram.",
+    );
+    expect(markdownToText("A [reference link][r1] here.")).toBe("A reference link here.");
+    expect(markdownToText("![](decorative.png)Text")).toBe("Text");
+  });
+
+  it("unwraps code spans and drops fence lines but keeps code", () => {
+    expect(markdownToText("Run `npm test` now.")).toBe("Run npm test now.");
+    expect(markdownToText("```ts\nconst x = 1;\n```\n~~~\ny\n~~~")).toBe("\nconst x = 1;\n\n\ny\n");
+  });
+
+  it("turns table rows into cell lines and drops delimiter rows, aligned ones included", () => {
+    const table =
+      "| Property | Value |\n|---|:-:|\n| Voltage | 3.4 V |\n| :-- | --: |\n|---------|------:|\n| Cobalt | - |";
+    expect(markdownToText(table).split("\n")).toEqual([
+      "Property | Value",
+      "",
+      "Voltage | 3.4 V",
+      "",
+      "",
+      "Cobalt | -",
+    ]);
+  });
+
+  it("normalizes list markers and removes quote markers, rules and inline tags", () => {
+    expect(markdownToText("* star\n+ plus\n- dash\n  * nested")).toBe("- star\n- plus\n- dash\n  - nested");
+    expect(markdownToText("> quoted line")).toBe("quoted line");
+    expect(markdownToText("above\n\n---\n\n* * *\n\nbelow")).toBe("above\n\n\n\n\n\nbelow");
+    expect(markdownToText("Some <span class='x'>inline</span> html<br/>")).toBe("Some inline html");
+  });
+
+  it("stays fast on long lines of spaces and hashes", () => {
+    const long = `# a${" ".repeat(50_000)}${"#".repeat(50_000)}b`;
+    expect(markdownToText(long).trim().endsWith("b")).toBe(true);
+    expect(markdownToText(`${" ".repeat(100_000)}x`).trim()).toBe("x");
+    expect(
+      markdownToText(`---${" ".repeat(100_000)}x`)
+        .trim()
+        .endsWith("x"),
+    ).toBe(true);
+  });
+});
+
+describe("extractMarkdown", () => {
+  it("drops front matter and takes the first h1 or h2 as title", () => {
+    const raw =
+      "\uFEFF---\r\ntitle: Front matter title\r\ntags: [a, b]\r\n---\r\n### Minor\r\n\r\n## The **real** title\r\n\r\nBody text.\r\n";
+    const doc = extractMarkdown(raw, "fallback");
+    expect(doc.title).toBe("The real title");
+    expect(doc.contentType).toBe("text/markdown");
+    expect(doc.text).toBe("Minor\n\nThe real title\n\nBody text.");
+    expect(doc.text).not.toContain("tags:");
+  });
+
+  it("falls back to the given title when there is no h1 or h2", () => {
+    expect(extractMarkdown("### Only a small heading\n\ntext", "from-file").title).toBe("from-file");
+    expect(extractMarkdown("Just text.", "from-file").title).toBe("from-file");
+  });
+
+  it("strips link and code syntax from the title", () => {
+    expect(extractMarkdown("# The [Olivine](x.md) `LiFePO4` cathode #\n", "f").title).toBe(
+      "The Olivine LiFePO4 cathode",
+    );
+  });
+});
+
+describe("extractPlainText", () => {
+  it("takes the first line as title and tidies whitespace", () => {
+    const doc = extractPlainText("\uFEFF  Glossary of terms  \r\n\r\n\r\n\r\nAh:\t a unit   of charge.  \n", "file");
+    expect(doc).toEqual({
+      title: "Glossary of terms",
+      text: "Glossary of terms\n\nAh: a unit of charge.",
+      contentType: "text/plain",
+    });
+  });
+
+  it("falls back when the first line is too long to be a title or the text is empty", () => {
+    expect(extractPlainText(`${"word ".repeat(40)}\n\nmore`, "file").title).toBe("file");
+    expect(extractPlainText("   \n\n  ", "file")).toEqual({ title: "file", text: "", contentType: "text/plain" });
+  });
+});
+
+const ARTICLE = `<!doctype html><html><head><title>How lithium cells age over years of use | Example Site</title>
+<script>document.title = "PWNED"; window.stolen = document.cookie;</script></head>
+<body onload="document.body.innerHTML='PWNED-ONLOAD'">
+<nav><a href="/">Home</a> <a href="/menu">Menu link</a></nav>
+<div class="cookie" aria-hidden="true">We use cookies</div>
+<article>
+  <h1>How lithium cells age over years of use</h1>
+  <p>${"Calendar ageing slowly consumes lithium in side reactions at the anode. ".repeat(4)}</p>
+  <h2>Main mechanisms</h2>
+  <ul><li>Growth of the solid electrolyte interphase</li><li>Lithium plating at low temperature</li></ul>
+  <p onclick="steal()">${"Cycling at high rates makes the damage worse over time. ".repeat(4)}</p>
+  <img src="x.png" onerror="document.body.innerHTML='PWNED-IMG'">
+  <script>document.write("PWNED-WRITE")</script>
+</article>
+<footer>Copyright footer text</footer>
+</body></html>`;
+
+describe("extractHtml", () => {
+  it("keeps the article with headings and list items as separate paragraphs", () => {
+    const doc = extractHtml(ARTICLE, "fallback");
+    expect(doc.contentType).toBe("text/html");
+    expect(doc.title).toBe("How lithium cells age over years of use");
+    const parts = paragraphs(doc.text);
+    expect(parts).toContain("Main mechanisms");
+    expect(parts).toContain("- Growth of the solid electrolyte interphase");
+    expect(parts).toContain("- Lithium plating at low temperature");
+    expect(parts.some((part) => part.startsWith("Calendar ageing slowly consumes lithium"))).toBe(true);
+    expect(parts.some((part) => part.startsWith("Cycling at high rates"))).toBe(true);
+  });
+
+  it("never runs scripts or handlers and never shows their code", () => {
+    const doc = extractHtml(ARTICLE, "fallback");
+    for (const hostile of ["PWNED", "document", "steal", "onerror", "onclick", "alert", "cookie", "<"]) {
+      expect(doc.text, hostile).not.toContain(hostile);
+    }
+    expect(doc.title).not.toContain("PWNED");
+    expect(doc.text).not.toContain("Menu link");
+    expect(doc.text).not.toContain("Copyright footer text");
+  });
+
+  it("drops scripts, handlers and noise in the fallback for pages without an article", () => {
+    const raw = `<html><head><title>Short page</title></head><body>
+      <header>Site header</header><nav>Nav links</nav>
+      <script>alert(1)</script><noscript>Enable JavaScript</noscript><style>p { color: red }</style>
+      <img src=x onerror="alert(2)"><div onmouseover="alert(3)">A short note about anodes.</div>
+      <div role="navigation">Breadcrumbs</div><div aria-hidden="true">Hidden icon</div>
+      <form><input value="Search"><button>Go</button></form>
+      <p>Second line<br>after a break.</p>
+      <aside>Related links</aside><footer>Footer text</footer></body></html>`;
+    const doc = extractHtml(raw, "fallback");
+    expect(doc.text).toBe("A short note about anodes.\n\nSecond line\nafter a break.");
+    expect(doc.title).toBe("Short page");
+  });
+
+  it("takes the title from the h1, then <title>, then the fallback", () => {
+    expect(extractHtml("<html><body><h1>Heading title</h1><p>x</p></body></html>", "fb").title).toBe("Heading title");
+    expect(
+      extractHtml("<html><head><title>  Page\n title </title></head><body><p>x</p></body></html>", "fb").title,
+    ).toBe("Page title");
+    expect(extractHtml("<p>No titles at all.</p>", "fb")).toEqual({
+      title: "fb",
+      text: "No titles at all.",
+      contentType: "text/html",
+    });
+  });
+
+  it("keeps table cells apart and rows as paragraphs", () => {
+    const raw = "<table><tr><th>Property</th><th>Value</th></tr><tr><td>Voltage</td><td>3.4 V</td></tr></table>";
+    expect(paragraphs(extractHtml(raw, "fb").text)).toEqual(["Property Value", "Voltage 3.4 V"]);
+  });
+
+  it("returns empty text for an empty page", () => {
+    expect(extractHtml("", "fb")).toEqual({ title: "fb", text: "", contentType: "text/html" });
+  });
+});
+
+describe("extractPdf", () => {
+  it("reads the text and title of a real PDF", async () => {
+    const doc = await extractPdf(readFileSync(EXAMPLE_PDF), "fallback");
+    expect(doc.title).toBe("Technical Note TN-07: Thermal Runaway in Lithium-Ion Cells");
+    expect(doc.contentType).toBe("application/pdf");
+    expect(doc.text).toContain("Thermal runaway is the most serious failure mode of a lithium-ion cell.");
+    expect(doc.text).not.toMatch(/\n{3,}/);
+  });
+
+  it("rejects bytes that are not a PDF", async () => {
+    await expect(extractPdf(bytes("%PDF-1.7\nthis is not really a pdf"), "x")).rejects.toThrow(/PDF/);
+  });
+
+  it("destroys the pdf.js loading task when the PDF cannot be opened", async () => {
+    let destroyed = 0;
+    vi.doMock("pdfjs-dist/legacy/build/pdf.mjs", () => ({
+      getDocument: () => ({
+        promise: Promise.reject(new Error("Invalid PDF structure.")),
+        destroy: async () => {
+          destroyed++;
+        },
+      }),
+    }));
+    try {
+      await expect(extractPdf(bytes("garbage"), "x")).rejects.toThrow("Invalid PDF structure.");
+      expect(destroyed).toBe(1);
+    } finally {
+      vi.doUnmock("pdfjs-dist/legacy/build/pdf.mjs");
+    }
+  });
+});
+
+describe("extractFile", () => {
+  it("picks the extractor by extension, case-insensitively", async () => {
+    expect((await extractFile("a/page.HTML", bytes("<p>Hello <b>there</b></p>"))).contentType).toBe("text/html");
+    expect((await extractFile("a/notes.markdown", bytes("# T\n\n**x**"))).text).toBe("T\n\nx");
+    expect((await extractFile("a/notes.text", bytes("# T\n\n**x**"))).text).toBe("# T\n\n**x**");
+    expect((await extractFile("a/b.pdf", readFileSync(EXAMPLE_PDF))).contentType).toBe("application/pdf");
+  });
+
+  it("derives the fallback title from the file name", async () => {
+    expect((await extractFile("dir/battery-cost_per_kwh.md", bytes("no heading"))).title).toBe("battery cost per kwh");
+    expect((await extractFile("empty-notes.txt", bytes(""))).title).toBe("empty notes");
+  });
+
+  it("decodes invalid UTF-8 without throwing", async () => {
+    const doc = await extractFile("odd.txt", new Uint8Array([0x48, 0x69, 0xff, 0xfe, 0x21]));
+    expect(doc.text).toBe("Hi\uFFFD\uFFFD!");
+  });
+
+  it("knows the supported types", () => {
+    expect(["a.md", "a.MARKDOWN", "a.txt", "a.text", "a.htm", "a.html", "a.Pdf"].every(isSupportedFile)).toBe(true);
+    expect(["a.exe", "a.docx", "a", "md", "a.md.bak"].some(isSupportedFile)).toBe(false);
+  });
+});
+
+describe("tidyText", () => {
+  it("trims lines, collapses spaces and allows at most one blank line", () => {
+    expect(tidyText("  a \u00a0 b \r\n\r\n\r\n\n c\t\td \n\n")).toBe("a b\n\nc d");
+  });
+});
