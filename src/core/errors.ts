@@ -26,9 +26,6 @@ export class ExternalServiceError extends AssayError {
 /** Storage failed (a write was not committed). */
 export class StoreError extends AssayError {}
 
-/** The run was cancelled or reached its deadline. */
-export class CancelledError extends AssayError {}
-
 /** Short, single-line description of any thrown value, for internal diagnostics. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 2000);
