@@ -1,0 +1,72 @@
+/**
+ * A model that answers from a queue of scripted responses, records every call, and fails
+ * the test on an unexpected call or an unconsumed response.
+ */
+import type { PlannerOutput, SynthesisOutput } from "../core/synthesis/proposals.js";
+import type { CallOptions, Generation, Model, PlannerInput, SynthesisInput } from "../ports/model.js";
+
+type Step =
+  | { call: "plan"; respond: (input: PlannerInput, options: CallOptions) => Promise<Generation<PlannerOutput>> }
+  | {
+      call: "synthesize";
+      respond: (input: SynthesisInput, options: CallOptions) => Promise<Generation<SynthesisOutput>>;
+    };
+
+const usage = { inputTokens: 100, outputTokens: 50 };
+
+export const succeed = <T>(value: T): Generation<T> => ({ ok: true, value, usage, attempts: 1 });
+export const fail = <T>(kind: "timeout" | "transport" | "malformed", error = `scripted ${kind}`): Generation<T> => ({
+  ok: false,
+  kind,
+  error,
+  usage: { inputTokens: 0, outputTokens: 0 },
+  attempts: 1,
+});
+
+export class ScriptedModel implements Model {
+  readonly name = "scripted";
+  readonly kind = "generative" as const;
+  readonly calls: ({ call: "plan"; input: PlannerInput } | { call: "synthesize"; input: SynthesisInput })[] = [];
+  readonly #steps: Step[] = [];
+
+  onPlan(respond: Extract<Step, { call: "plan" }>["respond"]): this {
+    this.#steps.push({ call: "plan", respond });
+    return this;
+  }
+
+  onSynthesize(respond: Extract<Step, { call: "synthesize" }>["respond"]): this {
+    this.#steps.push({ call: "synthesize", respond });
+    return this;
+  }
+
+  #next(call: Step["call"]): Step {
+    const index = this.#steps.findIndex((step) => step.call === call);
+    const step = this.#steps[index];
+    if (index < 0 || !step) throw new Error(`ScriptedModel: unexpected ${call} call (no scripted response left)`);
+    this.#steps.splice(index, 1);
+    return step;
+  }
+
+  async plan(input: PlannerInput, options: CallOptions): Promise<Generation<PlannerOutput>> {
+    this.calls.push({ call: "plan", input });
+    const step = this.#next("plan");
+    if (step.call !== "plan") throw new Error("unreachable");
+    return step.respond(input, options);
+  }
+
+  async synthesize(input: SynthesisInput, options: CallOptions): Promise<Generation<SynthesisOutput>> {
+    this.calls.push({ call: "synthesize", input });
+    const step = this.#next("synthesize");
+    if (step.call !== "synthesize") throw new Error("unreachable");
+    return step.respond(input, options);
+  }
+
+  /** Throws when a scripted response was never used. */
+  assertConsumed(): void {
+    if (this.#steps.length > 0) {
+      throw new Error(
+        `ScriptedModel: ${this.#steps.length} scripted response(s) not consumed: ${this.#steps.map((step) => step.call).join(", ")}`,
+      );
+    }
+  }
+}
