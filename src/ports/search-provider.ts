@@ -2,8 +2,9 @@
  * Discovery: a search returns hits, which are metadata, never evidence.
  */
 
-/** A full-text query, or a pattern (linear-time regex) over documents under an optional path prefix. */
-export type SearchQuery = { kind: "text"; text: string } | { kind: "pattern"; pattern: string; pathPrefix?: string };
+import type { SearchQuery } from "../core/search-query.js";
+
+export type { SearchQuery };
 
 export interface SearchHit {
   /** What to fetch: a corpus-relative path or a URL. */
