@@ -5,9 +5,18 @@
 import { JSDOM } from "jsdom";
 import { unescapeMarkdown } from "../core/render/markdown.js";
 
+export interface ReadItem {
+  number: number;
+  text: string;
+  citation: string;
+}
+
 export interface ReadBack {
   title: string;
   notice: string;
+  findings: ReadItem[];
+  recommendations: { text: string; citation: string }[];
+  gaps: string[];
   cards: { number: number; title: string; excerpts: { text: string; citation: number; passage: string }[] }[];
   limits: string[];
   queries: string[];
@@ -59,9 +68,25 @@ export function readMarkdown(markdown: string): ReadBack {
     section(lines, heading)
       .filter((line) => line.startsWith("- "))
       .map((line) => unescapeMarkdown(line.slice(2)));
+  const findingLine = /^(\d+)\. (.*?)(?: \(derived from [^)]*\))? (\[[^\]]*\])$/;
+  const findings = [...section(lines, "## Direct findings"), ...section(lines, "## Further findings")].flatMap(
+    (line) => {
+      const match = findingLine.exec(line);
+      return match
+        ? [{ number: Number(match[1]), text: unescapeMarkdown(match[2] ?? ""), citation: match[3] ?? "" }]
+        : [];
+    },
+  );
+  const recommendations = section(lines, "## Recommendations").flatMap((line) => {
+    const match = /^- \*\*Recommendation:\*\* (.*?) \(based on [^)]*\)\..* (\[[^\]]*\])$/.exec(line);
+    return match ? [{ text: unescapeMarkdown(match[1] ?? ""), citation: match[2] ?? "" }] : [];
+  });
   return {
     title: unescapeMarkdown((lines[0] ?? "").replace(/^# /, "")),
     notice: unescapeMarkdown((lines[2] ?? "").replace(/^> /, "")),
+    findings,
+    recommendations,
+    gaps: bullets("## Gaps").map((gap) => gap.replace(/ \(related: [^)]*\)$/, "")),
     cards,
     limits: bullets("## Limits of this research"),
     queries: bullets("## Searches run"),
@@ -84,6 +109,16 @@ export function readHtml(html: string): ReadBack {
     return {
       title: text(document.querySelector("h1")),
       notice: text(document.querySelector(".notice")),
+      findings: Array.from(document.querySelectorAll("#direct-findings li, #findings li")).map((item) => ({
+        number: Number(item.getAttribute("value")),
+        text: text(item.querySelector(".text")),
+        citation: text(item.querySelector(".cite")),
+      })),
+      recommendations: Array.from(document.querySelectorAll("#recommendations li")).map((item) => ({
+        text: text(item.querySelector(".text")),
+        citation: text(item.querySelector(".cite")),
+      })),
+      gaps: Array.from(document.querySelectorAll("#gaps li")).map((item) => text(item.querySelector(".text"))),
       cards: Array.from(document.querySelectorAll("#excerpts article.card")).map((card) => ({
         number: Number(card.getAttribute("data-source")),
         title: text(card.querySelector("h3")).replace(/^\[\d+\] /, ""),

@@ -3,7 +3,7 @@
  * no script, a strict Content-Security-Policy, readable on a phone and printable.
  */
 import type { ReportDocument, SourceEntry } from "../report/report-document.js";
-import { readableTime } from "./format.js";
+import { citationText, findingList, readableTime } from "./format.js";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -32,6 +32,7 @@ code{font-size:.9em;overflow-wrap:anywhere}
 ol,ul{padding-left:1.5rem}
 li{margin:.25rem 0;overflow-wrap:anywhere}
 a{color:var(--accent)}
+.cite{font-size:.85em;white-space:nowrap}.basis,.conditions,.related{color:var(--muted)}.recommendation{border-left:3px solid var(--accent);padding-left:.5rem;list-style:none}.produced-by{color:var(--muted)}
 @media print{body{font-size:11pt;background:#fff;color:#000}main{max-width:none;padding:0}.notice,blockquote{background:none;border:1px solid #999}a{color:#000}a[href]::after{content:" (" attr(href) ")";font-size:.85em}h2,h3{break-after:avoid}blockquote{break-inside:avoid}}
 `;
 
@@ -58,6 +59,53 @@ export function renderHtml(doc: ReportDocument): string {
       : [`<p class="question"><strong>Question:</strong> ${escapeHtml(doc.question)}</p>`]),
     `<p class="boundary"><strong>Evidence scope:</strong> ${escapeHtml(doc.boundary.statement)}</p>`,
   ];
+  if (doc.producedBy) body.push(`<p class="produced-by"><em>${escapeHtml(doc.producedBy)}</em></p>`);
+  const cite = (citations: ReportDocument["findings"][number]["citations"]): string => {
+    const first = citations[0];
+    const target = first ? `#source-${first.number}` : "#sources";
+    return `<a class="cite" href="${target}">${escapeHtml(citationText(citations))}</a>`;
+  };
+  const finding = (item: ReportDocument["findings"][number]): string => {
+    const basis =
+      item.kind === "derivation"
+        ? ` <span class="basis">(derived from ${findingList(item.basedOn)}${item.method ? `: ${escapeHtml(item.method)}` : ""})</span>`
+        : "";
+    return `<li value="${item.number}" data-kind="${item.kind}"><span class="text">${escapeHtml(item.text)}</span>${basis} ${cite(item.citations)}</li>`;
+  };
+  if (doc.directFindings.length > 0) {
+    body.push(
+      `<section id="direct-findings"><h2>Direct findings</h2><ol>${doc.directFindings.map(finding).join("")}</ol></section>`,
+    );
+  }
+  if (doc.findings.length > 0) {
+    body.push(
+      `<section id="findings"><h2>Further findings</h2><ol>${doc.findings.map(finding).join("")}</ol></section>`,
+    );
+  }
+  if (doc.recommendations.length > 0) {
+    body.push(`<section id="recommendations"><h2>Recommendations</h2><ul>`);
+    for (const item of doc.recommendations) {
+      const conditions =
+        item.conditions.length > 0
+          ? ` <span class="conditions">When: ${item.conditions.map(escapeHtml).join("; ")}.</span>`
+          : "";
+      body.push(
+        `<li class="recommendation"><strong>Recommendation:</strong> <span class="text">${escapeHtml(item.text)}</span> <span class="basis">(based on ${findingList(item.basedOn)}).</span>${conditions} ${cite(item.citations)}</li>`,
+      );
+    }
+    body.push(`</ul></section>`);
+  }
+  if (doc.gaps.length > 0) {
+    body.push(`<section id="gaps"><h2>Gaps</h2><ul>`);
+    for (const gap of doc.gaps) {
+      const related =
+        gap.relatedSources.length > 0
+          ? ` <span class="related">(related: ${gap.relatedSources.map((n) => `<a href="#source-${n}">[${n}]</a>`).join(", ")})</span>`
+          : "";
+      body.push(`<li><span class="text">${escapeHtml(gap.text)}</span>${related}</li>`);
+    }
+    body.push(`</ul></section>`);
+  }
   if (doc.sourceCards.length > 0) {
     body.push(`<section id="excerpts"><h2>Source excerpts</h2>`);
     for (const card of doc.sourceCards) {

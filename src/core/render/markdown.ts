@@ -3,7 +3,7 @@
  * Markdown or HTML in it becomes markup, a link or a heading.
  */
 import type { ReportDocument, SourceEntry } from "../report/report-document.js";
-import { readableTime } from "./format.js";
+import { citationText, findingList, readableTime } from "./format.js";
 
 const MARKDOWN_SPECIAL = /[\\`*_[\]<>|~&]/g;
 
@@ -38,6 +38,40 @@ export function renderMarkdown(doc: ReportDocument): string {
   const out: string[] = [`# ${escapeMarkdown(doc.title)}`, "", `> ${escapeMarkdown(doc.notice)}`, ""];
   if (doc.question !== doc.title) out.push(`**Question:** ${escapeMarkdown(doc.question)}`, "");
   out.push(`**Evidence scope:** ${escapeMarkdown(doc.boundary.statement)}`, "");
+
+  if (doc.producedBy) out.push(`*${escapeMarkdown(doc.producedBy)}*`, "");
+  const finding = (item: ReportDocument["findings"][number]): string => {
+    const basis =
+      item.kind === "derivation"
+        ? ` (derived from ${findingList(item.basedOn)}${item.method ? `: ${escapeMarkdown(item.method)}` : ""})`
+        : "";
+    return `${item.number}. ${escapeMarkdown(item.text)}${basis} ${citationText(item.citations)}`;
+  };
+  if (doc.directFindings.length > 0) {
+    out.push("## Direct findings", "", ...doc.directFindings.map(finding), "");
+  }
+  if (doc.findings.length > 0) {
+    out.push("## Further findings", "", ...doc.findings.map(finding), "");
+  }
+  if (doc.recommendations.length > 0) {
+    out.push("## Recommendations", "");
+    for (const item of doc.recommendations) {
+      const conditions = item.conditions.length > 0 ? ` When: ${item.conditions.map(escapeMarkdown).join("; ")}.` : "";
+      out.push(
+        `- **Recommendation:** ${escapeMarkdown(item.text)} (based on ${findingList(item.basedOn)}).${conditions} ${citationText(item.citations)}`,
+      );
+    }
+    out.push("");
+  }
+  if (doc.gaps.length > 0) {
+    out.push("## Gaps", "");
+    for (const gap of doc.gaps) {
+      const related =
+        gap.relatedSources.length > 0 ? ` (related: ${gap.relatedSources.map((n) => `[${n}]`).join(", ")})` : "";
+      out.push(`- ${escapeMarkdown(gap.text)}${related}`);
+    }
+    out.push("");
+  }
 
   if (doc.sourceCards.length > 0) {
     out.push("## Source excerpts", "");

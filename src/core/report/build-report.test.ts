@@ -5,7 +5,9 @@ import { chunkContent } from "../chunking.js";
 import { chunkId } from "../ids.js";
 import { renderHtml } from "../render/html.js";
 import { renderMarkdown } from "../render/markdown.js";
-import { type BuildInput, buildSourceBackedReport, type CatalogSource } from "./build-report.js";
+import { admitSynthesis } from "../synthesis/admission.js";
+import type { SynthesisOutput } from "../synthesis/proposals.js";
+import { type BuildInput, buildReport, buildSourceBackedReport, type CatalogSource } from "./build-report.js";
 import { checkReportClosure, parseReportDocument } from "./report-document.js";
 
 const noFacts = {
@@ -161,6 +163,111 @@ describe("buildSourceBackedReport", () => {
   });
 });
 
+function synthesized(output: SynthesisOutput, sources: CatalogSource[], overrides: Partial<BuildInput> = {}) {
+  const catalog = new Map(
+    sources.map((item) => [item.id, new Map(item.chunks.map((chunk) => [chunk.id, chunk.text]))]),
+  );
+  return buildReport(
+    input(sources, { phase: "final", synthesis: { admitted: admitSynthesis(output, catalog) }, ...overrides }),
+  );
+}
+
+const OXFORD = "Lithium cobalt oxide was reported as a cathode at Oxford in 1980.";
+const SONY = "Sony used a cobalt oxide cathode in 1991.";
+const fullOutput: SynthesisOutput = {
+  facts: [
+    { id: "f1", text: OXFORD, sourceId: "s_002", chunkIds: ["s_002.p01"] },
+    { id: "f2", text: SONY, sourceId: "s_001", chunkIds: ["s_001.p02"] },
+    { id: "f3", text: "Other layered oxides followed.", sourceId: "s_002", chunkIds: ["s_002.p01"] },
+    { id: "f4", text: "The cell used a carbon anode.", sourceId: "s_001", chunkIds: ["s_001.p02"] },
+  ],
+  derivations: [
+    {
+      id: "d1",
+      text: "The cathode reached the market about a decade after its discovery.",
+      premiseIds: ["f1", "f2"],
+      method: "comparing the two years",
+    },
+  ],
+  recommendations: [
+    {
+      id: "r1",
+      text: "Check the original paper for measured voltages.",
+      premiseIds: ["f1"],
+      conditions: ["when exact figures matter"],
+    },
+  ],
+  gaps: [{ id: "g1", text: "The sources do not say who manufactured the first cells.", relatedSourceIds: ["s_003"] }],
+};
+
+describe("buildReport with a synthesis", () => {
+  const sources = () =>
+    [1, 2, 3].map((n) =>
+      source(
+        n,
+        `${OXFORD} The group was led by John Goodenough. Other layered oxides followed.\n\n${SONY} The cell used a carbon anode.`,
+      ),
+    );
+
+  it("publishes numbered findings citing exact passages, the ledger limited to cited sources", () => {
+    const doc = synthesized(fullOutput, sources());
+    expect(doc.status).toBe("synthesized");
+    expect(doc.directFindings.map((item) => item.number)).toEqual([1, 2, 3]);
+    expect(doc.findings.map((item) => [item.number, item.kind, item.basedOn])).toEqual([
+      [4, "fact", []],
+      [5, "derivation", [1, 2]],
+    ]);
+    // s_002 is cited first, so it is [1]; s_001 is [2]; s_003 only relates to a gap.
+    expect(doc.sources.map((entry) => [entry.id, entry.number])).toEqual([
+      ["s_002", 1],
+      ["s_001", 2],
+    ]);
+    expect(doc.reviewedSources.map((entry) => [entry.id, entry.number])).toEqual([["s_003", 3]]);
+    expect(doc.directFindings[0]?.citations).toEqual([
+      { sourceId: "s_002", number: 1, chunkIds: ["s_002.p01"], passages: [1] },
+    ]);
+    expect(doc.findings[1]?.citations.map((citation) => citation.number)).toEqual([1, 2]);
+    expect(doc.recommendations[0]).toMatchObject({ basedOn: [1], conditions: ["when exact figures matter"] });
+    expect(doc.gaps).toEqual([
+      { text: "The sources do not say who manufactured the first cells.", relatedSources: [3] },
+    ]);
+    expect(checkReportClosure(doc).ok).toBe(true);
+    expect(parseReportDocument(JSON.parse(JSON.stringify(doc))).ok).toBe(true);
+  });
+
+  it("an omitted gap and one surviving fact never make the document claim completeness", () => {
+    const doc = synthesized(
+      {
+        facts: [{ id: "f1", text: OXFORD, sourceId: "s_002", chunkIds: ["s_002.p01"] }],
+        derivations: [],
+        recommendations: [],
+        gaps: [],
+      },
+      sources(),
+    );
+    expect(doc.status).toBe("synthesized");
+    expect(doc.gaps).toEqual([]);
+    const text = `${JSON.stringify(doc)} ${renderMarkdown(doc)} ${renderHtml(doc)}`.toLowerCase();
+    expect(text).not.toMatch(/\b(complete|answered|fully supported|verified)\b/);
+  });
+
+  it("keeps the excerpts when no finding survives, and still lists the gaps", () => {
+    const doc = synthesized(
+      {
+        facts: [{ id: "f1", text: "Invented 1999.", sourceId: "s_001", chunkIds: ["s_001.p01"] }],
+        derivations: [],
+        recommendations: [],
+        gaps: fullOutput.gaps,
+      },
+      sources(),
+    );
+    expect(doc.status).toBe("source-backed");
+    expect(doc.sourceCards.length).toBeGreaterThan(0);
+    expect(doc.gaps.map((gap) => gap.text)).toEqual(["The sources do not say who manufactured the first cells."]);
+    expect(checkReportClosure(doc).ok).toBe(true);
+  });
+});
+
 describe("Markdown and HTML projections", () => {
   const cases = {
     "no-evidence": input([], { phase: "final", acquisition: { ...noFacts, failedSearches: 1 } }),
@@ -181,6 +288,44 @@ describe("Markdown and HTML projections", () => {
       },
     ),
   };
+
+  const synthesizedSources = [1, 2, 3].map((n) =>
+    source(n, `${OXFORD} Other layered oxides followed.\n\n${SONY} The cell used a carbon anode.`),
+  );
+  const synthesizedCase = {
+    ...input(synthesizedSources, { phase: "final" }),
+    synthesis: {
+      admitted: admitSynthesis(
+        fullOutput,
+        new Map(
+          synthesizedSources.map((item) => [item.id, new Map(item.chunks.map((chunk) => [chunk.id, chunk.text]))]),
+        ),
+      ),
+      producedBy: "Produced by a test engine <b>with markup</b> & *stars*.",
+    },
+  };
+  it("carry the same findings, recommendations, gaps and citations: synthesized", () => {
+    const doc = buildReport(synthesizedCase);
+    expect(doc.status).toBe("synthesized");
+    const fromMarkdown = readMarkdown(renderMarkdown(doc));
+    const fromHtml = readHtml(renderHtml(doc));
+    expect(fromMarkdown).toEqual(fromHtml);
+    expect(fromMarkdown.findings.map((item) => item.text)).toEqual(
+      [...doc.directFindings, ...doc.findings].map((item) => item.text),
+    );
+    expect(fromMarkdown.findings.map((item) => item.citation)).toEqual([
+      "[1: passage 1]",
+      "[2: passage 2]",
+      "[1: passage 1]",
+      "[2: passage 2]",
+      "[1: passage 1; 2: passage 2]",
+    ]);
+    expect(fromMarkdown.recommendations).toEqual([
+      { text: "Check the original paper for measured voltages.", citation: "[1: passage 1]" },
+    ]);
+    expect(fromMarkdown.gaps).toEqual(["The sources do not say who manufactured the first cells."]);
+    expect(renderHtml(doc)).not.toContain("<b>with markup</b>");
+  });
 
   for (const [name, buildInput] of Object.entries(cases)) {
     it(`carry the same items and citations: ${name}`, () => {

@@ -4,9 +4,11 @@
  * reader-facing strings.
  */
 import { readableTime } from "../render/format.js";
+import type { Admitted } from "../synthesis/admission.js";
 import { readerLine } from "../text.js";
 import { type ExcerptChunk, MIN_EXCERPT_CHARS, selectExcerpts } from "./excerpts.js";
 import { REPORT_SCHEMA_VERSION, type ReportDocument, type SourceCard, type SourceEntry } from "./report-document.js";
+import { citedSourceIds, synthesizedItems } from "./synthesized-items.js";
 
 /** A persisted source as the builder sees it. */
 export interface CatalogSource {
@@ -46,6 +48,8 @@ export interface BuildInput {
   generatedAt: string;
   excerptCharsPerSource: number;
   excerptCharsTotal: number;
+  /** Admitted synthesis proposals, when a synthesis ran. */
+  synthesis?: { admitted: Admitted; producedBy?: string };
 }
 
 const TITLE_CHARS = 200;
@@ -122,6 +126,59 @@ function notice(input: BuildInput): string {
  * Builds a preliminary, source-backed or no-evidence document. Excerpts are bounded per
  * source and globally; sources left without an excerpt are listed as reviewed. Pure.
  */
+export function buildReport(input: BuildInput): ReportDocument {
+  const admitted = input.synthesis?.admitted;
+  const published = admitted
+    ? admitted.facts.length + admitted.derivations.length + admitted.recommendations.length
+    : 0;
+  if (!admitted || published === 0) {
+    const fallback = buildSourceBackedReport(input);
+    if (!admitted || admitted.gaps.length === 0) return fallback;
+    // No finding survived: keep the excerpts, and still say what the synthesis found missing.
+    const numberOf = new Map(
+      [...fallback.sources, ...fallback.reviewedSources].map((entry) => [entry.id, entry.number]),
+    );
+    const related = admitted.gaps.filter((gap) => gap.relatedSourceIds.every((id) => numberOf.has(id)));
+    return {
+      ...fallback,
+      gaps: synthesizedItems({ ...admitted, gaps: related }, [], (id) => numberOf.get(id) ?? 0).gaps,
+    };
+  }
+  const byId = new Map(input.sources.map((source) => [source.id, source]));
+  const cited = citedSourceIds(admitted)
+    .map((id) => byId.get(id))
+    .filter((source): source is CatalogSource => source !== undefined);
+  const reviewed = input.sources.filter((source) => !cited.includes(source));
+  const ledger = [...cited, ...reviewed].map((source, index) => entry(source, index + 1));
+  const numberOf = new Map(ledger.map((item) => [item.id, item.number]));
+  const items = synthesizedItems(admitted, input.sources, (id) => numberOf.get(id) ?? 0);
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    status: "synthesized",
+    preliminary: false,
+    title: readerLine(input.question, TITLE_CHARS),
+    question: readerLine(input.question, 2_000),
+    language: input.language,
+    notice: synthesizedNotice(input.synthesis?.producedBy),
+    boundary: boundary(input),
+    ...(input.synthesis?.producedBy ? { producedBy: input.synthesis.producedBy } : {}),
+    ...items,
+    sourceCards: [],
+    attemptedQueries: input.attemptedQueries.map((query) => readerLine(query, 300)).filter(Boolean),
+    acquisitionBoundaries: describeBoundaries(input.acquisition),
+    sources: ledger.slice(0, cited.length),
+    reviewedSources: ledger.slice(cited.length),
+    generatedAt: input.generatedAt,
+  };
+}
+
+function synthesizedNotice(producedBy: string | undefined): string {
+  const base =
+    "Synthesized report: every finding cites the passages it comes from. Assay checked the structure of each finding (its sources and passages exist), not whether it is true: read the cited passages before relying on it.";
+  return producedBy ? `${base} ${producedBy}` : base;
+}
+
+/** The source-backed (or no-evidence) document: bounded verbatim excerpts, no findings. */
 export function buildSourceBackedReport(input: BuildInput): ReportDocument {
   const cards: SourceCard[] = [];
   const cited: CatalogSource[] = [];
@@ -152,6 +209,10 @@ export function buildSourceBackedReport(input: BuildInput): ReportDocument {
     language: input.language,
     notice: notice(input),
     boundary: boundary(input),
+    directFindings: [],
+    findings: [],
+    recommendations: [],
+    gaps: [],
     sourceCards: cards,
     attemptedQueries: input.attemptedQueries.map((query) => readerLine(query, 300)).filter(Boolean),
     acquisitionBoundaries: describeBoundaries(input.acquisition),

@@ -42,6 +42,40 @@ const sourceCardSchema = z.object({
   excerpts: z.array(excerptSchema),
 });
 
+const citationSchema = z.object({
+  sourceId: z.string().min(1),
+  /** Reference number of the source in the ledger. */
+  number: z.number().int().positive(),
+  chunkIds: z.array(z.string().min(1)).min(1),
+  /** Passage positions ("passage 3") of the cited chunks, for reader-safe provenance. */
+  passages: z.array(z.number().int().positive()).min(1),
+});
+
+const findingSchema = z.object({
+  /** 1-based number across direct and further findings. */
+  number: z.number().int().positive(),
+  kind: z.enum(["fact", "derivation"]),
+  text: z.string().min(1),
+  /** For derivations: the findings it rests on, by number, and how it was derived. */
+  basedOn: z.array(z.number().int().positive()),
+  method: z.string().optional(),
+  /** Citation closure: for a derivation, the citations of its premises. */
+  citations: z.array(citationSchema).min(1),
+});
+
+const recommendationSchema = z.object({
+  text: z.string().min(1),
+  conditions: z.array(z.string().min(1)),
+  basedOn: z.array(z.number().int().positive()).min(1),
+  citations: z.array(citationSchema).min(1),
+});
+
+const gapSchema = z.object({
+  text: z.string().min(1),
+  /** Reference numbers of related sources (listed among the sources read). */
+  relatedSources: z.array(z.number().int().positive()),
+});
+
 export const reportDocumentSchema = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
   status: z.enum(ARTIFACT_STATUSES),
@@ -58,6 +92,12 @@ export const reportDocumentSchema = z.object({
     capturedUntil: z.string().datetime().optional(),
     statement: z.string().min(1),
   }),
+  /** Who proposed the findings, in plain words (for example the extractive offline engine). */
+  producedBy: z.string().min(1).optional(),
+  directFindings: z.array(findingSchema),
+  findings: z.array(findingSchema),
+  recommendations: z.array(recommendationSchema),
+  gaps: z.array(gapSchema),
   sourceCards: z.array(sourceCardSchema),
   attemptedQueries: z.array(z.string().min(1)),
   acquisitionBoundaries: z.array(z.string().min(1)),
@@ -72,6 +112,10 @@ export type ReportDocument = z.infer<typeof reportDocumentSchema>;
 export type SourceEntry = z.infer<typeof sourceEntrySchema>;
 export type SourceCard = z.infer<typeof sourceCardSchema>;
 export type Excerpt = z.infer<typeof excerptSchema>;
+export type Citation = z.infer<typeof citationSchema>;
+export type Finding = z.infer<typeof findingSchema>;
+export type Recommendation = z.infer<typeof recommendationSchema>;
+export type Gap = z.infer<typeof gapSchema>;
 
 /** Parses a stored or received document. Never throws. */
 export function parseReportDocument(value: unknown): Result<ReportDocument> {
@@ -80,15 +124,31 @@ export function parseReportDocument(value: unknown): Result<ReportDocument> {
   return err(z.prettifyError(parsed.error));
 }
 
-/** Checks the document's internal references: every card and number points at a listed source. */
+/** Checks the document's internal references: every card, citation and number points at a listed source. */
 export function checkReportClosure(doc: ReportDocument): Result<ReportDocument> {
   const listed = new Map([...doc.sources, ...doc.reviewedSources].map((source) => [source.id, source]));
   if (listed.size !== doc.sources.length + doc.reviewedSources.length) return err("a source is listed twice");
-  const cited = new Set(doc.sources.map((source) => source.id));
+  const cited = new Map(doc.sources.map((source) => [source.id, source]));
   for (const card of doc.sourceCards) {
     if (!cited.has(card.sourceId)) return err(`a source card cites ${card.sourceId}, which the ledger does not list`);
   }
-  const numbers = doc.sources.map((source) => source.number);
+  const allFindings = [...doc.directFindings, ...doc.findings];
+  const citations = [...allFindings, ...doc.recommendations].flatMap((item) => item.citations);
+  for (const citation of citations) {
+    const source = cited.get(citation.sourceId);
+    if (!source || source.number !== citation.number)
+      return err(`a citation points at ${citation.sourceId}, which the ledger does not list as [${citation.number}]`);
+  }
+  const numbersSeen = new Set(allFindings.map((finding) => finding.number));
+  for (const item of [...allFindings, ...doc.recommendations]) {
+    if (item.basedOn.some((number) => !numbersSeen.has(number)))
+      return err("an item rests on a finding that is not published");
+  }
+  const allNumbers = new Set([...listed.values()].map((source) => source.number));
+  if (doc.gaps.some((gap) => gap.relatedSources.some((number) => !allNumbers.has(number)))) {
+    return err("a gap relates to a source that is not listed");
+  }
+  const numbers = [...doc.sources, ...doc.reviewedSources].map((source) => source.number);
   if (numbers.some((number, index) => number !== index + 1)) return err("source numbers are not 1..n in order");
   return ok(doc);
 }

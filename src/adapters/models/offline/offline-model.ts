@@ -1,0 +1,91 @@
+/**
+ * The offline engine: the embedded default Model when none is configured. Classical
+ * retrieval and extraction, no network and no weights, deterministic for the same input.
+ * The planner expands the request and, once the bootstrap sources are persisted, feeds
+ * back what they name; the synthesis quotes the packet's best sentences verbatim. It never
+ * writes a sentence that is not in a source (gaps say only what the sources do not mention).
+ */
+import type { PlannerOutput, SynthesisOutput } from "../../../core/synthesis/proposals.js";
+import type {
+  CallOptions,
+  Generation,
+  Model,
+  PacketSource,
+  PlannerInput,
+  SynthesisInput,
+} from "../../../ports/model.js";
+import { planQueries } from "./query-expansion.js";
+import { extractiveSynthesis } from "./sentence-extraction.js";
+
+const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
+
+const cancelled = <T>(): Generation<T> => ({
+  ok: false,
+  kind: "cancelled",
+  error: "the call was cancelled",
+  usage: NO_USAGE,
+  attempts: 1,
+});
+
+const succeeded = <T>(value: T): Generation<T> => ({ ok: true, value, usage: NO_USAGE, attempts: 1 });
+
+const failed = <T>(error: unknown): Generation<T> => ({
+  ok: false,
+  kind: "malformed",
+  error: `the offline engine failed: ${error instanceof Error ? error.message : String(error)}`,
+  usage: NO_USAGE,
+  attempts: 1,
+});
+
+type Waited<T> = { kind: "value"; value: T } | { kind: "timeout" } | { kind: "aborted" } | { kind: "failed" };
+
+/** Waits for `promise`, at most `timeoutMs`, and stops early when `signal` aborts. Never rejects. */
+function waitFor<T>(promise: Promise<T>, timeoutMs: number, signal?: AbortSignal): Promise<Waited<T>> {
+  if (signal?.aborted) return Promise.resolve({ kind: "aborted" });
+  return new Promise((resolve) => {
+    const finish = (outcome: Waited<T>): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(outcome);
+    };
+    const onAbort = (): void => finish({ kind: "aborted" });
+    const timer = setTimeout(() => finish({ kind: "timeout" }), Math.max(0, timeoutMs));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => finish({ kind: "value", value }),
+      () => finish({ kind: "failed" }),
+    );
+  });
+}
+
+export function createOfflineModel(): Model {
+  return {
+    name: "offline",
+    kind: "extractive",
+
+    async plan(input: PlannerInput, options: CallOptions): Promise<Generation<PlannerOutput>> {
+      // Feedback needs the bootstrap sources; without them in time, the request alone still plans.
+      const bootstrap = await waitFor(input.bootstrap, options.timeoutMs, options.signal);
+      if (bootstrap.kind === "aborted" || options.signal?.aborted) return cancelled();
+      const sources: readonly PacketSource[] = bootstrap.kind === "value" ? bootstrap.value : [];
+      try {
+        const queries = planQueries(input.question, sources, {
+          maxQueries: Math.max(0, Math.floor(input.maxQueries)),
+          maxQueryChars: Math.max(0, Math.floor(input.maxQueryChars)),
+        });
+        return succeeded({ queries: queries.map((text) => ({ text })) });
+      } catch (error) {
+        return failed(error);
+      }
+    },
+
+    async synthesize(input: SynthesisInput, options: CallOptions): Promise<Generation<SynthesisOutput>> {
+      if (options.signal?.aborted) return cancelled();
+      try {
+        return succeeded(extractiveSynthesis(input.question, input.sources));
+      } catch (error) {
+        return failed(error);
+      }
+    },
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Extractive synthesis of the offline engine (pure, deterministic). Every sentence of the
+ * packet is scored against the request: its terms weighted by their rarity among the
+ * packet's sentences (IDF), a bonus for the request's names and numbers, context from the
+ * source's title, and a second pass that also rewards the names the best sentences bring
+ * in (the bridge of a two-hop question). The best sentences are proposed as facts, quoted
+ * verbatim (whitespace collapsed only). Terms of the request that no sentence mentions
+ * become gaps. Nothing is derived or recommended: an extractive engine cannot derive.
+ */
+import { readerTextProblem } from "../../../core/synthesis/admission.js";
+import type { FactProposal, GapProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
+import type { PacketSource } from "../../../ports/model.js";
+import { hasVerb, isVerbLike, namesIn, normalizePhrase, stemSet } from "./lexicon.js";
+import { profileRequest, type RequestProfile } from "./request.js";
+import { splitSentences } from "./sentences.js";
+
+export interface ExtractionLimits {
+  maxFacts: number;
+  maxFactsPerSource: number;
+  maxGaps: number;
+}
+
+export const DEFAULT_EXTRACTION_LIMITS: Readonly<ExtractionLimits> = Object.freeze({
+  maxFacts: 8,
+  maxFactsPerSource: 2,
+  maxGaps: 4,
+});
+
+/** A sentence below this share of the best score is not proposed. */
+const RELATIVE_FLOOR = 0.2;
+/** Stem overlap (Jaccard) from which two sentences count as near-duplicates. */
+const DUPLICATE_OVERLAP = 0.6;
+/** Sentences that contribute bridge names in the second pass. */
+const BRIDGE_SENTENCES = 3;
+
+interface Candidate {
+  sourceId: string;
+  chunkId: string;
+  position: number;
+  text: string;
+  normalized: string;
+  stems: Set<string>;
+  /** First sentence of its source that is not a heading: usually says what the source is about. */
+  lead: boolean;
+  quality: number;
+  titleStems: Set<string>;
+  score: number;
+}
+
+/** How much a sentence is worth quoting, whatever it says: 0 (never) to 1. */
+function quality(text: string, standalone: boolean, listItem: boolean, title: string): number {
+  if (readerTextProblem(text) !== undefined) return 0;
+  const words = text.split(" ").length;
+  let factor = 1;
+  if (words < 4) factor *= 0.2;
+  else if (words < 7) factor *= 0.6;
+  else if (words > 70) factor *= 0.6;
+  if (standalone) factor *= 0.15;
+  if (listItem) factor *= 0.7;
+  if (!hasVerb(text)) factor *= 0.5;
+  if (normalizePhrase(text) === normalizePhrase(title)) factor *= 0.1;
+  return factor;
+}
+
+function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const source of sources) {
+    const titleStems = stemSet(source.title);
+    let leadSeen = false;
+    for (const chunk of source.chunks) {
+      splitSentences(chunk.text).forEach((sentence, position) => {
+        const lead = !leadSeen && !sentence.standalone && sentence.text.split(" ").length >= 4;
+        if (lead) leadSeen = true;
+        candidates.push({
+          sourceId: source.id,
+          chunkId: chunk.id,
+          position,
+          text: sentence.text,
+          normalized: ` ${normalizePhrase(sentence.text)} `,
+          stems: stemSet(sentence.text),
+          lead,
+          quality: quality(sentence.text, sentence.standalone, sentence.listItem, source.title),
+          titleStems,
+          score: 0,
+        });
+      });
+    }
+  }
+  return candidates;
+}
+
+type Weights = ReadonlyMap<string, number>;
+
+/** Inverse document frequency of each stem over the packet's sentences. */
+function idfOf(candidates: readonly Candidate[]): (term: string) => number {
+  const df = new Map<string, number>();
+  for (const candidate of candidates) for (const term of candidate.stems) df.set(term, (df.get(term) ?? 0) + 1);
+  const total = candidates.length;
+  return (term) => Math.log(1 + total / (1 + (df.get(term) ?? 0)));
+}
+
+const overlapScore = (stems: ReadonlySet<string>, weights: Weights): number => {
+  let score = 0;
+  for (const [term, weight] of weights) if (stems.has(term)) score += weight;
+  return score;
+};
+
+function scoreAll(candidates: Candidate[], weights: Weights, phrases: readonly [string, number][]): void {
+  for (const candidate of candidates) {
+    let match = overlapScore(candidate.stems, weights);
+    for (const [phrase, bonus] of phrases) if (candidate.normalized.includes(phrase)) match += bonus;
+    const title = overlapScore(candidate.titleStems, weights);
+    const context = match > 0 || candidate.lead ? 0.3 * title + (candidate.lead ? 0.3 * title : 0) : 0;
+    candidate.score = (match + context) * candidate.quality;
+  }
+}
+
+const byScore = (a: Candidate, b: Candidate): number =>
+  b.score - a.score ||
+  (a.sourceId < b.sourceId ? -1 : a.sourceId > b.sourceId ? 1 : 0) ||
+  (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0) ||
+  a.position - b.position;
+
+function requestWeights(profile: RequestProfile, idf: (term: string) => number): Map<string, number> {
+  return new Map(profile.stems.map((term) => [term, idf(term) * (profile.salient.has(term) ? 1.5 : 1)]));
+}
+
+/** Names in the best sentences that the request does not mention, as extra weighted terms. */
+function bridgeWeights(
+  best: readonly Candidate[],
+  request: Weights,
+  idf: (term: string) => number,
+): Map<string, number> {
+  const bridge = new Map<string, number>();
+  for (const candidate of best) {
+    for (const name of namesIn(candidate.text)) {
+      for (const term of stemSet(name.text)) {
+        if (!request.has(term) && !candidate.titleStems.has(term)) bridge.set(term, 0.5 * idf(term));
+      }
+    }
+  }
+  return bridge;
+}
+
+const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
+  let shared = 0;
+  for (const term of a) if (b.has(term)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 1 : shared / union;
+};
+
+function selectFacts(ranked: readonly Candidate[], limits: ExtractionLimits): Candidate[] {
+  const best = ranked[0]?.score ?? 0;
+  if (best <= 0) return [];
+  const chosen: Candidate[] = [];
+  const perSource = new Map<string, number>();
+  for (const candidate of ranked) {
+    if (chosen.length >= limits.maxFacts || candidate.score < best * RELATIVE_FLOOR) break;
+    if ((perSource.get(candidate.sourceId) ?? 0) >= limits.maxFactsPerSource) continue;
+    if (chosen.some((other) => jaccard(other.stems, candidate.stems) >= DUPLICATE_OVERLAP)) continue;
+    chosen.push(candidate);
+    perSource.set(candidate.sourceId, (perSource.get(candidate.sourceId) ?? 0) + 1);
+  }
+  return chosen;
+}
+
+/** Request names, numbers and noun-like words that no sentence of the packet mentions. */
+function gapsOf(profile: RequestProfile, candidates: readonly Candidate[], maxGaps: number): GapProposal[] {
+  const allStems = new Set(candidates.flatMap((candidate) => [...candidate.stems]));
+  const allText = candidates.map((candidate) => candidate.normalized).join(" ");
+  const missing: string[] = [];
+  const covered = new Set<string>();
+  for (const name of [...profile.names, ...profile.numbers]) {
+    const phrase = ` ${normalizePhrase(name)} `;
+    for (const term of stemSet(name)) covered.add(term);
+    if (phrase.trim() !== "" && !allText.includes(phrase)) missing.push(name);
+  }
+  for (const word of profile.words) {
+    const terms = stemSet(word);
+    const term = [...terms][0];
+    if (term === undefined || covered.has(term) || allStems.has(term)) continue;
+    if (word.length < 4 || isVerbLike(word.toLowerCase())) continue;
+    missing.push(word);
+  }
+  const gaps: GapProposal[] = [];
+  for (const term of missing) {
+    if (gaps.length >= maxGaps) break;
+    const text = `The sources read do not mention ${term}.`;
+    if (readerTextProblem(text) !== undefined) continue;
+    gaps.push({ id: `g${gaps.length + 1}`, text, relatedSourceIds: [] });
+  }
+  return gaps;
+}
+
+/** The extractive synthesis of `question` over the closed packet `sources`. */
+export function extractiveSynthesis(
+  question: string,
+  sources: readonly PacketSource[],
+  limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
+): SynthesisOutput {
+  const profile = profileRequest(question);
+  const candidates = candidatesOf(sources);
+  const idf = idfOf(candidates);
+  const weights = requestWeights(profile, idf);
+  const phrases = profile.names
+    .map((name): [string, number] => {
+      const terms = [...stemSet(name)];
+      return [` ${normalizePhrase(name)} `, 0.5 * terms.reduce((sum, term) => sum + idf(term), 0)];
+    })
+    .filter(([phrase]) => phrase.trim().includes(" "));
+  scoreAll(candidates, weights, phrases);
+  const firstPass = [...candidates].sort(byScore).filter((candidate) => candidate.score > 0);
+  const bridge = bridgeWeights(firstPass.slice(0, BRIDGE_SENTENCES), weights, idf);
+  if (bridge.size > 0) scoreAll(candidates, new Map([...weights, ...bridge]), phrases);
+  const ranked = candidates.filter((candidate) => candidate.score > 0).sort(byScore);
+  const facts: FactProposal[] = selectFacts(ranked, limits).map((candidate, index) => ({
+    id: `f${index + 1}`,
+    text: candidate.text,
+    sourceId: candidate.sourceId,
+    chunkIds: [candidate.chunkId],
+  }));
+  return { facts, derivations: [], recommendations: [], gaps: gapsOf(profile, candidates, limits.maxGaps) };
+}
