@@ -290,7 +290,10 @@ describe("Markdown and HTML projections", () => {
   };
 
   const synthesizedSources = [1, 2, 3].map((n) =>
-    source(n, `${OXFORD} Other layered oxides followed.\n\n${SONY} The cell used a carbon anode.`),
+    source(
+      n,
+      `${OXFORD} The group was led by John Goodenough. Other layered oxides followed.\n\n${SONY} The cell used a carbon anode.`,
+    ),
   );
   const synthesizedCase = {
     ...input(synthesizedSources, { phase: "final" }),
