@@ -5,7 +5,7 @@
 import { describeError } from "../core/errors.js";
 import { renderHtml } from "../core/render/html.js";
 import { renderMarkdown } from "../core/render/markdown.js";
-import { buildSourceBackedReport, type CatalogSource } from "../core/report/build-report.js";
+import { type BuildInput, buildReport, type CatalogSource } from "../core/report/build-report.js";
 import { checkReportClosure, parseReportDocument, type ReportDocument } from "../core/report/report-document.js";
 import { acquisitionFacts } from "../core/timings.js";
 import type { ArtifactFiles, PublishedArtifacts } from "../ports/artifact-store.js";
@@ -52,14 +52,19 @@ function byDiscovery(a: SourceRecord, b: SourceRecord): number {
 }
 
 /** Builds the source-backed (or no-evidence) document from what the store holds now. */
-export async function buildFromPersisted(host: RunHost, phase: "preliminary" | "final"): Promise<ReportDocument> {
+export async function buildFromPersisted(
+  host: RunHost,
+  phase: "preliminary" | "final",
+  synthesis?: BuildInput["synthesis"],
+): Promise<ReportDocument> {
   const runId = host.run.id;
   const [sources, calls, events] = await Promise.all([
     host.store.listSources(runId),
     host.store.listSearchCalls(runId),
     host.store.listEvents(runId),
   ]);
-  return buildSourceBackedReport({
+  return buildReport({
+    ...(synthesis ? { synthesis } : {}),
     question: host.request.question,
     language: host.request.language,
     scope: describeScope(host),

@@ -7,6 +7,7 @@ import { type BudgetKind, type BudgetUse, remaining, spend } from "../core/budge
 import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { Clock } from "../ports/clock.js";
 import type { Fetcher } from "../ports/fetcher.js";
+import type { Model } from "../ports/model.js";
 import type { SearchProvider } from "../ports/search-provider.js";
 import type { RunEvent, RunRecord, RunRequest, SearchCallRecord, SourceRecord, Store } from "../ports/store.js";
 import { RunClock } from "./run-clock.js";
@@ -28,6 +29,8 @@ export interface RunHostOptions {
   search: SearchProvider;
   fetcher: Fetcher;
   artifacts: ArtifactStore;
+  /** The model that plans and synthesizes; none means a source-backed report only. */
+  model?: Model;
   listeners?: readonly EventListener[];
   /** Cancels the run from outside (Ctrl-C); acquisition stops and the Host publishes. */
   signal?: AbortSignal;
@@ -43,6 +46,7 @@ export class RunHost {
   readonly search: SearchProvider;
   readonly fetcher: Fetcher;
   readonly artifacts: ArtifactStore;
+  readonly model: Model | undefined;
   /** Aborted at the acquisition deadline (wall clock minus the publish reserve) or on cancel. */
   readonly signal: AbortSignal;
   readonly #listeners: EventListener[];
@@ -64,6 +68,7 @@ export class RunHost {
     this.search = options.search;
     this.fetcher = options.fetcher;
     this.artifacts = options.artifacts;
+    this.model = options.model;
     this.#listeners = [...(options.listeners ?? [])];
     this.#deadline = new AbortController();
     this.signal = options.signal ? AbortSignal.any([this.#deadline.signal, options.signal]) : this.#deadline.signal;

@@ -25,4 +25,6 @@ export interface SearchProvider {
   /** Short name for diagnostics ("corpus", "searxng"). */
   readonly name: string;
   search(query: SearchQuery, options: SearchOptions): Promise<SearchHit[]>;
+  /** Why this provider cannot run `query` (bad pattern, unsafe path, unsupported kind), or undefined. */
+  checkQuery(query: SearchQuery): string | undefined;
 }

@@ -11,15 +11,18 @@ import { type EventListener, RunHost } from "../host/run-host.js";
 import type { ArtifactStore, PublishedArtifacts } from "../ports/artifact-store.js";
 import type { Clock } from "../ports/clock.js";
 import type { OpenScope, ScopeOpener } from "../ports/evidence-scope.js";
+import type { Model } from "../ports/model.js";
 import type { RunRecord, RunRequest, Store } from "../ports/store.js";
 import { pipelineStrategy } from "../strategies/pipeline/pipeline-strategy.js";
-import type { Strategy } from "../strategies/strategy.js";
+import type { Strategy, StrategyResult } from "../strategies/strategy.js";
 
 export interface RuntimeOptions {
   store: Store;
   artifacts: ArtifactStore;
   clock: Clock;
   scopes: ScopeOpener;
+  /** Plans and synthesizes; without one a run publishes a source-backed report. */
+  model?: Model;
   /** Identifies this process in runs it executes (default host:pid). */
   worker?: string;
   strategies?: Record<string, Strategy>;
@@ -62,17 +65,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   async function drive(host: RunHost, scope: OpenScope, strategy: Strategy): Promise<RunOutcome> {
     const { store, run } = host;
     let final: PublishedArtifacts | undefined;
+    let result: StrategyResult = {};
     try {
       try {
         const facts = await scope.prepare(host.signal);
         await host.emit("corpus-indexed", facts);
-        await strategy.run(host);
+        result = await strategy.run(host);
       } catch (error) {
         await host.diagnose("strategy", "strategy-failed", describeError(error));
         await host.emit("strategy-failed", { strategy: strategy.name });
       }
       await host.stage("publication");
-      final = await publish(host, await buildFromPersisted(host, "final"), "final");
+      final = await publish(host, await buildFromPersisted(host, "final", result.synthesis), "final");
       if (final) {
         await store.updateRun(run.id, { status: "finished", finishedAt: host.clock.wallIso() });
       } else {
@@ -126,6 +130,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
           search: scope.search,
           fetcher: scope.fetcher,
           artifacts: options.artifacts,
+          ...(options.model ? { model: options.model } : {}),
           listeners: runOptions.listeners ?? [],
           ...(runOptions.signal ? { signal: runOptions.signal } : {}),
         },
@@ -158,6 +163,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         search: scope.search,
         fetcher: scope.fetcher,
         artifacts: options.artifacts,
+        ...(options.model ? { model: options.model } : {}),
         listeners: runOptions.listeners ?? [],
         ...(runOptions.signal ? { signal: runOptions.signal } : {}),
         resumed: { lastOffsetMs: events.at(-1)?.offsetMs ?? 0 },

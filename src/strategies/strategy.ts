@@ -2,7 +2,14 @@
  * A strategy drives a run through Host services only. It never writes files, assigns
  * ids or renders: the Host publishes the terminal document from persisted state.
  */
+
+import type { Admitted } from "../core/synthesis/admission.js";
 import type { RunHost } from "../host/run-host.js";
+
+/** What a strategy hands back: admitted synthesis items, when a synthesis produced them. */
+export interface StrategyResult {
+  synthesis?: { admitted: Admitted; producedBy: string };
+}
 
 export interface Strategy {
   readonly name: string;
@@ -10,5 +17,5 @@ export interface Strategy {
    * Runs (or, after a crash, continues) the research. Must be idempotent over persisted
    * state: work already recorded in the store is reused, not repeated.
    */
-  run(host: RunHost): Promise<void>;
+  run(host: RunHost): Promise<StrategyResult>;
 }

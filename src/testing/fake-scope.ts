@@ -54,6 +54,10 @@ export class FakeSearch implements SearchProvider {
     this.#options = options;
   }
 
+  checkQuery(query: SearchQuery): string | undefined {
+    return query.kind === "pattern" && query.pattern.includes("\\1") ? "backreferences are not supported" : undefined;
+  }
+
   async search(query: SearchQuery, options: SearchOptions): Promise<SearchHit[]> {
     this.calls.push(query);
     await wait(this.#options.searchLatencyMs ?? 0, this.#options, options.signal);

@@ -5,6 +5,7 @@ import { systemClock } from "../adapters/clock/system-clock.js";
 import { openSqliteStore, type SqliteStore } from "../adapters/store/sqlite/sqlite-store.js";
 import { type Budgets, resolveBudgets } from "../core/budgets.js";
 import type { Clock } from "../ports/clock.js";
+import type { Model } from "../ports/model.js";
 import type { RunRequest } from "../ports/store.js";
 import { createRuntime, type Runtime } from "../runtime/runtime.js";
 import { type FakeScopeOptions, fakeScopeOpener } from "./fake-scope.js";
@@ -20,7 +21,11 @@ export interface RuntimeFixture {
   cleanup(): Promise<void>;
 }
 
-export function runtimeFixture(scopeOptions: FakeScopeOptions, clock: Clock = systemClock): RuntimeFixture {
+export function runtimeFixture(
+  scopeOptions: FakeScopeOptions,
+  clock: Clock = systemClock,
+  model?: Model,
+): RuntimeFixture {
   const dir = tempDir();
   const dbFile = join(dir.path, "assay.db");
   const outDir = join(dir.path, "out");
@@ -32,6 +37,7 @@ export function runtimeFixture(scopeOptions: FakeScopeOptions, clock: Clock = sy
     clock,
     scopes: scope,
     worker: "test:1",
+    ...(model ? { model } : {}),
   });
   return {
     runtime,

@@ -5,8 +5,12 @@ const rules: QueryAdmissionRules = {
   scopeKind: "corpus",
   maxQueries: 3,
   maxQueryChars: 40,
-  patternProblem: (pattern) => (pattern.includes("\\1") ? "backreferences are not supported" : undefined),
-  pathProblem: (path) => (path.includes("..") ? "the path contains '..'" : undefined),
+  providerProblem: (query) =>
+    query.kind === "pattern" && query.pattern.includes("\\1")
+      ? "backreferences are not supported"
+      : query.kind === "pattern" && query.pathPrefix?.includes("..")
+        ? "invalid path prefix: the path contains '..'"
+        : undefined,
 };
 
 describe("admitQueries", () => {

@@ -12,10 +12,8 @@ export interface QueryAdmissionRules {
   scopeKind: "corpus";
   maxQueries: number;
   maxQueryChars: number;
-  /** Validates a pattern (linear-time engine); returns a reason when it is refused. */
-  patternProblem: (pattern: string) => string | undefined;
-  /** Validates a corpus path prefix; returns a reason when it is refused. */
-  pathProblem: (path: string) => string | undefined;
+  /** The search provider's own check (pattern syntax, safe path); a reason when refused. */
+  providerProblem: (query: SearchQuery) => string | undefined;
 }
 
 export interface QueryAdmission {
@@ -69,21 +67,16 @@ export function admitQueries(
         refuse(`the pattern is longer than ${rules.maxQueryChars} characters`);
         continue;
       }
-      const patternProblem = rules.patternProblem(patternText);
-      if (patternProblem) {
-        refuse(patternProblem);
-        continue;
-      }
-      const pathProblem = proposal.pathPrefix === undefined ? undefined : rules.pathProblem(proposal.pathPrefix);
-      if (pathProblem) {
-        refuse(`invalid path prefix: ${pathProblem}`);
-        continue;
-      }
       query = {
         kind: "pattern",
         pattern: patternText,
         ...(proposal.pathPrefix ? { pathPrefix: proposal.pathPrefix } : {}),
       };
+    }
+    const providerProblem = rules.providerProblem(query);
+    if (providerProblem) {
+      refuse(providerProblem);
+      continue;
     }
     const key = canonicalQuery(query);
     if (seen.has(key)) {

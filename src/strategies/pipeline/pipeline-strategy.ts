@@ -1,29 +1,158 @@
 /**
- * The pipeline strategy (seed 004): bootstrap search with the complete request, the
- * reserved part of the source budget fetched at once, a preliminary source-backed report,
- * then the remaining source budget spent on the ranked bootstrap catalog.
+ * The pipeline strategy (seed 004): bootstrap search with the complete request and the
+ * reserved part of the source budget fetched at once; a preliminary source-backed report;
+ * one optional planner generation (started at the beginning, never waited for by the
+ * bootstrap); Host admission of its queries; bounded extra acquisition; one atomic
+ * synthesis over the closed catalog; item-local admission.
  */
-import { acquireAll, candidatesOf, search } from "../../host/acquisition.js";
+import { admitSynthesis } from "../../core/synthesis/admission.js";
+import type { PlannerOutput } from "../../core/synthesis/proposals.js";
+import { admitQueries } from "../../core/synthesis/query-admission.js";
+import { acquireAll, type Candidate, candidatesOf, search } from "../../host/acquisition.js";
+import { generate } from "../../host/generation.js";
 import { buildFromPersisted, publish } from "../../host/publication.js";
 import type { RunHost } from "../../host/run-host.js";
-import type { Strategy } from "../strategy.js";
+import type { Generation, PacketSource } from "../../ports/model.js";
+import type { SearchCallRecord } from "../../ports/store.js";
+import type { Strategy, StrategyResult } from "../strategy.js";
+import { packetFor, packetSources, synthesisInput } from "./synthesis-packet.js";
+
+/** Planner limits (queries are maxima: the Host may admit fewer). */
+const MAX_PLANNER_QUERIES = 5;
+const MAX_QUERY_CHARS = 300;
+
+/** Interleaves the candidates of several searches by rank: best of each first. */
+export function interleave(calls: readonly SearchCallRecord[]): Candidate[] {
+  const lists = calls.map(candidatesOf);
+  const out: Candidate[] = [];
+  for (let rank = 0; lists.some((list) => rank < list.length); rank++) {
+    for (const list of lists) {
+      const candidate = list[rank];
+      if (candidate) out.push(candidate);
+    }
+  }
+  return out;
+}
+
+function startPlanner(
+  host: RunHost,
+  bootstrap: Promise<readonly PacketSource[]>,
+): Promise<Generation<PlannerOutput> | undefined> {
+  const model = host.model;
+  // A planner never takes the last generation: synthesis must keep one.
+  if (!model || host.remaining("generations") < 2) return Promise.resolve(undefined);
+  return generate(host, model, "planner", (options) =>
+    model.plan(
+      {
+        question: host.request.question,
+        language: host.request.language,
+        scope: `the local folder “${host.request.scope.label}”`,
+        scopeKind: host.request.scope.kind,
+        maxQueries: Math.min(MAX_PLANNER_QUERIES, host.remaining("searchCalls")),
+        maxQueryChars: MAX_QUERY_CHARS,
+        bootstrap,
+      },
+      options,
+    ),
+  );
+}
+
+async function runPlannedSearches(host: RunHost, planned: Generation<PlannerOutput> | undefined): Promise<void> {
+  if (!planned?.ok) return;
+  const admission = admitQueries(
+    planned.value.queries,
+    host.searchCalls().map((call) => call.query),
+    {
+      scopeKind: host.request.scope.kind,
+      maxQueries: host.remaining("searchCalls"),
+      maxQueryChars: MAX_QUERY_CHARS,
+      providerProblem: (query) => host.search.checkQuery(query),
+    },
+  );
+  for (const refused of admission.refused) {
+    await host.diagnose("planner", "query-refused", refused.reason, { proposal: refused.proposal });
+  }
+  await host.emit("queries-admitted", { admitted: admission.admitted.length, refused: admission.refused.length });
+  for (const query of admission.admitted) {
+    if (host.signal.aborted) break;
+    await search(host, query, "planner");
+  }
+}
+
+async function synthesize(host: RunHost): Promise<StrategyResult> {
+  const model = host.model;
+  if (!model || host.sources().length === 0 || host.signal.aborted) return {};
+  await host.stage("synthesis");
+  const packet = packetFor(host);
+  if (packet.omitted.length > 0) {
+    await host.diagnose(
+      "synthesis",
+      "packet-trimmed",
+      `${packet.omitted.reduce((n, item) => n + item.chunks, 0)} passages left out of the packet`,
+      {
+        omitted: packet.omitted,
+        packetChars: packet.chars,
+      },
+    );
+  }
+  const result = await generate(host, model, "synthesis", (options) =>
+    model.synthesize(synthesisInput(host, packet), options),
+  );
+  if (!result?.ok) return {};
+  const catalog = new Map(
+    packet.sources.map((source) => [source.id, new Map(source.chunks.map((chunk) => [chunk.id, chunk.text]))]),
+  );
+  const admitted = admitSynthesis(result.value, catalog);
+  for (const dropped of admitted.diagnostics) {
+    await host.diagnose("admission", `${dropped.kind}-dropped`, dropped.reason, { itemId: dropped.itemId });
+  }
+  await host.emit("synthesis-admitted", {
+    facts: admitted.facts.length,
+    derivations: admitted.derivations.length,
+    recommendations: admitted.recommendations.length,
+    gaps: admitted.gaps.length,
+    dropped: admitted.diagnostics.length,
+  });
+  const producedBy =
+    model.kind === "extractive"
+      ? "Findings were selected by Assay's offline extractive engine: each one is a sentence quoted from a source. No language model wrote or checked them."
+      : `Findings were proposed by the model ${model.name} and checked by Assay for structure only.`;
+  return { synthesis: { admitted, producedBy } };
+}
 
 export const pipelineStrategy: Strategy = {
   name: "pipeline",
-  async run(host: RunHost): Promise<void> {
+  async run(host: RunHost): Promise<StrategyResult> {
     await host.stage("bootstrap");
-    const previous = host.searchCalls().find((call) => call.origin === "bootstrap" && call.status === "ok");
-    const bootstrap = previous ?? (await search(host, { kind: "text", text: host.request.question }, "bootstrap"));
-    if (bootstrap === undefined || bootstrap.status !== "ok") return;
-    const candidates = candidatesOf(bootstrap);
+    // The planner starts now; a generative planner needs nothing from the bootstrap.
+    let resolveBootstrap: (sources: readonly PacketSource[]) => void = () => {};
+    const bootstrapSources = new Promise<readonly PacketSource[]>((resolve) => {
+      resolveBootstrap = resolve;
+    });
+    const resumedPlanner = host.searchCalls().some((call) => call.origin === "planner");
+    const planner = resumedPlanner ? Promise.resolve(undefined) : startPlanner(host, bootstrapSources);
 
-    const reserve = Math.max(0, host.request.budgets.bootstrapSources - host.sources().length);
-    if (reserve > 0) await acquireAll(host, candidates, { wantSources: reserve });
-    if (host.sources().length > 0 && !host.signal.aborted) {
-      await publish(host, await buildFromPersisted(host, "preliminary"), "preliminary");
+    try {
+      const previous = host.searchCalls().find((call) => call.origin === "bootstrap" && call.status === "ok");
+      const bootstrap = previous ?? (await search(host, { kind: "text", text: host.request.question }, "bootstrap"));
+      const bootstrapCalls = bootstrap?.status === "ok" ? [bootstrap] : [];
+      const reserve = Math.max(0, host.request.budgets.bootstrapSources - host.sources().length);
+      if (reserve > 0 && bootstrapCalls.length > 0)
+        await acquireAll(host, interleave(bootstrapCalls), { wantSources: reserve });
+      resolveBootstrap(packetSources(host));
+      if (host.sources().length > 0 && !host.signal.aborted) {
+        await publish(host, await buildFromPersisted(host, "preliminary"), "preliminary");
+      }
+
+      await host.stage("planning");
+      await runPlannedSearches(host, await planner);
+
+      await host.stage("acquisition");
+      const planned = host.searchCalls().filter((call) => call.origin === "planner" && call.status === "ok");
+      await acquireAll(host, [...interleave(planned), ...interleave(bootstrapCalls)]);
+    } finally {
+      resolveBootstrap(packetSources(host));
     }
-
-    await host.stage("acquisition");
-    await acquireAll(host, candidates);
+    return synthesize(host);
   },
 };

@@ -46,6 +46,17 @@ export class CorpusSearch implements SearchProvider {
     this.#index = index;
   }
 
+  checkQuery(query: SearchQuery): string | undefined {
+    if (query.kind === "text") return query.text.trim() === "" ? "the query is empty" : undefined;
+    const compiled = compilePattern(query.pattern);
+    if (!compiled.ok) return compiled.error;
+    if (query.pathPrefix !== undefined && query.pathPrefix !== "") {
+      const normalized = normalizeCorpusPath(query.pathPrefix);
+      if (!normalized.ok) return `invalid path prefix: ${normalized.error}`;
+    }
+    return undefined;
+  }
+
   async search(query: SearchQuery, options: SearchOptions): Promise<SearchHit[]> {
     options.signal?.throwIfAborted();
     if (query.kind === "text") {

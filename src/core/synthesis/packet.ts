@@ -1,0 +1,74 @@
+/**
+ * The synthesis packet: the closed catalog of persisted sources, with the passages that fit
+ * the packet budget (pure). Passages are taken by relevance, one source at a time in turn,
+ * so every source gets its best passage before any source gets a second one.
+ */
+import { passageScore } from "../report/excerpts.js";
+import { keyTerms } from "../text.js";
+
+export interface PacketCandidate {
+  id: string;
+  title: string;
+  location: string;
+  chunks: readonly { id: string; seq: number; text: string }[];
+}
+
+export interface Packet {
+  sources: { id: string; title: string; location: string; chunks: { id: string; text: string }[] }[];
+  /** Characters of passage text in the packet. */
+  chars: number;
+  /** Passages left out for lack of room, per source id. */
+  omitted: { sourceId: string; chunks: number }[];
+}
+
+export function buildPacket(question: string, candidates: readonly PacketCandidate[], maxChars: number): Packet {
+  const terms = keyTerms(question);
+  const queues = candidates.map((source) =>
+    [...source.chunks]
+      .map((chunk) => ({ chunk, score: passageScore(terms, chunk.text) }))
+      .sort((a, b) => b.score - a.score || a.chunk.seq - b.chunk.seq)
+      .map((entry) => entry.chunk),
+  );
+  const chosen = candidates.map(() => [] as { id: string; seq: number; text: string }[]);
+  let chars = 0;
+  let added = true;
+  while (added) {
+    added = false;
+    queues.forEach((queue, index) => {
+      const next = queue[0];
+      if (!next) return;
+      if (chars + next.text.length > maxChars) {
+        // Too long for the room left: try this source's shorter passages in later rounds.
+        const fitting = queue.findIndex((chunk) => chars + chunk.text.length <= maxChars);
+        if (fitting < 0) return;
+        const [chunk] = queue.splice(fitting, 1);
+        if (chunk) {
+          chosen[index]?.push(chunk);
+          chars += chunk.text.length;
+          added = true;
+        }
+        return;
+      }
+      queue.shift();
+      chosen[index]?.push(next);
+      chars += next.text.length;
+      added = true;
+    });
+  }
+  const sources: Packet["sources"] = [];
+  const omitted: Packet["omitted"] = [];
+  candidates.forEach((source, index) => {
+    const picked = (chosen[index] ?? []).sort((a, b) => a.seq - b.seq);
+    const left = source.chunks.length - picked.length;
+    if (left > 0) omitted.push({ sourceId: source.id, chunks: left });
+    if (picked.length > 0) {
+      sources.push({
+        id: source.id,
+        title: source.title,
+        location: source.location,
+        chunks: picked.map((chunk) => ({ id: chunk.id, text: chunk.text })),
+      });
+    }
+  });
+  return { sources, chars, omitted };
+}

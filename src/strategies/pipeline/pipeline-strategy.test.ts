@@ -1,0 +1,162 @@
+/** Seed 004 "Required Evaluation": the pipeline's degradation rules, with a scripted model. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseReportDocument } from "../../core/report/report-document.js";
+import type { SynthesisOutput } from "../../core/synthesis/proposals.js";
+import type { SynthesisInput } from "../../ports/model.js";
+import { syntheticDocuments } from "../../testing/fake-scope.js";
+import { type RuntimeFixture, runtimeFixture } from "../../testing/runtime-fixture.js";
+import { fail, ScriptedModel, succeed } from "../../testing/scripted-model.js";
+
+const fixtures: RuntimeFixture[] = [];
+afterEach(async () => {
+  for (const fixture of fixtures.splice(0)) await fixture.cleanup();
+});
+const QUESTION = "lithium battery cathode energy";
+
+function make(model: ScriptedModel, fetchLatencyMs = 0): RuntimeFixture {
+  const fixture = runtimeFixture({ documents: syntheticDocuments(12), fetchLatencyMs }, undefined, model);
+  fixtures.push(fixture);
+  return fixture;
+}
+
+function report(fixture: RuntimeFixture) {
+  const parsed = parseReportDocument(JSON.parse(readFileSync(join(fixture.outDir, "report.json"), "utf8")));
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.value;
+}
+
+/** Facts that quote the first sentence of the first two packet chunks, plus one invalid sibling. */
+function factsFrom(input: SynthesisInput): SynthesisOutput {
+  const [first, second] = input.sources;
+  const sentence = (text: string) => text.split(". ")[0] ?? text;
+  const fact = (id: string, source: typeof first) => {
+    const chunk = source?.chunks[0];
+    return source && chunk ? [{ id, text: `${sentence(chunk.text)}.`, sourceId: source.id, chunkIds: [chunk.id] }] : [];
+  };
+  return {
+    facts: [
+      ...fact("f1", first),
+      ...fact("f2", second),
+      { id: "f3", text: "Invented by aliens in 1850.", sourceId: "s_999", chunkIds: ["s_999.p01"] },
+    ],
+    derivations: [{ id: "d1", text: "Rests on the invalid fact.", premiseIds: ["f3"], method: "none" }],
+    recommendations: [],
+    gaps: [{ id: "g1", text: "The sources give no prices.", relatedSourceIds: [] }],
+  };
+}
+
+const wait = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+describe("the pipeline with a model", () => {
+  it("publishes a synthesized report; an invalid sibling and its dependant are dropped, the rest survive", async () => {
+    const model = new ScriptedModel()
+      .onPlan(async () => succeed({ queries: [{ text: "cathode density cost" }, { text: "" }, { pattern: "(a)\\1" }] }))
+      .onSynthesize(async (input) => succeed(factsFrom(input)));
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 6 }));
+    model.assertConsumed();
+    expect(outcome.artifactStatus).toBe("synthesized");
+    const doc = report(fixture);
+    expect(doc.directFindings).toHaveLength(2);
+    expect(doc.findings).toEqual([]);
+    expect(doc.gaps.map((gap) => gap.text)).toEqual(["The sources give no prices."]);
+    expect(doc.sources.length).toBeLessThanOrEqual(2);
+    const diagnostics = await fixture.store.listDiagnostics(outcome.runId);
+    expect(diagnostics.filter((item) => item.stage === "admission").map((item) => item.code)).toEqual([
+      "fact-dropped",
+      "derivation-dropped",
+    ]);
+    expect(diagnostics.filter((item) => item.code === "query-refused")).toHaveLength(2);
+    const calls = await fixture.store.listSearchCalls(outcome.runId);
+    expect(calls.map((call) => [call.origin, call.query])).toEqual([
+      ["bootstrap", { kind: "text", text: QUESTION }],
+      ["planner", { kind: "text", text: "cathode density cost" }],
+    ]);
+    // The model only ever saw Host ids of persisted sources.
+    const synthesis = model.calls.find((call) => call.call === "synthesize");
+    const persisted = new Set((await fixture.store.listSources(outcome.runId)).map((source) => source.id));
+    expect(
+      synthesis?.call === "synthesize" && synthesis.input.sources.every((source) => persisted.has(source.id)),
+    ).toBe(true);
+  });
+
+  it("planner failure cannot delay or erase bootstrap persistence", async () => {
+    const model = new ScriptedModel()
+      .onPlan(async (_input, options) => {
+        await wait(600, options.signal);
+        return fail("transport");
+      })
+      .onSynthesize(async (input) => succeed(factsFrom(input)));
+    const fixture = make(model, 20);
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 5, bootstrapSources: 2 }));
+    const events = await fixture.store.listEvents(outcome.runId);
+    const at = (type: string, purpose?: string) =>
+      events.find((event) => event.type === type && (purpose === undefined || event.data.purpose === purpose))
+        ?.offsetMs ?? Number.NaN;
+    expect(at("source-persisted")).toBeLessThan(at("generation-failed", "planner"));
+    expect(at("preliminary-published")).toBeLessThan(at("generation-failed", "planner"));
+    expect(at("source-persisted")).toBeLessThan(300);
+    expect(outcome.artifactStatus).toBe("synthesized");
+    expect((await fixture.store.listSources(outcome.runId)).length).toBe(5);
+  });
+
+  it("malformed planner output is not terminal: the ranked bootstrap catalog fills the budget", async () => {
+    const model = new ScriptedModel()
+      .onPlan(async () => fail("malformed", "not JSON"))
+      .onSynthesize(async (input) => succeed(factsFrom(input)));
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 6 }));
+    expect(outcome.status).toBe("finished");
+    expect((await fixture.store.listSources(outcome.runId)).length).toBe(6);
+    expect((await fixture.store.listSearchCalls(outcome.runId)).map((call) => call.origin)).toEqual(["bootstrap"]);
+  });
+
+  it("synthesis failure keeps the source-backed document", async () => {
+    const model = new ScriptedModel()
+      .onPlan(async () => succeed({ queries: [] }))
+      .onSynthesize(async () => fail("timeout"));
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 4 }));
+    expect(outcome).toMatchObject({ status: "finished", artifactStatus: "source-backed" });
+    const doc = report(fixture);
+    expect(doc.sourceCards.length).toBeGreaterThan(0);
+    expect(doc.directFindings).toEqual([]);
+    const diagnostics = await fixture.store.listDiagnostics(outcome.runId);
+    expect(diagnostics.some((item) => item.code === "synthesis-timeout")).toBe(true);
+  });
+
+  it("the planner never takes the last generation", async () => {
+    const model = new ScriptedModel().onSynthesize(async (input) => succeed(factsFrom(input)));
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 3, maxGenerations: 1 }));
+    model.assertConsumed();
+    expect(model.calls.map((call) => call.call)).toEqual(["synthesize"]);
+    expect(outcome.artifactStatus).toBe("synthesized");
+  });
+
+  it("a synthesis cut by the deadline publishes from persisted state", async () => {
+    const model = new ScriptedModel()
+      .onPlan(async () => succeed({ queries: [] }))
+      .onSynthesize(async (_input, options) => {
+        await wait(60_000, options.signal);
+        return fail("timeout");
+      });
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(
+      fixture.request(QUESTION, { maxSources: 3, wallClockMs: 1_500, publishReserveMs: 500 }),
+    );
+    expect(outcome).toMatchObject({ status: "finished", artifactStatus: "source-backed" });
+    const events = await fixture.store.listEvents(outcome.runId);
+    expect(events.some((event) => event.type === "deadline-reached")).toBe(true);
+    expect(outcome.timings.terminalMs).toBeLessThan(1_500);
+  });
+});
