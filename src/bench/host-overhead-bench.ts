@@ -110,6 +110,7 @@ export async function runHostOnce(config: HostBenchConfig): Promise<HostRunSampl
       question: BENCH_QUESTION,
       language: "en",
       strategy: "pipeline",
+      model: "none",
       scope: { kind: "corpus", root: corpus, label: "synthetic corpus" },
       budgets: budgets.value,
       outDir,

@@ -28,6 +28,8 @@ export interface RunRequest {
   strategy: StrategyName;
   scope: EvidenceScope;
   budgets: Budgets;
+  /** Model spec: `offline` (the embedded engine), `none` (source-backed only) or `provider:model`. */
+  model: string;
   /** Folder where the report is published; absolute, or '' for the runtime's default for the run. */
   outDir: string;
 }

@@ -56,6 +56,7 @@ describe("a run over large documents", () => {
         question: "How does sodium-ion compare with lithium-ion on energy density?",
         language: "en",
         strategy: "pipeline",
+        model: "none",
         scope: { kind: "corpus", root: corpus, label: "large" },
         budgets: budgets.value,
         outDir: out,

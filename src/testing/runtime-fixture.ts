@@ -52,6 +52,7 @@ export function runtimeFixture(
         question,
         language: "en",
         strategy: "pipeline",
+        model: model ? model.name : "none",
         scope: { kind: "corpus", root: dir.path, label: "fake corpus" },
         budgets: resolved.value,
         outDir,

@@ -14,6 +14,7 @@ export const sampleRequest = (overrides: Partial<RunRequest> = {}): RunRequest =
   question: "When was the lithium-ion battery commercialised?",
   language: "en",
   strategy: "pipeline",
+  model: "offline",
   scope: { kind: "corpus", root: "/data/corpus", label: "corpus" },
   budgets: { ...DEFAULT_BUDGETS },
   outDir: "/tmp/out",

@@ -159,7 +159,7 @@ export function buildReport(input: BuildInput): ReportDocument {
     title: readerLine(input.question, TITLE_CHARS),
     question: readerLine(input.question, 2_000),
     language: input.language,
-    notice: synthesizedNotice(input.synthesis?.producedBy),
+    notice: synthesizedNotice(),
     boundary: boundary(input),
     ...(input.synthesis?.producedBy ? { producedBy: input.synthesis.producedBy } : {}),
     ...items,
@@ -172,10 +172,8 @@ export function buildReport(input: BuildInput): ReportDocument {
   };
 }
 
-function synthesizedNotice(producedBy: string | undefined): string {
-  const base =
-    "Synthesized report: every finding cites the passages it comes from. Assay checked the structure of each finding (its sources and passages exist), not whether it is true: read the cited passages before relying on it.";
-  return producedBy ? `${base} ${producedBy}` : base;
+function synthesizedNotice(): string {
+  return "Synthesized report: every finding cites the passages it comes from. Assay checked the structure of each finding (its sources and passages exist), not whether it is true: read the cited passages before relying on it.";
 }
 
 /** The source-backed (or no-evidence) document: bounded verbatim excerpts, no findings. */

@@ -12,6 +12,7 @@ import { AssayError, UserError } from "../../core/errors.js";
 import type { RunEvent, RunRequest, Store } from "../../ports/store.js";
 import type { RunOutcome } from "../../runtime/runtime.js";
 import { version } from "../../version.js";
+import { modelSpec, resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
 import { progressListener } from "./progress.js";
 import { displayStatus, isWorkerAlive } from "./run-state.js";
@@ -49,13 +50,14 @@ interface CommonOptions {
 
 interface RunCommandOptions extends CommonOptions {
   corpus: string;
+  model?: string;
   out?: string;
   maxSources?: number;
   timeout?: number;
   language: string;
 }
 
-async function buildRequest(question: string, options: RunCommandOptions): Promise<RunRequest> {
+async function buildRequest(question: string, options: RunCommandOptions, model: string): Promise<RunRequest> {
   const trimmed = question.trim();
   if (trimmed.length === 0) throw new UserError("the question is empty");
   if (trimmed.length > 4_000) throw new UserError("the question is longer than 4000 characters");
@@ -72,6 +74,7 @@ async function buildRequest(question: string, options: RunCommandOptions): Promi
     question: trimmed,
     language: options.language,
     strategy: "pipeline",
+    model,
     scope: { kind: "corpus", root, label: options.corpus },
     budgets: budgets.value,
     outDir: options.out ? resolve(options.out) : "",
@@ -180,14 +183,17 @@ export function buildProgram(): Command {
     .option("--max-sources <n>", "at most this many persisted sources", positiveInteger)
     .option("--timeout <seconds>", "wall-clock limit for the whole run", positiveNumber)
     .option("--language <code>", "report language", "en")
+    .option("--model <spec>", "offline (default: the embedded extractive engine), none, or provider:model-name")
     .option("--json", "print a one-line JSON summary on stdout")
     .option("--quiet", "no progress on stderr")
     .addOption(faultOption())
     .action(async (question: string, options: RunCommandOptions) => {
       const paths = dataPaths(process.env);
-      const request = await buildRequest(question, options);
+      const spec = modelSpec(options.model, process.env);
+      const model = resolveModel(spec, process.env);
+      const request = await buildRequest(question, options, spec);
       const store = openStore(paths, options.db);
-      const runtime = buildRuntime(paths, store);
+      const runtime = buildRuntime(paths, store, model);
       process.exitCode = await execute(store, options, request.budgets.maxSources, (listeners, signal) =>
         runtime.run(request, { listeners, signal }),
       );
@@ -217,7 +223,14 @@ export function buildProgram(): Command {
         await store.close();
         throw new UserError(`run ${runId} is ${run.status}; only an interrupted run can be resumed`);
       }
-      const runtime = buildRuntime(paths, store);
+      let model: ReturnType<typeof resolveModel>;
+      try {
+        model = resolveModel(run.request.model, process.env);
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      const runtime = buildRuntime(paths, store, model);
       process.exitCode = await execute(store, options, run.request.budgets.maxSources, (listeners, signal) =>
         runtime.resume(runId, { listeners, signal }),
       );

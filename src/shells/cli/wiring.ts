@@ -4,6 +4,7 @@ import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/fil
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
+import type { Model } from "../../ports/model.js";
 import type { Store } from "../../ports/store.js";
 import { createRuntime, type Runtime } from "../../runtime/runtime.js";
 import type { DataPaths } from "./paths.js";
@@ -12,8 +13,9 @@ export function openStore(paths: DataPaths, db: string | undefined): Store {
   return openSqliteStore({ file: db ? resolve(db) : paths.database });
 }
 
-export function buildRuntime(paths: DataPaths, store: Store): Runtime {
+export function buildRuntime(paths: DataPaths, store: Store, model: Model | undefined): Runtime {
   return createRuntime({
+    ...(model ? { model } : {}),
     store,
     artifacts: new FilesystemArtifactStore(),
     clock: systemClock,

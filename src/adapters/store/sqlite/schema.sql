@@ -5,6 +5,7 @@
 
 -- One research.
 --   question, language, strategy   the request as given
+--   model      offline | none | provider:model-name (secrets are never stored)
 --   scope      JSON {kind:'corpus', root, label}: the evidence scope
 --   budgets    JSON: every budget of the run (all maxima)
 --   out_dir    folder where the report is published (absolute)
@@ -18,6 +19,7 @@ CREATE TABLE IF NOT EXISTS runs (
 	question        TEXT NOT NULL CHECK (question <> ''),
 	language        TEXT NOT NULL DEFAULT 'en',
 	strategy        TEXT NOT NULL DEFAULT 'pipeline',
+	model           TEXT NOT NULL DEFAULT 'none',
 	scope           TEXT NOT NULL,
 	budgets         TEXT NOT NULL,
 	out_dir         TEXT NOT NULL DEFAULT '',

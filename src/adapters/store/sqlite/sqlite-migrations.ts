@@ -23,6 +23,7 @@ export const SQLITE_UPGRADES: readonly ColumnUpgrade[] = [
   { table: "runs", column: "worker", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "runs", column: "finished_at", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "sources", column: "content_type", definition: "TEXT NOT NULL DEFAULT ''" },
+  { table: "runs", column: "model", definition: "TEXT NOT NULL DEFAULT 'none'" },
 ];
 
 /** Indexes on upgraded columns, created after the upgrades. */

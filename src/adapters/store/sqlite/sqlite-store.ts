@@ -84,6 +84,7 @@ export class SqliteStore implements Store {
         question: text(row, "question"),
         language: text(row, "language"),
         strategy: text(row, "strategy") as RunRequest["strategy"],
+        model: text(row, "model"),
         scope: parseJson(row.scope, "scope"),
         budgets: parseJson(row.budgets, "budgets"),
         outDir: text(row, "out_dir"),
@@ -103,13 +104,14 @@ export class SqliteStore implements Store {
     const now = this.#iso();
     const info = this.db
       .prepare(
-        `INSERT INTO runs (question, language, strategy, scope, budgets, out_dir, origin_at, worker, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, origin_at, worker, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         request.question,
         request.language,
         request.strategy,
+        request.model,
         JSON.stringify(request.scope),
         JSON.stringify(request.budgets),
         request.outDir,
