@@ -30,7 +30,7 @@ describe("assay run", () => {
     const result = await runCli(["run", QUESTION, "--corpus", EXAMPLE_CORPUS, "--out", out, "--json"], { home: dir });
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout.trim()) as Record<string, unknown>;
-    expect(summary).toMatchObject({ runId: 1, status: "finished", artifactStatus: "source-backed" });
+    expect(summary).toMatchObject({ runId: 1, status: "finished", artifactStatus: "synthesized" });
     expect(summary.artifacts).toEqual({
       json: join(out, "report.json"),
       markdown: join(out, "report.md"),
@@ -44,14 +44,28 @@ describe("assay run", () => {
       expect(source.id).toMatch(/^s_\d{3}$/);
       expect(source.path && existsSync(join(EXAMPLE_CORPUS, source.path))).toBe(true);
     }
-    const paths = doc.value.sources.map((source) => source.path);
-    expect(paths).toContain("history/goodenough-oxford-1980.md");
+    // The offline engine's findings are sentences quoted from the passages they cite.
+    const findings = [...doc.value.directFindings, ...doc.value.findings];
+    expect(findings.length).toBeGreaterThan(0);
+    const runs = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir })).stdout) as {
+      sources: { id: string }[];
+    };
+    expect(runs.sources.length).toBeGreaterThanOrEqual(doc.value.sources.length);
+    for (const finding of findings) {
+      for (const citation of finding.citations) {
+        const cited = doc.value.sources.find((source) => source.id === citation.sourceId);
+        expect(cited?.number).toBe(citation.number);
+        const text = readFileSync(join(EXAMPLE_CORPUS, cited?.path ?? ""), "utf8").replace(/\s+/g, " ");
+        if (finding.kind === "fact" && cited?.path?.endsWith(".txt")) expect(text).toContain(finding.text);
+      }
+    }
     expect(readlinkSync(join(out, "report.md"))).toBe(join("current", "report.md"));
     expect(readFileSync(join(out, "report.md"), "utf8")).toMatch(/^# Who discovered lithium cobalt oxide/);
     expect(readFileSync(join(out, "report.html"), "utf8")).toContain("<h1>Who discovered lithium cobalt oxide");
     // Progress lines on stderr when not a terminal.
     expect(result.stderr).toMatch(/source persisted: /);
-    expect(result.stderr).toMatch(/report published: source-backed/);
+    expect(result.stderr).toMatch(/report published: synthesized/);
+    expect(readFileSync(join(out, "report.md"), "utf8")).toContain("offline extractive engine");
   });
 
   it("lists and shows runs, also as JSON", async () => {
@@ -65,7 +79,7 @@ describe("assay run", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(join(dir, "runs", "1", "report.md"));
     const list = await runCli(["runs", "list"], { home: dir });
-    expect(list.stdout).toMatch(/^1\s+finished\s+source-backed/m);
+    expect(list.stdout).toMatch(/^1\s+finished\s+synthesized/m);
     const listJson = JSON.parse((await runCli(["runs", "list", "--json"], { home: dir })).stdout) as unknown[];
     expect(listJson).toHaveLength(1);
     const show = await runCli(["runs", "show", "1"], { home: dir });

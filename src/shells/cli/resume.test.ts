@@ -73,7 +73,7 @@ describe("assay resume after SIGKILL", () => {
       expect(JSON.parse(resumed.stdout)).toMatchObject({
         runId: 1,
         status: "finished",
-        artifactStatus: "source-backed",
+        artifactStatus: "synthesized",
       });
 
       const after = sourceRows(db);
