@@ -15,12 +15,18 @@ export interface CliResult {
 
 export function runCli(
   args: readonly string[],
-  options: { home: string; timeoutMs?: number; cwd?: string },
+  options: { home: string; timeoutMs?: number; cwd?: string; env?: Record<string, string> },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: options.home, ASSAY_HOME: options.home, NO_COLOR: "1" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: options.home,
+        ASSAY_HOME: options.home,
+        NO_COLOR: "1",
+        ...options.env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

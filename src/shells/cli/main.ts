@@ -281,7 +281,21 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** The AI SDK logs provider warnings to stdout by default; they belong on stderr, once per kind. */
+function routeModelWarnings(): void {
+  const seen = new Set<string>();
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (options: { warnings: unknown[] }) => {
+    for (const warning of options.warnings) {
+      const line = JSON.stringify(warning).slice(0, 300);
+      if (seen.has(line)) continue;
+      seen.add(line);
+      process.stderr.write(`assay: model warning: ${line}\n`);
+    }
+  };
+}
+
 export async function main(argv: readonly string[]): Promise<void> {
+  routeModelWarnings();
   const program = buildProgram();
   try {
     await program.parseAsync([...argv]);

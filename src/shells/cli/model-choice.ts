@@ -1,7 +1,9 @@
 /** Which model a run uses: the offline engine by default, none, or a provider (shells only). */
+import { createAiSdkModel } from "../../adapters/models/ai-sdk/ai-sdk-model.js";
 import { createOfflineModel } from "../../adapters/models/offline/offline-model.js";
 import { UserError } from "../../core/errors.js";
 import type { Model } from "../../ports/model.js";
+import { modelOptionsFromEnvironment } from "./model-config.js";
 
 /** The spec a new run records: `--model`, else ASSAY_MODEL, else the offline engine. */
 export function modelSpec(flag: string | undefined, environment: Record<string, string | undefined>): string {
@@ -17,13 +19,8 @@ export function resolveModel(spec: string, environment: Record<string, string | 
   return providerModel(spec, environment);
 }
 
-let providerModel = (spec: string, _environment: Record<string, string | undefined>): Model => {
-  throw new UserError(`unknown model "${spec}": use offline, none or provider:model-name`);
-};
-
-/** Installs the provider factory (the AI SDK adapter) for `provider:model` specs. */
-export function useProviderModels(
-  factory: (spec: string, environment: Record<string, string | undefined>) => Model,
-): void {
-  providerModel = factory;
+function providerModel(spec: string, environment: Record<string, string | undefined>): Model {
+  const options = modelOptionsFromEnvironment(spec, environment);
+  if (!options) return createOfflineModel();
+  return createAiSdkModel(options);
 }

@@ -1,0 +1,156 @@
+/**
+ * One provider request through the AI SDK, and the retry loop around it.
+ *
+ * `generateText` runs with `maxRetries: 0`: the loop here decides what is retried
+ * (408, 409, 429, 5xx and network failures; never 400/401/403), counts every request as
+ * an attempt, sums the usage of every request, and waits with an abortable backoff.
+ */
+
+import type { JSONSchema7 } from "ai";
+import { generateText, jsonSchema, type LanguageModel, type ModelMessage, NoObjectGeneratedError, Output } from "ai";
+import { err, ok, type Result } from "../../../core/result.js";
+import { jsonReplyInstructions } from "../../../core/synthesis/prompts.js";
+import type { ModelUsage } from "../../../ports/model.js";
+import { type CallFailure, classifyFailure, mayRejectStructuredOutput } from "./provider-errors.js";
+import type { ProviderId } from "./provider-registry.js";
+
+/**
+ * How a reply is constrained to the schema: `native` sends the JSON Schema as the
+ * provider's structured-output format; `json` asks for a JSON object (JSON mode) and
+ * states the schema in the prompt; `text` only states the schema in the prompt.
+ */
+export type StructuredOutputMode = "native" | "json" | "text";
+
+export interface ProviderReply {
+  text: string;
+  finishReason: string;
+}
+
+export interface ReplyRequest {
+  system: string;
+  messages: ModelMessage[];
+  mode: StructuredOutputMode;
+  wireSchema: JSONSchema7;
+  schemaName: string;
+}
+
+export interface CallSettings {
+  model: LanguageModel;
+  provider: ProviderId;
+  secrets: readonly string[];
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  maxOutputTokens?: number;
+}
+
+/** The state of one Model call: its signals, and the usage and attempts so far. */
+export interface CallState {
+  signal: AbortSignal;
+  cancelled: () => boolean;
+  timedOut: () => boolean;
+  timeoutMs: number;
+  usage: ModelUsage;
+  attempts: number;
+}
+
+export interface RequestFailure {
+  failure: CallFailure;
+  /** A native request the server refused (400/422): it may not support structured output. */
+  nativeRejected: boolean;
+}
+
+const MAX_BACKOFF_MS = 8_000;
+const MAX_RETRY_AFTER_MS = 60_000;
+
+function addUsage(state: CallState, usage: { inputTokens?: number | undefined; outputTokens?: number | undefined }) {
+  state.usage.inputTokens += usage.inputTokens ?? 0;
+  state.usage.outputTokens += usage.outputTokens ?? 0;
+}
+
+function outputFor(request: ReplyRequest, provider: ProviderId) {
+  if (request.mode === "native") {
+    // No `validate`: the SDK only checks that the text is JSON; the zod schema decides.
+    return { output: Output.object({ schema: jsonSchema(request.wireSchema), name: request.schemaName }) };
+  }
+  // Anthropic has no schema-less JSON mode; `json` degrades to `text` there.
+  if (request.mode === "json" && provider !== "anthropic") return { output: Output.json({ name: request.schemaName }) };
+  return {};
+}
+
+async function requestOnce(settings: CallSettings, request: ReplyRequest, state: CallState): Promise<ProviderReply> {
+  const system =
+    request.mode === "native" ? request.system : `${request.system}\n\n${jsonReplyInstructions(request.wireSchema)}`;
+  try {
+    const result = await generateText({
+      model: settings.model,
+      system,
+      messages: request.messages,
+      maxRetries: 0,
+      abortSignal: state.signal,
+      ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
+      ...outputFor(request, settings.provider),
+    });
+    addUsage(state, result.totalUsage);
+    return { text: result.text, finishReason: result.finishReason };
+  } catch (error) {
+    // The reply was not JSON: keep its text for our own extraction and the repair round.
+    if (NoObjectGeneratedError.isInstance(error)) {
+      if (error.usage) addUsage(state, error.usage);
+      return { text: error.text ?? "", finishReason: error.finishReason ?? "other" };
+    }
+    throw error;
+  }
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function backoffMs(settings: CallSettings, retry: number, failure: CallFailure): number {
+  if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, MAX_RETRY_AFTER_MS);
+  return Math.min(settings.retryBaseDelayMs * 2 ** retry, MAX_BACKOFF_MS);
+}
+
+/** One request, retried on retryable failures. Never throws. */
+export async function requestWithRetries(
+  settings: CallSettings,
+  request: ReplyRequest,
+  state: CallState,
+): Promise<Result<ProviderReply, RequestFailure>> {
+  const classify = (error: unknown): CallFailure =>
+    classifyFailure(error, {
+      provider: settings.provider,
+      cancelled: state.cancelled(),
+      timedOut: state.timedOut(),
+      timeoutMs: state.timeoutMs,
+      secrets: settings.secrets,
+    });
+  for (let retry = 0; ; retry += 1) {
+    state.attempts += 1;
+    try {
+      return ok(await requestOnce(settings, request, state));
+    } catch (error) {
+      const failure = classify(error);
+      const nativeRejected = request.mode === "native" && mayRejectStructuredOutput(error);
+      if (!failure.retryable || retry >= settings.maxRetries) return err({ failure, nativeRejected });
+      if (!(await sleep(backoffMs(settings, retry, failure), state.signal))) {
+        return err({ failure: classify(error), nativeRejected: false });
+      }
+    }
+  }
+}
