@@ -39,7 +39,12 @@ export async function generate<T>(
       attempts: 1,
     };
   }
-  const usage = { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens };
+  const cost = model.cost?.(result.usage);
+  const usage = {
+    inputTokens: result.usage.inputTokens,
+    outputTokens: result.usage.outputTokens,
+    ...(cost === undefined ? {} : { costUsd: cost }),
+  };
   if (result.ok) {
     await host.emit("generation-finished", { purpose, model: model.name, usage, attempts: result.attempts });
   } else {

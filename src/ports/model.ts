@@ -61,6 +61,8 @@ export interface Model {
   readonly name: string;
   /** Extractive models quote sources verbatim; the report says so. */
   readonly kind: "generative" | "extractive";
+  /** Cost in USD of `usage`; undefined (or absent) when the price is not known. Never a guess. */
+  cost?(usage: ModelUsage): number | undefined;
   plan(input: PlannerInput, options: CallOptions): Promise<Generation<PlannerOutput>>;
   synthesize(input: SynthesisInput, options: CallOptions): Promise<Generation<SynthesisOutput>>;
 }

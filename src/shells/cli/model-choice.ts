@@ -4,6 +4,7 @@ import { createOfflineModel } from "../../adapters/models/offline/offline-model.
 import { UserError } from "../../core/errors.js";
 import type { Model } from "../../ports/model.js";
 import { modelOptionsFromEnvironment } from "./model-config.js";
+import { readPriceFile } from "./price-file.js";
 
 /** The spec a new run records: `--model`, else ASSAY_MODEL, else the offline engine. */
 export function modelSpec(flag: string | undefined, environment: Record<string, string | undefined>): string {
@@ -22,5 +23,6 @@ export function resolveModel(spec: string, environment: Record<string, string | 
 function providerModel(spec: string, environment: Record<string, string | undefined>): Model {
   const options = modelOptionsFromEnvironment(spec, environment);
   if (!options) return createOfflineModel();
-  return createAiSdkModel(options);
+  const prices = readPriceFile(environment);
+  return createAiSdkModel(prices ? { ...options, prices } : options);
 }
