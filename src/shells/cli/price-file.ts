@@ -5,7 +5,7 @@ import type { PriceTable } from "../../adapters/models/ai-sdk/price-table.js";
 import { UserError } from "../../core/errors.js";
 
 const priceFileSchema = z.record(
-  z.string().regex(/^[a-z-]+:.+$/, "keys are model specs, provider:model-name"),
+  z.string(),
   z.object({
     inputPerMillion: z.number().nonnegative(),
     outputPerMillion: z.number().nonnegative(),
@@ -31,6 +31,9 @@ export function readPriceFile(environment: Record<string, string | undefined>): 
   }
   const parsed = priceFileSchema.safeParse(value);
   if (!parsed.success) throw new UserError(`ASSAY_PRICES: ${file}: ${z.prettifyError(parsed.error)}`);
+  const badKey = Object.keys(parsed.data).find((key) => !/^[a-z-]+:.+$/.test(key));
+  if (badKey !== undefined)
+    throw new UserError(`ASSAY_PRICES: "${badKey}" is not a model spec; keys are provider:model-name`);
   const table: Record<string, { inputPerMillion: number; outputPerMillion: number; upToInputTokens?: number }> = {};
   for (const [spec, price] of Object.entries(parsed.data)) {
     table[spec] = {
