@@ -1,6 +1,7 @@
 /** Seed 004 "Required Evaluation": the pipeline's degradation rules, with a scripted model. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseReportDocument } from "../../core/report/report-document.js";
 import type { SynthesisOutput } from "../../core/synthesis/proposals.js";
@@ -87,6 +88,40 @@ describe("the pipeline with a model", () => {
     expect(
       synthesis?.call === "synthesize" && synthesis.input.sources.every((source) => persisted.has(source.id)),
     ).toBe(true);
+  });
+
+  it("every source and passage a model sees is already committed", async () => {
+    let fixture: RuntimeFixture | undefined;
+    const committed = (sources: readonly { id: string; chunks: { id: string }[] }[]) => {
+      const db = new BetterSqlite3(fixture?.dbFile ?? "", { readonly: true });
+      try {
+        for (const source of sources) {
+          for (const chunk of source.chunks) {
+            const seq = Number(chunk.id.split(".p")[1]);
+            const row = db
+              .prepare("SELECT COUNT(*) AS n FROM chunks WHERE source_id = ? AND seq = ?")
+              .get(source.id, seq) as { n: number };
+            expect(row.n, `${chunk.id} committed`).toBe(1);
+          }
+        }
+      } finally {
+        db.close();
+      }
+    };
+    const model = new ScriptedModel()
+      .onPlan(async (input) => {
+        committed(await input.bootstrap);
+        return succeed({ queries: [{ text: "cathode density" }] });
+      })
+      .onSynthesize(async (input) => {
+        expect(input.sources.length).toBeGreaterThan(0);
+        committed(input.sources);
+        return succeed(factsFrom(input));
+      });
+    fixture = make(model, 10);
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 5 }));
+    model.assertConsumed();
+    expect(outcome.artifactStatus).toBe("synthesized");
   });
 
   it("planner failure cannot delay or erase bootstrap persistence", async () => {
