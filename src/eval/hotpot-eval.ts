@@ -43,6 +43,8 @@ export const DEFAULT_EVAL_OPTIONS: Readonly<EvalOptions> = Object.freeze({
 export interface CaseResult {
   id: string;
   baselineRecall: number;
+  /** BM25 over the question, as many top documents as (B) cited: a size-matched baseline. */
+  baselineAtCitedRecall: number;
   readRecall: number;
   citedRecall: number;
   cited: number;
@@ -107,7 +109,12 @@ const recall = (found: Iterable<string>, gold: readonly string[]): number => {
 export function interleave(lists: readonly (readonly string[])[]): string[] {
   const result: string[] = [];
   const depth = Math.max(0, ...lists.map((list) => list.length));
-  for (let rank = 0; rank < depth; rank++) for (const list of lists) if (list[rank]) result.push(list[rank]);
+  for (let rank = 0; rank < depth; rank++) {
+    for (const list of lists) {
+      const hit = list[rank];
+      if (hit !== undefined) result.push(hit);
+    }
+  }
   return result;
 }
 
@@ -180,6 +187,7 @@ export async function evaluateCase(
     { timeoutMs },
   );
   const queries = plan.ok ? plan.value.queries.flatMap((query) => (query.text ? [query.text] : [])) : [];
+  // Rank by rank: the planner's queries in their order, then the rest of the bootstrap ranking.
   const remainder = bootstrapHits.slice(read.length);
   take(interleave([...queries.map(search), remainder]), options.sources);
 
@@ -200,6 +208,7 @@ export async function evaluateCase(
   return {
     id: testCase.id,
     baselineRecall: recall(baseline, testCase.gold),
+    baselineAtCitedRecall: recall(bootstrapHits.slice(0, cited.length), testCase.gold),
     readRecall: recall(read, testCase.gold),
     citedRecall: recall(cited, testCase.gold),
     cited: cited.length,
@@ -220,6 +229,7 @@ export async function evaluateCase(
 export interface Summary {
   cases: number;
   baselineRecall: number;
+  baselineAtCitedRecall: number;
   readRecall: number;
   citedRecall: number;
   citedPerCase: number;
@@ -242,6 +252,7 @@ export function summarize(results: readonly CaseResult[]): Summary {
   return {
     cases: results.length,
     baselineRecall: mean(results.map((result) => result.baselineRecall)),
+    baselineAtCitedRecall: mean(results.map((result) => result.baselineAtCitedRecall)),
     readRecall: mean(results.map((result) => result.readRecall)),
     citedRecall: mean(results.map((result) => result.citedRecall)),
     citedPerCase: mean(results.map((result) => result.cited)),

@@ -20,12 +20,16 @@ export function stem(word: string): string {
   else if (w.endsWith("ed") && w.length > 4) w = w.slice(0, -2);
   else if (w.endsWith("ly") && w.length > 5) w = w.slice(0, -2);
   if (w.length > 3 && /([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 4 && w.endsWith("e")) w = w.slice(0, -1);
   return w.slice(0, 7);
 }
 
-/** Stemmed content words of `text`, in order, duplicates kept. */
+/** Stemmed content words of `text`, in order, duplicates kept; hyphenated words also by part. */
 export function stems(text: string): string[] {
-  return contentWords(text).map(stem);
+  return contentWords(text).flatMap((word) => {
+    const parts = word.split("-").filter((part) => part.length > 1);
+    return parts.length > 1 ? [stem(word), ...parts.map(stem)] : [stem(word)];
+  });
 }
 
 /** Distinct stemmed content words of `text`, in first-seen order. */
@@ -71,7 +75,10 @@ function tokens(text: string): Token[] {
 }
 
 /** Lower-case words that may join two capitalised words inside one name ("Haymo of Faversham"). */
-const CONNECTORS = new Set(["of", "de", "del", "der", "van", "von", "la", "le", "du", "da", "di", "the"]);
+const CONNECTORS = new Set([
+  ...["of", "the", "to", "a", "an"],
+  ...["de", "del", "der", "van", "von", "la", "le", "du", "da", "di"],
+]);
 
 const isStopword = (word: string): boolean => contentWords(word).length === 0;
 
@@ -88,6 +95,11 @@ export interface Name {
 
 const spaceOnly = (text: string, from: number, to: number): boolean => /^[ \t]+$/.test(text.slice(from, to));
 
+/** Two words of one name are joined by spaces, or by ". " after an initial ("E. B. White"). */
+const joins = (text: string, previous: Token, next: Token): boolean =>
+  spaceOnly(text, previous.end, next.start) ||
+  (/^\p{Lu}$/u.test(previous.text) && /^\.[ \t]*$/.test(text.slice(previous.end, next.start)));
+
 /**
  * Names in `text`: runs of capitalised words (joined by connectors such as "of the" when a
  * capitalised word follows), not broken by punctuation or line breaks. A capitalised
@@ -97,14 +109,18 @@ export function namesIn(text: string): Name[] {
   const words = tokens(text);
   const names: Name[] = [];
   let run: Token[] = [];
+  // A stopword may open or close a run ("Which", "The"), but an initial ("E. B. White") stays.
+  const trimmable = (word: Token | undefined): boolean =>
+    word !== undefined && isStopword(word.text) && !(/^\p{Lu}$/u.test(word.text) && text[word.end] === ".");
   const flush = (): void => {
-    while (run.length > 0 && isStopword(run[0]?.text ?? "")) run.shift();
-    while (run.length > 0 && isStopword(run.at(-1)?.text ?? "")) run.pop();
+    while (run.length > 0 && trimmable(run[0])) run.shift();
+    while (run.length > 0 && trimmable(run.at(-1))) run.pop();
     const first = run[0];
     const last = run.at(-1);
     if (first && last) {
       const before = text.slice(0, first.start).replace(/[\s"'“‘(]+$/u, "");
-      names.push({ text: text.slice(first.start, last.end), start: first.start, initial: /(^|[.!?:])$/.test(before) });
+      const name = text.slice(first.start, last.end).replace(/['’]s$/u, "");
+      names.push({ text: name, start: first.start, initial: /(^|[.!?:])$/.test(before) });
     }
     run = [];
   };
@@ -112,7 +128,7 @@ export function namesIn(text: string): Name[] {
     const word = words[index];
     if (!word) continue;
     const previous = run.at(-1);
-    if (previous && !spaceOnly(text, previous.end, word.start)) flush();
+    if (previous && !joins(text, previous, word)) flush();
     if (isNameWord(word.text)) {
       run.push(word);
       continue;

@@ -15,7 +15,7 @@ import type {
   SynthesisInput,
 } from "../../../ports/model.js";
 import { planQueries } from "./query-expansion.js";
-import { extractiveSynthesis } from "./sentence-extraction.js";
+import { DEFAULT_EXTRACTION_LIMITS, extractiveSynthesis } from "./sentence-extraction.js";
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0 };
 
@@ -82,7 +82,7 @@ export function createOfflineModel(): Model {
     async synthesize(input: SynthesisInput, options: CallOptions): Promise<Generation<SynthesisOutput>> {
       if (options.signal?.aborted) return cancelled();
       try {
-        return succeeded(extractiveSynthesis(input.question, input.sources));
+        return succeeded(extractiveSynthesis(input.question, input.sources, DEFAULT_EXTRACTION_LIMITS, input.language));
       } catch (error) {
         return failed(error);
       }

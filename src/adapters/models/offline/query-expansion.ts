@@ -6,9 +6,9 @@
  *   request's terms but that the request does not, each with the part of the request that
  *   source left unanswered. This is what finds the second document of a two-hop question.
  */
-import { cutAtWord } from "../../../core/text.js";
+import { stripControl } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
-import { namesIn, normalizePhrase, stemSet, stems } from "./lexicon.js";
+import { namesIn, normalizePhrase, quotedIn, stemSet, stems } from "./lexicon.js";
 import { profileRequest, type RequestProfile } from "./request.js";
 import { splitSentences } from "./sentences.js";
 
@@ -17,12 +17,10 @@ export interface QueryLimits {
   maxQueryChars: number;
 }
 
-/** Bootstrap sources read for feedback, best first. */
-const FEEDBACK_SOURCES = 3;
 /** Request words added to a feedback name: the part of the request still unanswered. */
 const RESIDUAL_WORDS = 4;
 
-interface Feedback {
+export interface Feedback {
   name: string;
   score: number;
   /** Stems of the source the name was found in, to tell what it left unanswered. */
@@ -33,39 +31,84 @@ interface Feedback {
 const subset = (inner: ReadonlySet<string>, outer: ReadonlySet<string>): boolean =>
   [...inner].every((term) => outer.has(term));
 
-/** Names the bootstrap sources mention near the request's terms, best first. */
+const MONTHS_AND_DAYS = new Set(
+  (
+    "january february march april may june july august september october november december " +
+    "monday tuesday wednesday thursday friday saturday sunday"
+  ).split(" "),
+);
+
+/**
+ * How much a name is worth searching for on its own: a multi-word name or a quoted title
+ * more, a month, a short acronym or a nationality-like word ("American") much less.
+ */
+function shapeFactor(name: string, quoted: boolean): number {
+  const words = name.split(/\s+/).length;
+  if (quoted) return 1.5;
+  if (words > 1) return 1.3;
+  const lower = name.toLowerCase();
+  if (MONTHS_AND_DAYS.has(lower) || /^\p{Lu}{1,3}$/u.test(name)) return 0.3;
+  if (/(?:an|ish|ese|ic|i)$/.test(lower)) return 0.4;
+  return 1;
+}
+
+/** Rank weights of the bootstrap sources read for feedback (the first three, best first). */
+const SOURCE_WEIGHTS = [1, 0.5, 0.3];
+
+/**
+ * Names the bootstrap sources mention that the request does not, best first. A name
+ * scores by the sentences it appears in: how many of the request's relation words (its
+ * terms outside its names, quotes and numbers) each shares, times the weight of the source
+ * (its rank, and how many of the request's names it mentions: the first hop is the source
+ * about them), times the name's shape. Its best occurrence counts fully, others a quarter.
+ */
 export function feedbackNames(profile: RequestProfile, bootstrap: readonly PacketSource[]): Feedback[] {
   const requestStems = new Set(profile.stems);
   const titles = new Set(bootstrap.flatMap((source) => [...stemSet(source.title)]));
-  const byKey = new Map<string, Feedback>();
+  const found = new Map<string, { name: string; gains: number[]; context: ReadonlySet<string>; order: number }>();
   let order = 0;
-  bootstrap.slice(0, FEEDBACK_SOURCES).forEach((source, rank) => {
-    const weight = 1 / (1 + 0.5 * rank);
+  const salient = [...profile.salient];
+  bootstrap.slice(0, SOURCE_WEIGHTS.length).forEach((source, rank) => {
     const text = source.chunks.map((chunk) => chunk.text).join("\n\n");
     const context = stemSet(`${source.title} ${text}`);
+    // A source about the request's own names is where its bridge names are.
+    const affinity = (1 + salient.filter((term) => context.has(term)).length) / (1 + salient.length);
+    const weight = (SOURCE_WEIGHTS[rank] ?? 0) * affinity;
     const sentences = splitSentences(text);
-    const names = sentences.map((sentence) => namesIn(sentence.text));
+    const names = sentences.map((sentence) => [
+      ...quotedIn(sentence.text).map((phrase) => ({ text: phrase, initial: false, quoted: true })),
+      ...namesIn(sentence.text).map((name) => ({ ...name, quoted: false })),
+    ]);
     // A single capitalised word that only ever starts a sentence is probably not a name.
     const midSentence = new Set(names.flat().flatMap((name) => (name.initial ? [] : [normalizePhrase(name.text)])));
     sentences.forEach((sentence, index) => {
       const sentenceStems = new Set(stems(sentence.text));
       let relevance = 0;
       for (const term of requestStems) {
-        if (sentenceStems.has(term)) relevance += profile.salient.has(term) ? 2 : 1;
+        if (sentenceStems.has(term)) relevance += profile.salient.has(term) ? 0 : 1;
       }
       for (const name of names[index] ?? []) {
         const key = normalizePhrase(name.text);
         const nameStems = stemSet(name.text);
-        if (nameStems.size === 0 || subset(nameStems, requestStems) || subset(nameStems, titles)) continue;
+        if (nameStems.size === 0 || subset(nameStems, titles)) continue;
+        // A variant of a name the request already has ("Christopher Edward Nolan") is not new.
+        const shared = [...nameStems].filter((term) => requestStems.has(term)).length;
+        if (shared * 3 >= nameStems.size * 2) continue;
         if (name.initial && nameStems.size === 1 && !midSentence.has(key)) continue;
-        const gain = weight * (0.25 + relevance) * (nameStems.size > 1 ? 1.2 : 1);
-        const known = byKey.get(key);
-        if (known) known.score += gain;
-        else byKey.set(key, { name: name.text, score: gain, context, order: order++ });
+        const gain = weight * (0.3 + relevance) * shapeFactor(name.text, name.quoted);
+        const known = found.get(key);
+        if (known) known.gains.push(gain);
+        else found.set(key, { name: name.text, gains: [gain], context, order: order++ });
       }
     });
   });
-  return [...byKey.values()].sort((a, b) => b.score - a.score || a.order - b.order);
+  return [...found.values()]
+    .map(({ name, gains, context, order: first }) => {
+      const sorted = gains.sort((a, b) => b - a);
+      const score = (sorted[0] ?? 0) + 0.25 * sorted.slice(1).reduce((sum, gain) => sum + gain, 0);
+      return { name, score, context, order: first };
+    })
+    .sort((a, b) => b.score - a.score || a.order - b.order);
 }
 
 /** The request's words that `context` does not contain, as written, at most `limit`. */
@@ -79,14 +122,20 @@ function residual(profile: RequestProfile, context: ReadonlySet<string>, exclude
   return [...salient, ...rest].slice(0, RESIDUAL_WORDS);
 }
 
-/** Queries from the request alone: names and quoted phrases, then multi-word runs. */
-export function requestQueries(profile: RequestProfile): string[] {
-  const nameStems = new Set(profile.names.flatMap((name) => [...stemSet(name)]));
-  const runs = profile.chunks.filter((chunk) => {
-    const chunkStems = stemSet(chunk);
-    return chunkStems.size > 1 && !subset(chunkStems, nameStems);
+/**
+ * Queries from the request alone: names and quoted phrases, then multi-word runs. A name
+ * that a bootstrap source is already titled after is not searched again.
+ */
+export function requestQueries(profile: RequestProfile, bootstrap: readonly PacketSource[] = []): string[] {
+  const titles = bootstrap.map((source) => stemSet(source.title));
+  const names = profile.names.filter((name) => {
+    const nameStems = stemSet(name);
+    return shapeFactor(name, false) >= 1 && !titles.some((title) => subset(nameStems, title));
   });
-  return [...profile.names, ...runs];
+  const nameStems = new Set(profile.names.flatMap((name) => [...stemSet(name)]));
+  // A run is worth a query of its own when it has at least two words outside the names.
+  const runs = profile.chunks.filter((chunk) => [...stemSet(chunk)].filter((term) => !nameStems.has(term)).length > 1);
+  return [...names, ...runs];
 }
 
 /** Queries from the bootstrap sources: one feedback name with the request's unanswered words. */
@@ -95,6 +144,19 @@ export function feedbackQueries(profile: RequestProfile, bootstrap: readonly Pac
     const nameStems = stemSet(feedback.name);
     return [feedback.name, ...residual(profile, feedback.context, nameStems)].join(" ");
   });
+}
+
+/** The leading whole words of `text` that fit in `maxChars` ('' when the first does not). */
+function fitWords(text: string, maxChars: number): string {
+  let result = "";
+  for (const word of stripControl(text)
+    .split(/\s+/)
+    .filter((part) => part !== "")) {
+    const next = result === "" ? word : `${result} ${word}`;
+    if (next.length > maxChars) break;
+    result = next;
+  }
+  return result;
 }
 
 /** Canonical form for duplicates: the distinct stems, sorted. */
@@ -107,7 +169,7 @@ const canonical = (query: string): string => [...stemSet(query)].sort().join(" "
  */
 export function planQueries(question: string, bootstrap: readonly PacketSource[], limits: QueryLimits): string[] {
   const profile = profileRequest(question);
-  const fromRequest = requestQueries(profile);
+  const fromRequest = requestQueries(profile, bootstrap);
   const fromFeedback = feedbackQueries(profile, bootstrap);
   const merged: string[] = [];
   for (let index = 0; index < Math.max(fromRequest.length, fromFeedback.length); index++) {
@@ -120,7 +182,7 @@ export function planQueries(question: string, bootstrap: readonly PacketSource[]
   const queries: string[] = [];
   for (const candidate of merged) {
     if (queries.length >= limits.maxQueries) break;
-    const query = cutAtWord(candidate.replace(/\s+/g, " ").trim(), limits.maxQueryChars);
+    const query = fitWords(candidate, limits.maxQueryChars);
     const key = canonical(query);
     if (seen.has(key) || query.length === 0) continue;
     seen.add(key);

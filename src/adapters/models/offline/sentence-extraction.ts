@@ -8,9 +8,10 @@
  * become gaps. Nothing is derived or recommended: an extractive engine cannot derive.
  */
 import { readerTextProblem } from "../../../core/synthesis/admission.js";
-import type { FactProposal, GapProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
+import type { FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
 import type { PacketSource } from "../../../ports/model.js";
-import { hasVerb, isVerbLike, namesIn, normalizePhrase, stemSet } from "./lexicon.js";
+import { gapsFor } from "./gaps.js";
+import { hasVerb, namesIn, normalizePhrase, stemSet } from "./lexicon.js";
 import { profileRequest, type RequestProfile } from "./request.js";
 import { splitSentences } from "./sentences.js";
 
@@ -44,6 +45,10 @@ interface Candidate {
   lead: boolean;
   quality: number;
   titleStems: Set<string>;
+  /** Stems of the title without a trailing qualifier: "Strandloper (novel)" -> strandloper. */
+  subjectStems: Set<string>;
+  /** Extra score of a source whose subject a best sentence of another source names (a bridge). */
+  boost: number;
   score: number;
 }
 
@@ -66,6 +71,7 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
   const candidates: Candidate[] = [];
   for (const source of sources) {
     const titleStems = stemSet(source.title);
+    const subjectStems = stemSet(source.title.replace(/\s*\([^)]*\)\s*$/, ""));
     let leadSeen = false;
     for (const chunk of source.chunks) {
       splitSentences(chunk.text).forEach((sentence, position) => {
@@ -81,6 +87,8 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
           lead,
           quality: quality(sentence.text, sentence.standalone, sentence.listItem, source.title),
           titleStems,
+          subjectStems,
+          boost: 0,
           score: 0,
         });
       });
@@ -109,10 +117,46 @@ function scoreAll(candidates: Candidate[], weights: Weights, phrases: readonly [
   for (const candidate of candidates) {
     let match = overlapScore(candidate.stems, weights);
     for (const [phrase, bonus] of phrases) if (candidate.normalized.includes(phrase)) match += bonus;
+    const related = match > 0 || candidate.lead;
     const title = overlapScore(candidate.titleStems, weights);
-    const context = match > 0 || candidate.lead ? 0.3 * title + (candidate.lead ? 0.3 * title : 0) : 0;
-    candidate.score = (match + context) * candidate.quality;
+    const context = related ? title * (candidate.lead ? 0.6 : 0.3) : 0;
+    const bridge = related ? candidate.boost * (candidate.lead ? 1 : 0.5) : 0;
+    candidate.score = (match + context + bridge) * candidate.quality;
   }
+}
+
+const subset = (inner: ReadonlySet<string>, outer: ReadonlySet<string>): boolean =>
+  [...inner].every((term) => outer.has(term));
+
+/**
+ * Marks bridge sources: a source whose subject (its title) one of the best sentences of
+ * another source names, and the request does not. Its sentences, its lead above all, say
+ * what the second hop of a two-hop question needs ("... by Engelbert Humperdinck" ->
+ * "Engelbert Humperdinck is an English pop singer").
+ */
+function markBridges(
+  candidates: readonly Candidate[],
+  best: readonly Candidate[],
+  request: ReadonlySet<string>,
+  idf: (term: string) => number,
+): void {
+  const top = best[0]?.score ?? 0;
+  if (top <= 0) return;
+  const strength = new Map<string, number>();
+  for (const candidate of candidates) {
+    if (strength.has(candidate.sourceId)) continue;
+    const subject = candidate.subjectStems;
+    let value = 0;
+    if (subject.size > 0 && !subset(subject, request)) {
+      for (const sentence of best) {
+        if (sentence.sourceId !== candidate.sourceId && subset(subject, sentence.stems)) {
+          value = Math.max(value, sentence.score / top);
+        }
+      }
+    }
+    strength.set(candidate.sourceId, value * [...subject].reduce((sum, term) => sum + idf(term), 0));
+  }
+  for (const candidate of candidates) candidate.boost = strength.get(candidate.sourceId) ?? 0;
 }
 
 const byScore = (a: Candidate, b: Candidate): number =>
@@ -164,42 +208,16 @@ function selectFacts(ranked: readonly Candidate[], limits: ExtractionLimits): Ca
   return chosen;
 }
 
-/** Request names, numbers and noun-like words that no sentence of the packet mentions. */
-function gapsOf(profile: RequestProfile, candidates: readonly Candidate[], maxGaps: number): GapProposal[] {
-  const allStems = new Set(candidates.flatMap((candidate) => [...candidate.stems]));
-  const allText = candidates.map((candidate) => candidate.normalized).join(" ");
-  const missing: string[] = [];
-  const covered = new Set<string>();
-  for (const name of [...profile.names, ...profile.numbers]) {
-    const phrase = ` ${normalizePhrase(name)} `;
-    for (const term of stemSet(name)) covered.add(term);
-    if (phrase.trim() !== "" && !allText.includes(phrase)) missing.push(name);
-  }
-  for (const word of profile.words) {
-    const terms = stemSet(word);
-    const term = [...terms][0];
-    if (term === undefined || covered.has(term) || allStems.has(term)) continue;
-    if (word.length < 4 || isVerbLike(word.toLowerCase())) continue;
-    missing.push(word);
-  }
-  const gaps: GapProposal[] = [];
-  for (const term of missing) {
-    if (gaps.length >= maxGaps) break;
-    const text = `The sources read do not mention ${term}.`;
-    if (readerTextProblem(text) !== undefined) continue;
-    gaps.push({ id: `g${gaps.length + 1}`, text, relatedSourceIds: [] });
-  }
-  return gaps;
+export interface RankedSentence {
+  sourceId: string;
+  chunkId: string;
+  /** Position of the sentence in its chunk. */
+  position: number;
+  text: string;
+  score: number;
 }
 
-/** The extractive synthesis of `question` over the closed packet `sources`. */
-export function extractiveSynthesis(
-  question: string,
-  sources: readonly PacketSource[],
-  limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
-): SynthesisOutput {
-  const profile = profileRequest(question);
-  const candidates = candidatesOf(sources);
+function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
   const idf = idfOf(candidates);
   const weights = requestWeights(profile, idf);
   const phrases = profile.names
@@ -210,14 +228,38 @@ export function extractiveSynthesis(
     .filter(([phrase]) => phrase.trim().includes(" "));
   scoreAll(candidates, weights, phrases);
   const firstPass = [...candidates].sort(byScore).filter((candidate) => candidate.score > 0);
-  const bridge = bridgeWeights(firstPass.slice(0, BRIDGE_SENTENCES), weights, idf);
-  if (bridge.size > 0) scoreAll(candidates, new Map([...weights, ...bridge]), phrases);
-  const ranked = candidates.filter((candidate) => candidate.score > 0).sort(byScore);
+  const best = firstPass.slice(0, BRIDGE_SENTENCES);
+  markBridges(candidates, best, new Set(profile.stems), idf);
+  scoreAll(candidates, new Map([...weights, ...bridgeWeights(best, weights, idf)]), phrases);
+  return candidates.filter((candidate) => candidate.score > 0).sort(byScore);
+}
+
+/** The packet's sentences that relate to `question`, best first, with their scores. */
+export function rankSentences(question: string, sources: readonly PacketSource[]): RankedSentence[] {
+  return rank(profileRequest(question), candidatesOf(sources)).map(({ sourceId, chunkId, position, text, score }) => ({
+    sourceId,
+    chunkId,
+    position,
+    text,
+    score,
+  }));
+}
+
+/** The extractive synthesis of `question` over the closed packet `sources`. */
+export function extractiveSynthesis(
+  question: string,
+  sources: readonly PacketSource[],
+  limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
+  language = "en",
+): SynthesisOutput {
+  const profile = profileRequest(question);
+  const candidates = candidatesOf(sources);
+  const ranked = rank(profile, candidates);
   const facts: FactProposal[] = selectFacts(ranked, limits).map((candidate, index) => ({
     id: `f${index + 1}`,
     text: candidate.text,
     sourceId: candidate.sourceId,
     chunkIds: [candidate.chunkId],
   }));
-  return { facts, derivations: [], recommendations: [], gaps: gapsOf(profile, candidates, limits.maxGaps) };
+  return { facts, derivations: [], recommendations: [], gaps: gapsFor(profile, candidates, limits.maxGaps, language) };
 }

@@ -84,7 +84,8 @@ function blocks(text: string): Line[] {
 function abbreviationBefore(text: string, index: number): boolean {
   const word = /([\p{L}.]+)$/u.exec(text.slice(Math.max(0, index - 12), index))?.[1] ?? "";
   if (word === "") return false;
-  if (/^\p{Lu}$/u.test(word)) return true;
+  // An initial ("John B. Goodenough") or a one-letter abbreviation ("c. 1243", "b. 1952").
+  if (/^\p{L}$/u.test(word)) return true;
   if (/\p{L}\.\p{L}$/u.test(word)) return true;
   return ABBREVIATIONS.has(word.toLowerCase());
 }
