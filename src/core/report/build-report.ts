@@ -78,7 +78,10 @@ export function describeBoundaries(facts: AcquisitionFacts): string[] {
   if (facts.failedFetches > 0) {
     lines.push(`${facts.failedFetches} of ${plural(facts.fetchAttempts, "document")} could not be read.`);
   }
-  for (const limit of facts.limitsReached) lines.push(`Reading stopped at the ${readerLine(limit, 120)}.`);
+  for (const limit of facts.limitsReached) {
+    const what = /generation/.test(limit) ? "Model work stopped" : "Reading stopped";
+    lines.push(`${what} at the ${readerLine(limit, 120)}.`);
+  }
   if (facts.deadlineReached) lines.push("The time limit was reached before all planned reading was done.");
   if (facts.cancelled) lines.push("The research was stopped by the user before all planned reading was done.");
   return lines;
@@ -118,6 +121,9 @@ function notice(input: BuildInput): string {
   }
   if (input.phase === "preliminary") {
     return "Preliminary report: these are verbatim excerpts from the sources read so far, not conclusions. The synthesis of findings is still pending and will replace this page when it is ready.";
+  }
+  if (input.synthesis) {
+    return "Source-backed report: the synthesis proposed no finding that passed Assay's checks, so this report shows verbatim excerpts from the sources that were read. The excerpts are evidence to read, not conclusions.";
   }
   return "Source-backed report: no synthesis of findings is available for this run, so this report shows verbatim excerpts from the sources that were read. The excerpts are evidence to read, not conclusions.";
 }

@@ -34,18 +34,23 @@ function positiveNumber(value: string): number {
   return parsed;
 }
 
-/** `crash-after-persisted:K`: kill this process (SIGKILL) right after the K-th persisted source. */
-function parseFault(value: string): number {
-  const match = /^crash-after-persisted:(\d+)$/.exec(value);
-  if (!match) throw new InvalidArgumentError("known faults: crash-after-persisted:K");
-  return Number(match[1]);
+/** A deterministic crash: SIGKILL right after the K-th persisted source, or after the first event of a type. */
+type Fault = { afterPersisted: number } | { afterEvent: string };
+
+/** `crash-after-persisted:K` or `crash-after:<event-type>`. */
+function parseFault(value: string): Fault {
+  const persisted = /^crash-after-persisted:(\d+)$/.exec(value);
+  if (persisted) return { afterPersisted: Number(persisted[1]) };
+  const event = /^crash-after:([a-z]+(?:-[a-z]+)+)$/.exec(value);
+  if (event?.[1]) return { afterEvent: event[1] };
+  throw new InvalidArgumentError("known faults: crash-after-persisted:K, crash-after:<event-type>");
 }
 
 interface CommonOptions {
   db?: string;
   json?: boolean;
   quiet?: boolean;
-  fault?: number;
+  fault?: Fault;
 }
 
 interface RunCommandOptions extends CommonOptions {
@@ -81,12 +86,16 @@ async function buildRequest(question: string, options: RunCommandOptions, model:
   };
 }
 
-function faultListener(crashAfter: number | undefined): ((event: RunEvent) => void)[] {
-  if (crashAfter === undefined) return [];
+function faultListener(fault: Fault | undefined): ((event: RunEvent) => void)[] {
+  if (fault === undefined) return [];
   let persisted = 0;
   return [
     (event) => {
-      if (event.type === "source-persisted" && ++persisted >= crashAfter) process.kill(process.pid, "SIGKILL");
+      const hit =
+        "afterPersisted" in fault
+          ? event.type === "source-persisted" && ++persisted >= fault.afterPersisted
+          : event.type === fault.afterEvent;
+      if (hit) process.kill(process.pid, "SIGKILL");
     },
   ];
 }
@@ -169,7 +178,7 @@ export function buildProgram(): Command {
 
   const dbOption = () => new Option("--db <file>", "SQLite database file (default: $ASSAY_HOME/assay.db)");
   const faultOption = () =>
-    new Option("--fault <fault>", "inject a deterministic fault (crash-after-persisted:K)")
+    new Option("--fault <fault>", "inject a deterministic fault (crash-after-persisted:K, crash-after:<event-type>)")
       .argParser(parseFault)
       .hideHelp();
 

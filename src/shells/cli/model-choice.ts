@@ -8,9 +8,12 @@ import { readPriceFile } from "./price-file.js";
 
 /** The spec a new run records: `--model`, else ASSAY_MODEL, else the offline engine. */
 export function modelSpec(flag: string | undefined, environment: Record<string, string | undefined>): string {
-  const spec = (flag ?? environment.ASSAY_MODEL ?? "offline").trim();
-  if (spec === "") throw new UserError("the model spec is empty; use offline, none or provider:model-name");
-  return spec;
+  if (flag !== undefined) {
+    const spec = flag.trim();
+    if (spec === "") throw new UserError("--model is empty; use offline, none or provider:model-name");
+    return spec;
+  }
+  return environment.ASSAY_MODEL?.trim() || "offline";
 }
 
 /** Builds the model for `spec`; undefined for `none`. Provider secrets come from `environment`. */

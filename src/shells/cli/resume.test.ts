@@ -101,6 +101,29 @@ describe("assay resume after SIGKILL", () => {
     });
   }
 
+  it("reuses a synthesis recorded before the crash instead of generating again", async () => {
+    const dir = tempDir("assay-resume-");
+    cleanups.push(dir.cleanup);
+    const out = join(dir.path, "published");
+    const crashed = await runCli(
+      ["run", QUESTION, "--corpus", EXAMPLE_CORPUS, "--out", out, "--fault", "crash-after:synthesis-admitted"],
+      { home: dir.path },
+    );
+    expect(crashed.signal).toBe("SIGKILL");
+    const resumed = await runCli(["resume", "1", "--json"], { home: dir.path });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ artifactStatus: "synthesized" });
+    const show = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir.path })).stdout) as {
+      events: { type: string; data: { purpose?: string } }[];
+    };
+    const types = show.events.map((event) => event.type);
+    expect(types.filter((type) => type === "generation-started")).toHaveLength(2);
+    expect(types).toContain("synthesis-reused");
+    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
+    if (!doc.ok) throw new Error(doc.error);
+    expect(doc.value.directFindings.length).toBeGreaterThan(0);
+  });
+
   it("refuses to resume a finished run", async () => {
     const dir = tempDir("assay-resume-");
     cleanups.push(dir.cleanup);

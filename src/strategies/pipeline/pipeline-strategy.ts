@@ -6,13 +6,13 @@
  * synthesis over the closed catalog; item-local admission.
  */
 import { admitSynthesis } from "../../core/synthesis/admission.js";
-import type { PlannerOutput } from "../../core/synthesis/proposals.js";
+import { type PlannerOutput, synthesisOutputSchema } from "../../core/synthesis/proposals.js";
 import { admitQueries } from "../../core/synthesis/query-admission.js";
 import { acquireAll, type Candidate, candidatesOf, search } from "../../host/acquisition.js";
 import { generate } from "../../host/generation.js";
 import { buildFromPersisted, publish } from "../../host/publication.js";
 import type { RunHost } from "../../host/run-host.js";
-import type { Generation, PacketSource } from "../../ports/model.js";
+import type { Generation, Model, PacketSource } from "../../ports/model.js";
 import type { SearchCallRecord } from "../../ports/store.js";
 import type { Strategy, StrategyResult } from "../strategy.js";
 import { packetFor, packetSources, synthesisInput } from "./synthesis-packet.js";
@@ -79,9 +79,32 @@ async function runPlannedSearches(host: RunHost, planned: Generation<PlannerOutp
   }
 }
 
+function producedBy(model: Model): string {
+  return model.kind === "extractive"
+    ? "Findings were selected by Assay's offline extractive engine: each one is a sentence quoted from a source. No language model wrote or checked them."
+    : `Findings were proposed by the model ${model.name} and checked by Assay for structure only.`;
+}
+
+/** A synthesis output recorded before a crash, admitted again against every persisted source. */
+async function recordedSynthesis(host: RunHost, model: Model): Promise<StrategyResult | undefined> {
+  const events = await host.store.listEvents(host.run.id);
+  const recorded = events.findLast((event) => event.type === "synthesis-admitted" && event.data.output !== undefined);
+  if (!recorded) return undefined;
+  const parsed = synthesisOutputSchema.safeParse(recorded.data.output);
+  if (!parsed.success) return undefined;
+  const catalog = new Map(
+    host.sources().map((source) => [source.id, new Map(source.chunks.map((chunk) => [chunk.id, chunk.text]))]),
+  );
+  await host.emit("synthesis-reused", { fromEvent: recorded.seq });
+  return { synthesis: { admitted: admitSynthesis(parsed.data, catalog), producedBy: producedBy(model) } };
+}
+
 async function synthesize(host: RunHost): Promise<StrategyResult> {
   const model = host.model;
   if (!model || host.sources().length === 0 || host.signal.aborted) return {};
+  // After a crash, the recorded output is reused: no second generation for the same work.
+  const reused = await recordedSynthesis(host, model);
+  if (reused) return reused;
   await host.stage("synthesis");
   const packet = packetFor(host);
   if (packet.omitted.length > 0) {
@@ -112,12 +135,10 @@ async function synthesize(host: RunHost): Promise<StrategyResult> {
     recommendations: admitted.recommendations.length,
     gaps: admitted.gaps.length,
     dropped: admitted.diagnostics.length,
+    // The proposals themselves, so that a resumed run publishes them without another generation.
+    output: result.value,
   });
-  const producedBy =
-    model.kind === "extractive"
-      ? "Findings were selected by Assay's offline extractive engine: each one is a sentence quoted from a source. No language model wrote or checked them."
-      : `Findings were proposed by the model ${model.name} and checked by Assay for structure only.`;
-  return { synthesis: { admitted, producedBy } };
+  return { synthesis: { admitted, producedBy: producedBy(model) } };
 }
 
 export const pipelineStrategy: Strategy = {

@@ -111,15 +111,20 @@ export function splitSentences(text: string): SentenceSpan[] {
     for (const end of sentenceEnds(text, block)) {
       let from = start;
       while (from < end && /\s/.test(text[from] ?? "")) from++;
+      // A list marker is layout, not content: the sentence starts after it (still an exact substring).
+      const begin = from;
+      const marker = LIST_MARKER.exec(text.slice(from, end));
+      const listItem = marker !== null;
+      if (marker) from += marker[0].length;
       if (end > from) {
         const raw = text.slice(from, end);
-        const single = !raw.includes("\n") && from === block.start && end === block.end;
+        const single = !raw.includes("\n") && begin === block.start && end === block.end;
         sentences.push({
           start: from,
           end,
           text: collapseWhitespace(raw),
           standalone: single && !/[.!?]["'”’)\]]*$/u.test(raw),
-          listItem: LIST_MARKER.test(raw),
+          listItem,
         });
       }
       start = end;

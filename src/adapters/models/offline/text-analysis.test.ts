@@ -24,8 +24,8 @@ describe("splitSentences", () => {
     expect(sentences.map((sentence) => sentence.text)).toEqual([
       "Cathode materials",
       "Lithium cobalt oxide was the first commercial cathode and it was used for a long time in phones.",
-      "- iron phosphate",
-      "- manganese oxide",
+      "iron phosphate",
+      "manganese oxide",
     ]);
     expect(sentences.map((sentence) => sentence.standalone)).toEqual([true, false, true, true]);
     expect(sentences.map((sentence) => sentence.listItem)).toEqual([false, false, true, true]);
