@@ -55,6 +55,8 @@ interface Candidate {
 /** How much a sentence is worth quoting, whatever it says: 0 (never) to 1. */
 function quality(text: string, standalone: boolean, listItem: boolean, title: string): number {
   if (readerTextProblem(text) !== undefined) return 0;
+  // Table rows (cells joined by " | ") are not sentences a reader can check on their own.
+  if ((text.match(/ \| /g) ?? []).length >= 2) return 0;
   const words = text.split(" ").length;
   let factor = 1;
   if (words < 4) factor *= 0.2;
