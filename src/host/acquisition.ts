@@ -118,16 +118,8 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
       result = await host.store.persistSource(
         host.run.id,
         {
+          ...document,
           requestedAnchor: candidate.anchor,
-          canonicalAnchor: document.canonicalAnchor,
-          title: document.title,
-          transport: document.transport,
-          ...(document.path === undefined ? {} : { path: document.path }),
-          ...(document.url === undefined ? {} : { url: document.url }),
-          domain: document.domain,
-          content: document.content,
-          truncated: document.truncated,
-          contentType: document.contentType,
           sha256: createHash("sha256").update(document.content).digest("hex"),
           capturedAt: host.clock.wallIso(),
           fetchedMs,

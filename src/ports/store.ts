@@ -6,7 +6,7 @@
  */
 import type { Budgets } from "../core/budgets.js";
 import type { ArtifactStatus } from "../core/report/report-document.js";
-import type { Transport } from "./fetcher.js";
+import type { FetchedDocument } from "./fetcher.js";
 import type { SearchHit, SearchQuery } from "./search-provider.js";
 
 export interface CorpusScope {
@@ -105,17 +105,7 @@ export interface Provenance {
 }
 
 /** A fetched document as the Host hands it to the store (seed 004 SourceRecord fields). */
-export interface NewSource {
-  requestedAnchor: string;
-  canonicalAnchor: string;
-  title: string;
-  transport: Transport;
-  path?: string;
-  url?: string;
-  domain: string;
-  content: string;
-  truncated: boolean;
-  contentType: string;
+export interface NewSource extends FetchedDocument {
   sha256: string;
   capturedAt: string;
   /** Offset from the run origin at which the fetch completed. */

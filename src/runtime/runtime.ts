@@ -7,7 +7,7 @@ import { describeError, UserError } from "../core/errors.js";
 import { type RunTimings, runTimings } from "../core/timings.js";
 import { buildFromPersisted, publish } from "../host/publication.js";
 import { RunClock } from "../host/run-clock.js";
-import { type EventListener, RunHost } from "../host/run-host.js";
+import { type EventListener, RunHost, type RunHostOptions } from "../host/run-host.js";
 import type { ArtifactStore, PublishedArtifacts } from "../ports/artifact-store.js";
 import type { Clock } from "../ports/clock.js";
 import type { OpenScope, ScopeOpener } from "../ports/evidence-scope.js";
@@ -61,6 +61,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       throw new UserError(`unknown strategy "${request.strategy}" (known: ${Object.keys(strategies).join(", ")})`);
     return strategy;
   };
+
+  const hostOptions = (run: RunRecord, scope: OpenScope, runOptions: RunOptions): RunHostOptions => ({
+    run,
+    store: options.store,
+    clock: options.clock,
+    search: scope.search,
+    fetcher: scope.fetcher,
+    artifacts: options.artifacts,
+    ...(options.model ? { model: options.model } : {}),
+    listeners: runOptions.listeners ?? [],
+    ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+  });
 
   async function drive(host: RunHost, scope: OpenScope, strategy: Strategy): Promise<RunOutcome> {
     const { store, run } = host;
@@ -122,20 +134,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         await options.store.updateRun(run.id, { outDir });
         run = { ...run, request: { ...run.request, outDir } };
       }
-      const host = await RunHost.open(
-        {
-          run,
-          store: options.store,
-          clock: options.clock,
-          search: scope.search,
-          fetcher: scope.fetcher,
-          artifacts: options.artifacts,
-          ...(options.model ? { model: options.model } : {}),
-          listeners: runOptions.listeners ?? [],
-          ...(runOptions.signal ? { signal: runOptions.signal } : {}),
-        },
-        clock,
-      );
+      const host = await RunHost.open(hostOptions(run, scope, runOptions), clock);
       await host.emit("run-started", {
         question: request.question,
         strategy: strategy.name,
@@ -157,15 +156,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const events = await options.store.listEvents(runId);
       await options.store.updateRun(runId, { worker, outDir });
       const host = await RunHost.open({
-        run: { ...run, worker, request: { ...run.request, outDir } },
-        store: options.store,
-        clock: options.clock,
-        search: scope.search,
-        fetcher: scope.fetcher,
-        artifacts: options.artifacts,
-        ...(options.model ? { model: options.model } : {}),
-        listeners: runOptions.listeners ?? [],
-        ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+        ...hostOptions({ ...run, worker, request: { ...run.request, outDir } }, scope, runOptions),
         resumed: { lastOffsetMs: events.at(-1)?.offsetMs ?? 0 },
       });
       await host.emit("run-resumed", { sources: host.sources().length, searches: host.searchCalls().length });
