@@ -21,7 +21,8 @@ export function describeQuery(query: SearchQuery): string {
 
 /** Reader-safe description of the evidence scope. */
 export function describeScope(host: RunHost): string {
-  return `the local folder “${host.request.scope.label}”`;
+  const scope = host.request.scope;
+  return scope.kind === "corpus" ? `the local folder “${scope.label}”` : scope.label;
 }
 
 export function catalogSource(source: SourceRecord): CatalogSource {

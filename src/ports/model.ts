@@ -36,7 +36,7 @@ export interface PlannerInput {
   language: string;
   /** Reader-safe description of the evidence scope ("the local folder “corpus”"). */
   scope: string;
-  scopeKind: "corpus";
+  scopeKind: "corpus" | "web";
   maxQueries: number;
   maxQueryChars: number;
   /**

@@ -17,7 +17,18 @@ export interface CorpusScope {
   label: string;
 }
 
-export type EvidenceScope = CorpusScope;
+/** The web: a search provider (secrets are not stored; the shell supplies them) and a fetcher. */
+export interface WebScope {
+  kind: "web";
+  /** Provider name and optional base URL, e.g. searxng at http://localhost:8080. */
+  search: { provider: string; baseUrl?: string };
+  /** Hosts, IPs or CIDRs the fetcher may reach even when private (intranet, tests). */
+  allowHosts: string[];
+  /** Reader-facing description ("the web, searched with SearXNG"). */
+  label: string;
+}
+
+export type EvidenceScope = CorpusScope | WebScope;
 
 export type StrategyName = "pipeline";
 

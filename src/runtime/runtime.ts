@@ -81,7 +81,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     try {
       try {
         const facts = await scope.prepare(host.signal);
-        await host.emit("corpus-indexed", facts);
+        await host.emit(host.request.scope.kind === "corpus" ? "corpus-indexed" : "scope-prepared", facts);
         result = await strategy.run(host);
       } catch (error) {
         await host.diagnose("strategy", "strategy-failed", describeError(error));

@@ -14,6 +14,7 @@ export interface CorpusScopeOptions {
 export function corpusScopeOpener(options: CorpusScopeOptions): ScopeOpener {
   return {
     async open(scope: EvidenceScope): Promise<OpenScope> {
+      if (scope.kind !== "corpus") throw new Error(`the corpus scope opener cannot open a ${scope.kind} scope`);
       const root = await resolveCorpusRoot(scope.root);
       const index = CorpusIndex.open(root, indexFileFor(options.indexDir, root));
       return {

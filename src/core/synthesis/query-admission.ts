@@ -9,7 +9,7 @@ import { readerLine } from "../text.js";
 import type { QueryProposal } from "./proposals.js";
 
 export interface QueryAdmissionRules {
-  scopeKind: "corpus";
+  scopeKind: "corpus" | "web";
   maxQueries: number;
   maxQueryChars: number;
   /** The search provider's own check (pattern syntax, safe path); a reason when refused. */

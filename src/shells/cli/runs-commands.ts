@@ -77,7 +77,7 @@ export async function showRun(
     `Run ${run.id}: ${displayStatus(run)}${run.artifactStatus ? ` — ${run.artifactStatus} report` : ""}`,
     `Question:  ${run.request.question}`,
     `Strategy:  ${run.request.strategy}`,
-    `Scope:     corpus ${run.request.scope.label} (${run.request.scope.root})`,
+    `Scope:     ${run.request.scope.kind === "corpus" ? `corpus ${run.request.scope.label} (${run.request.scope.root})` : run.request.scope.label}`,
     `Report:    ${run.request.outDir}`,
     `Started:   ${run.originAt}${run.finishedAt ? `   finished: ${run.finishedAt}` : ""}`,
     `Timings:   first source fetched ${ms(timings.firstSourceFetchedMs)}, persisted ${ms(timings.firstSourcePersistedMs)}; preliminary ${ms(timings.preliminaryPublishedMs)}; final ${ms(timings.finalPublishedMs)}; finished ${ms(timings.terminalMs)}`,

@@ -10,7 +10,7 @@ import { type PlannerOutput, synthesisOutputSchema } from "../../core/synthesis/
 import { admitQueries } from "../../core/synthesis/query-admission.js";
 import { acquireAll, type Candidate, candidatesOf, search } from "../../host/acquisition.js";
 import { generate } from "../../host/generation.js";
-import { buildFromPersisted, publish } from "../../host/publication.js";
+import { buildFromPersisted, describeScope, publish } from "../../host/publication.js";
 import type { RunHost } from "../../host/run-host.js";
 import type { Generation, Model, PacketSource } from "../../ports/model.js";
 import type { SearchCallRecord } from "../../ports/store.js";
@@ -46,7 +46,7 @@ function startPlanner(
       {
         question: host.request.question,
         language: host.request.language,
-        scope: `the local folder “${host.request.scope.label}”`,
+        scope: describeScope(host),
         scopeKind: host.request.scope.kind,
         maxQueries: Math.min(MAX_PLANNER_QUERIES, host.remaining("searchCalls")),
         maxQueryChars: MAX_QUERY_CHARS,
