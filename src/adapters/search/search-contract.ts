@@ -1,0 +1,210 @@
+/**
+ * The contract every web SearchProvider passes, against a loopback HTTP server that speaks
+ * the provider's wire format. Run it from a provider's test file with a subject that builds
+ * the provider for a base URL and writes a successful reply in that provider's format.
+ */
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { ExternalServiceError } from "../../core/errors.js";
+import type { SearchProvider } from "../../ports/search-provider.js";
+
+export interface SeenRequest {
+  method: string;
+  /** Path and query string. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface LoopbackReply {
+  status?: number;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is (malformed bodies, HTML error pages). */
+  raw?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+export interface Loopback {
+  baseUrl: string;
+  seen: SeenRequest[];
+  close(): Promise<void>;
+}
+
+/** A server answering each request with the next reply; an unexpected request gets a 418. */
+export async function startLoopback(replies: LoopbackReply[]): Promise<Loopback> {
+  const seen: SeenRequest[] = [];
+  const server = createServer((request, response) => {
+    const parts: Buffer[] = [];
+    request.on("data", (part: Buffer) => parts.push(part));
+    request.on("end", () => {
+      seen.push({
+        method: request.method ?? "",
+        path: request.url ?? "",
+        headers: request.headers,
+        body: Buffer.concat(parts).toString("utf8"),
+      });
+      const reply = replies.shift() ?? { status: 418, json: { error: "unexpected request" } };
+      const send = (): void => {
+        const type = reply.raw === undefined ? "application/json" : "text/html";
+        response.writeHead(reply.status ?? 200, { "content-type": type, ...reply.headers });
+        response.end(reply.raw ?? JSON.stringify(reply.json ?? {}));
+      };
+      if (!reply.delayMs) return send();
+      const timer = setTimeout(send, reply.delayMs);
+      response.on("close", () => clearTimeout(timer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface ContractResult {
+  url: string;
+  title: string;
+  snippet: string;
+}
+
+export interface SearchContractSubject {
+  /** The provider under test, pointed at `baseUrl`, with `apiKey` as its key and short backoffs. */
+  create(settings: { baseUrl: string; apiKey: string }): SearchProvider;
+  /** A successful reply in the provider's wire format listing `results` in order. */
+  reply(results: readonly ContractResult[]): unknown;
+}
+
+export const CONTRACT_KEY = "sk-contract-9f3b2a7c1d5e";
+
+const result = (index: number, url = `https://example.org/page-${index}`): ContractResult => ({
+  url,
+  title: `Page ${index}`,
+  snippet: `Snippet of page ${index}.`,
+});
+
+export function runSearchContract(name: string, subject: SearchContractSubject): void {
+  describe(`SearchProvider contract: ${name}`, () => {
+    const servers: Loopback[] = [];
+    afterEach(async () => {
+      await Promise.all(servers.splice(0).map((server) => server.close()));
+    });
+    const serve = async (replies: LoopbackReply[]) => {
+      const server = await startLoopback(replies);
+      servers.push(server);
+      return { server, provider: subject.create({ baseUrl: server.baseUrl, apiKey: CONTRACT_KEY }) };
+    };
+    const text = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
+
+    it("ranks hits 1..n, keeps only http(s) anchors and drops exact duplicates", async () => {
+      const results = [
+        result(1),
+        result(2, "ftp://example.org/file.txt"),
+        result(3, "http://example.net/a?b=c"),
+        result(4, "https://example.org/page-1"),
+        result(5, "javascript:alert(1)"),
+        result(6),
+      ];
+      const { server, provider } = await serve([{ json: subject.reply(results) }]);
+      const hits = await provider.search(text, { limit: 10 });
+      expect(hits.map((hit) => hit.anchor)).toEqual([
+        "https://example.org/page-1",
+        "http://example.net/a?b=c",
+        "https://example.org/page-6",
+      ]);
+      expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
+      expect(hits[0]).toMatchObject({ title: "Page 1", snippet: "Snippet of page 1." });
+      for (const hit of hits) expect(Number.isFinite(hit.score)).toBe(true);
+      expect(server.seen).toHaveLength(1);
+    });
+
+    it("returns at most `limit` hits", async () => {
+      const { provider } = await serve([{ json: subject.reply([1, 2, 3, 4, 5].map((index) => result(index))) }]);
+      const hits = await provider.search(text, { limit: 3 });
+      expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
+    });
+
+    it("rejects when the signal is already aborted, without a request", async () => {
+      const { server, provider } = await serve([{ json: subject.reply([result(1)]) }]);
+      const controller = new AbortController();
+      controller.abort(new Error("cancelled by the caller"));
+      await expect(provider.search(text, { limit: 5, signal: controller.signal })).rejects.toThrow(
+        "cancelled by the caller",
+      );
+      expect(server.seen).toHaveLength(0);
+    });
+
+    it("rejects promptly when the signal aborts during the request", async () => {
+      const { provider } = await serve([{ json: subject.reply([result(1)]), delayMs: 5_000 }]);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error("deadline")), 50);
+      const started = Date.now();
+      await expect(provider.search(text, { limit: 5, signal: controller.signal })).rejects.toThrow("deadline");
+      expect(Date.now() - started).toBeLessThan(2_000);
+    });
+
+    it("retries an HTTP 500 and succeeds", async () => {
+      const { server, provider } = await serve([
+        { status: 500, json: { error: "internal error" } },
+        { json: subject.reply([result(1)]) },
+      ]);
+      const hits = await provider.search(text, { limit: 5 });
+      expect(hits).toHaveLength(1);
+      expect(server.seen).toHaveLength(2);
+    });
+
+    it("waits for a 429's Retry-After, then retries", async () => {
+      const { server, provider } = await serve([
+        { status: 429, json: { error: "too many requests" }, headers: { "retry-after": "1" } },
+        { json: subject.reply([result(1)]) },
+      ]);
+      const started = Date.now();
+      const hits = await provider.search(text, { limit: 5 });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(hits).toHaveLength(1);
+      expect(server.seen).toHaveLength(2);
+    });
+
+    it("fails on a 401 without retrying, and the message does not carry the key", async () => {
+      const { server, provider } = await serve([
+        { status: 401, json: { message: `invalid key ${CONTRACT_KEY}`, error: `invalid key ${CONTRACT_KEY}` } },
+      ]);
+      const failure = await provider.search(text, { limit: 5 }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      expect(String(failure)).toContain("401");
+      expect(String(failure)).not.toContain(CONTRACT_KEY);
+      expect(server.seen).toHaveLength(1);
+    });
+
+    it("fails with ExternalServiceError on a body that is not JSON, and on JSON of another shape", async () => {
+      const { server, provider } = await serve([{ raw: "<html>not json" }, { json: { unexpected: true } }]);
+      await expect(provider.search(text, { limit: 5 })).rejects.toBeInstanceOf(ExternalServiceError);
+      await expect(provider.search(text, { limit: 5 })).rejects.toThrow(/unexpected shape/);
+      expect(server.seen).toHaveLength(2);
+    });
+
+    it("refuses pattern queries and empty text in checkQuery", async () => {
+      const { server, provider } = await serve([]);
+      expect(provider.checkQuery({ kind: "pattern", pattern: "LiFePO4|LFP" })).toBe(
+        "pattern queries need a local corpus scope",
+      );
+      expect(provider.checkQuery({ kind: "text", text: "   " })).toBe("the query is empty");
+      expect(provider.checkQuery(text)).toBeUndefined();
+      await expect(provider.search({ kind: "pattern", pattern: "LFP" }, { limit: 5 })).rejects.toThrow(
+        "pattern queries need a local corpus scope",
+      );
+      expect(server.seen).toHaveLength(0);
+    });
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * What the web search providers share besides HTTP: the queries they accept, their base
+ * URL and key, and turning a provider's results into ranked hits. Pure.
+ */
+import { UserError } from "../../core/errors.js";
+import { readerLine } from "../../core/text.js";
+import type { SearchHit, SearchQuery } from "../../ports/search-provider.js";
+
+export const PATTERN_REFUSAL = "pattern queries need a local corpus scope";
+const MAX_TITLE_CHARS = 300;
+const MAX_SNIPPET_CHARS = 300;
+
+/** A provider's documented limits on the query text. */
+export interface QueryLimits {
+  maxChars?: number;
+  maxWords?: number;
+}
+
+/** Why a web provider cannot run `query`, or undefined. */
+export function checkWebQuery(query: SearchQuery, limits: QueryLimits = {}): string | undefined {
+  if (query.kind === "pattern") return PATTERN_REFUSAL;
+  const text = query.text.trim();
+  if (text === "") return "the query is empty";
+  if (limits.maxChars !== undefined && text.length > limits.maxChars) {
+    return `the query is longer than ${limits.maxChars} characters`;
+  }
+  if (limits.maxWords !== undefined && text.split(/\s+/).length > limits.maxWords) {
+    return `the query has more than ${limits.maxWords} words`;
+  }
+  return undefined;
+}
+
+/** The text to send for `query`; throws UserError when the provider cannot run it. */
+export function webQueryText(query: SearchQuery, limits?: QueryLimits): string {
+  const refusal = checkWebQuery(query, limits);
+  if (refusal !== undefined || query.kind !== "text") throw new UserError(refusal ?? PATTERN_REFUSAL);
+  return query.text.trim();
+}
+
+/** Whether `text` is an absolute http(s) URL. */
+export function isWebUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** `base` as an http(s) URL ending in a slash, so endpoints resolve under its path; throws UserError. */
+export function parseBaseUrl(label: string, base: string): URL {
+  if (!isWebUrl(base)) throw new UserError(`the ${label} base URL "${base}" is not an http:// or https:// URL`);
+  const url = new URL(base);
+  if (url.username !== "" || url.password !== "") {
+    throw new UserError(`the ${label} base URL must not carry a user name or password`);
+  }
+  if (!url.pathname.endsWith("/")) url.pathname = `${url.pathname}/`;
+  url.search = "";
+  url.hash = "";
+  return url;
+}
+
+/** The key, or a UserError when it is missing. */
+export function requireApiKey(label: string, apiKey: string | undefined): string {
+  const key = apiKey?.trim() ?? "";
+  if (key === "") throw new UserError(`the ${label} search provider needs an API key`);
+  return key;
+}
+
+/** One result as a provider lists it. */
+export interface WebResult {
+  url: string | null | undefined;
+  title?: string | null | undefined;
+  snippet?: string | null | undefined;
+  score: number;
+}
+
+/**
+ * Hits from results in the provider's order: only http(s) URLs, the first of each exact
+ * URL, at most `limit`, ranked 1..n.
+ */
+export function toHits(results: readonly WebResult[], limit: number): SearchHit[] {
+  const seen = new Set<string>();
+  const hits: SearchHit[] = [];
+  for (const result of results) {
+    if (hits.length >= limit) break;
+    const url = result.url?.trim() ?? "";
+    if (!isWebUrl(url) || seen.has(url)) continue;
+    seen.add(url);
+    hits.push({
+      anchor: url,
+      title: readerLine(result.title ?? "", MAX_TITLE_CHARS) || url,
+      snippet: readerLine(result.snippet ?? "", MAX_SNIPPET_CHARS),
+      rank: hits.length + 1,
+      score: result.score,
+    });
+  }
+  return hits;
+}
