@@ -16,6 +16,7 @@ import { renderHtml } from "../core/render/html.js";
 import { renderMarkdown } from "../core/render/markdown.js";
 import { type BuildInput, buildSourceBackedReport, type CatalogSource } from "../core/report/build-report.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
+import { extractionBench } from "./extraction-bench.js";
 import {
   BENCH_QUESTION,
   benchTempRoot,
@@ -441,6 +442,8 @@ async function main(): Promise<void> {
     console.log(`
   D/E  one buildSourceBackedReport (excerpt selection over every chunk) followed by the three
        projections the Host publishes: JSON.stringify (2-space), renderMarkdown, renderHtml.`);
+
+    await extractionBench(temp.path);
   } finally {
     temp.cleanup();
   }
