@@ -79,8 +79,10 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
   const provenance = { queryId: candidate.queryId, rank: candidate.rank, requestedAnchor: candidate.anchor };
   const known = alreadyPersisted(host, candidate.anchor);
   if (known) {
-    if (known.provenance.some((item) => item.queryId === candidate.queryId))
-      return { kind: "duplicate", source: known };
+    const recorded = known.provenance.some(
+      (item) => item.queryId === candidate.queryId && item.requestedAnchor === candidate.anchor,
+    );
+    if (recorded) return { kind: "duplicate", source: known };
     return mergeDuplicate(host, known, provenance);
   }
   if (host.hasFailed(candidate.anchor)) return { kind: "failed" };

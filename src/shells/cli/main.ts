@@ -7,9 +7,10 @@
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
+import { parseSearchSpec, searchKeyVariable } from "../../adapters/search/search-registry.js";
 import { resolveBudgets } from "../../core/budgets.js";
 import { AssayError, UserError } from "../../core/errors.js";
-import type { RunEvent, RunRequest, Store } from "../../ports/store.js";
+import type { EvidenceScope, RunEvent, RunRequest, Store } from "../../ports/store.js";
 import type { RunOutcome } from "../../runtime/runtime.js";
 import { version } from "../../version.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
@@ -54,7 +55,10 @@ interface CommonOptions {
 }
 
 interface RunCommandOptions extends CommonOptions {
-  corpus: string;
+  corpus?: string;
+  web?: boolean;
+  search?: string;
+  allowHost?: string[];
   model?: string;
   out?: string;
   maxSources?: number;
@@ -62,11 +66,44 @@ interface RunCommandOptions extends CommonOptions {
   language: string;
 }
 
+/** The evidence scope: a corpus folder, or the web through a search provider. */
+async function scopeOf(options: RunCommandOptions): Promise<EvidenceScope> {
+  if (options.web && options.corpus !== undefined)
+    throw new UserError("choose one evidence scope: --corpus DIR or --web");
+  if (!options.web) {
+    if (options.corpus === undefined)
+      throw new UserError("give an evidence scope: --corpus DIR, or --web with --search");
+    if (options.search !== undefined || options.allowHost !== undefined) {
+      throw new UserError("--search and --allow-host apply to --web runs only");
+    }
+    const root = await resolveCorpusRoot(options.corpus);
+    return { kind: "corpus", root, label: options.corpus };
+  }
+  const spec = parseSearchSpec(options.search ?? "searxng");
+  if (!spec.ok) throw new UserError(`--search: ${spec.error}`);
+  const variable = searchKeyVariable(spec.value.provider);
+  if (variable !== undefined && !process.env[variable]) {
+    throw new UserError(`--search ${spec.value.provider} needs the ${variable} environment variable`);
+  }
+  const names: Record<string, string> = {
+    searxng: "SearXNG",
+    tavily: "Tavily",
+    brave: "Brave Search",
+    serper: "Serper",
+  };
+  return {
+    kind: "web",
+    search: { provider: spec.value.provider, ...(spec.value.baseUrl ? { baseUrl: spec.value.baseUrl } : {}) },
+    allowHosts: options.allowHost ?? [],
+    label: `the web, searched with ${names[spec.value.provider] ?? spec.value.provider}`,
+  };
+}
+
 async function buildRequest(question: string, options: RunCommandOptions, model: string): Promise<RunRequest> {
   const trimmed = question.trim();
   if (trimmed.length === 0) throw new UserError("the question is empty");
   if (trimmed.length > 4_000) throw new UserError("the question is longer than 4000 characters");
-  const root = await resolveCorpusRoot(options.corpus);
+  const scope = await scopeOf(options);
   const wallClockMs = options.timeout === undefined ? undefined : Math.round(options.timeout * 1000);
   const budgets = resolveBudgets({
     ...(options.maxSources === undefined ? {} : { maxSources: options.maxSources }),
@@ -80,7 +117,7 @@ async function buildRequest(question: string, options: RunCommandOptions, model:
     language: options.language,
     strategy: "pipeline",
     model,
-    scope: { kind: "corpus", root, label: options.corpus },
+    scope,
     budgets: budgets.value,
     outDir: options.out ? resolve(options.out) : "",
   };
@@ -186,7 +223,14 @@ export function buildProgram(): Command {
     .command("run")
     .description("research a question and publish a report")
     .argument("<question>", "the research question")
-    .requiredOption("--corpus <dir>", "folder of documents to research (Markdown, text, HTML, PDF)")
+    .option("--corpus <dir>", "folder of documents to research (Markdown, text, HTML, PDF)")
+    .option("--web", "research the web instead of a folder")
+    .option("--search <provider[:url]>", "with --web: searxng[:URL] (default), tavily, brave or serper")
+    .option(
+      "--allow-host <host>",
+      "with --web: a host, IP or CIDR the fetcher may reach although it is private (repeatable)",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .option("--out <dir>", "publish report.json, report.md and report.html in this folder")
     .addOption(dbOption())
     .option("--max-sources <n>", "at most this many persisted sources", positiveInteger)
@@ -202,7 +246,7 @@ export function buildProgram(): Command {
       const model = resolveModel(spec, process.env);
       const request = await buildRequest(question, options, spec);
       const store = openStore(paths, options.db);
-      const runtime = buildRuntime(paths, store, model);
+      const runtime = buildRuntime(paths, store, model, process.env);
       process.exitCode = await execute(store, options, request.budgets.maxSources, (listeners, signal) =>
         runtime.run(request, { listeners, signal }),
       );
@@ -239,7 +283,7 @@ export function buildProgram(): Command {
         await store.close();
         throw error;
       }
-      const runtime = buildRuntime(paths, store, model);
+      const runtime = buildRuntime(paths, store, model, process.env);
       process.exitCode = await execute(store, options, run.request.budgets.maxSources, (listeners, signal) =>
         runtime.resume(runId, { listeners, signal }),
       );

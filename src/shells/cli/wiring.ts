@@ -3,7 +3,9 @@ import { join, resolve } from "node:path";
 import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
+import { searchKeyVariable } from "../../adapters/search/search-registry.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
+import { scopeRouter, webScopeOpener } from "../../adapters/web/web-scope.js";
 import type { Model } from "../../ports/model.js";
 import type { Store } from "../../ports/store.js";
 import { createRuntime, type Runtime } from "../../runtime/runtime.js";
@@ -13,13 +15,26 @@ export function openStore(paths: DataPaths, db: string | undefined): Store {
   return openSqliteStore({ file: db ? resolve(db) : paths.database });
 }
 
-export function buildRuntime(paths: DataPaths, store: Store, model: Model | undefined): Runtime {
+export function buildRuntime(
+  paths: DataPaths,
+  store: Store,
+  model: Model | undefined,
+  environment: Record<string, string | undefined>,
+): Runtime {
   return createRuntime({
     ...(model ? { model } : {}),
     store,
     artifacts: new FilesystemArtifactStore(),
     clock: systemClock,
-    scopes: corpusScopeOpener({ indexDir: paths.indexDir }),
+    scopes: scopeRouter({
+      corpus: corpusScopeOpener({ indexDir: paths.indexDir }),
+      web: webScopeOpener({
+        apiKeyFor: (provider) => {
+          const variable = searchKeyVariable(provider);
+          return variable === undefined ? undefined : environment[variable];
+        },
+      }),
+    }),
     defaultOutDir: (runId) => join(paths.runsDir, String(runId)),
   });
 }

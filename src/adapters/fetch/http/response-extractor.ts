@@ -1,0 +1,103 @@
+/**
+ * Title and clean text of a fetched body by its media type: HTML through Readability, plain
+ * text, Markdown, PDF, JSON pretty-printed; anything else, and binary bodies that claim to be
+ * text, are skipped with an ExternalServiceError.
+ */
+import { ExternalServiceError } from "../../../core/errors.js";
+import type { ExtractedDocument } from "../../extract/extracted-document.js";
+import { extractMarkdown, extractPlainText } from "../../extract/text-extractor.js";
+import { findCanonicalHref } from "../../web/canonical-link.js";
+import type { BodyRead } from "./body-reader.js";
+import { decodeText, looksBinary, parseContentType, sniffMetaCharset } from "./text-decoding.js";
+
+export interface ExtractedPage extends ExtractedDocument {
+  /** The page's `<link rel=canonical>` href, as written. */
+  canonicalHref?: string;
+  /** True when the body was cut before extraction. */
+  truncated: boolean;
+}
+
+const HTML = new Set(["text/html", "application/xhtml+xml"]);
+const TEXT = new Set(["text/plain", "text/markdown", "text/x-markdown"]);
+
+/** A title from the URL's last path segment, else its host. */
+export function fallbackTitle(url: URL): string {
+  const segment = url.pathname.split("/").findLast((part) => part !== "") ?? "";
+  let name = segment;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    // Keep the raw segment.
+  }
+  return (
+    name
+      .replace(/\.[a-z0-9]{1,5}$/i, "")
+      .replace(/[-_]+/g, " ")
+      .trim() || url.hostname
+  );
+}
+
+function sniffMime(bytes: Uint8Array): string {
+  const start = Buffer.from(bytes.subarray(0, 512)).toString("latin1");
+  if (start.startsWith("%PDF-")) return "application/pdf";
+  if (looksBinary(bytes)) return "application/octet-stream";
+  if (/^\s*(\uFEFF|\xEF\xBB\xBF)?\s*<(!doctype html|html|head|body)\b/i.test(start)) return "text/html";
+  return "text/plain";
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+export interface ResponseInput {
+  url: URL;
+  contentType: string | undefined;
+  body: BodyRead;
+  /** HTML beyond this many bytes is cut before extraction. */
+  maxHtmlBytes: number;
+}
+
+export async function extractResponse(input: ResponseInput): Promise<ExtractedPage> {
+  const { url, body } = input;
+  const declared = parseContentType(input.contentType);
+  const octets = declared.mime === "" || declared.mime === "application/octet-stream";
+  const mime = octets ? sniffMime(body.bytes) : declared.mime;
+  const title = fallbackTitle(url);
+  if (mime === "application/pdf") {
+    if (body.truncated) throw new ExternalServiceError(`skipped: PDF larger than the body cap: ${url.href}`);
+    const { extractPdf } = await import("../../extract/pdf-extractor.js");
+    try {
+      return { ...(await extractPdf(body.bytes, title)), truncated: false };
+    } catch (error) {
+      throw new ExternalServiceError(`cannot read the PDF at ${url.href}`, { cause: error });
+    }
+  }
+  const isJson = mime === "application/json" || mime.endsWith("+json");
+  if (!HTML.has(mime) && !TEXT.has(mime) && !isJson) {
+    throw new ExternalServiceError(`skipped: unsupported content type ${mime}: ${url.href}`);
+  }
+  const charset = declared.charset ?? (HTML.has(mime) ? sniffMetaCharset(body.bytes) : undefined);
+  if (looksBinary(body.bytes, charset)) {
+    throw new ExternalServiceError(`skipped: binary body served as ${mime}: ${url.href}`);
+  }
+  const decodeOptions = declared.charset ? { headerCharset: declared.charset } : {};
+  if (HTML.has(mime)) {
+    const cut = body.bytes.length > input.maxHtmlBytes;
+    const html = cut ? body.bytes.subarray(0, input.maxHtmlBytes) : body.bytes;
+    const raw = decodeText(html, { ...decodeOptions, sniffMeta: true });
+    const { extractHtml } = await import("../../extract/html-extractor.js");
+    const page: ExtractedPage = { ...extractHtml(raw, title, url.href), truncated: body.truncated || cut };
+    const canonicalHref = findCanonicalHref(raw);
+    if (canonicalHref !== undefined) page.canonicalHref = canonicalHref;
+    return page;
+  }
+  const text = decodeText(body.bytes, decodeOptions);
+  const truncated = body.truncated;
+  if (isJson) return { title, text: prettyJson(text), contentType: "application/json", truncated };
+  if (mime === "text/plain") return { ...extractPlainText(text, title), truncated };
+  return { ...extractMarkdown(text, title), truncated };
+}
