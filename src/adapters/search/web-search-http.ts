@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { AssayError, ExternalServiceError, UserError } from "../../core/errors.js";
+import { sleepUnlessAborted } from "../shared/abortable-sleep.js";
 
 /** The factory options every web search provider takes. */
 export interface WebSearchOptions {
@@ -153,22 +154,6 @@ function summarize<T>(text: string, reading: ReplyReading<T>): ErrorSummary {
   return summary ?? {};
 }
 
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
@@ -225,7 +210,7 @@ export function createWebClient(label: string, options: WebSearchOptions, secret
       if (wait > MAX_RETRY_AFTER_MS) {
         throw fail({ ...failure, message: `${failure.message}; it asks to wait ${Math.ceil(wait / 1000)} s` }, cause);
       }
-      if (!(await sleep(wait, signal))) {
+      if (!(await sleepUnlessAborted(wait, signal))) {
         if (callerSignal?.aborted) throw callerSignal.reason;
         throw timedOut();
       }

@@ -11,6 +11,7 @@ import { generateText, jsonSchema, type LanguageModel, type ModelMessage, NoObje
 import { err, ok, type Result } from "../../../core/result.js";
 import { jsonReplyInstructions } from "../../../core/synthesis/prompts.js";
 import type { ModelUsage } from "../../../ports/model.js";
+import { sleepUnlessAborted } from "../../shared/abortable-sleep.js";
 import { type CallFailure, classifyFailure, mayRejectStructuredOutput } from "./provider-errors.js";
 import type { ProviderId } from "./provider-registry.js";
 
@@ -102,25 +103,6 @@ async function requestOnce(settings: CallSettings, request: ReplyRequest, state:
   }
 }
 
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve(false);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 function backoffMs(settings: CallSettings, retry: number, failure: CallFailure): number {
   if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, MAX_RETRY_AFTER_MS);
   return Math.min(settings.retryBaseDelayMs * 2 ** retry, MAX_BACKOFF_MS);
@@ -148,7 +130,7 @@ export async function requestWithRetries(
       const failure = classify(error);
       const nativeRejected = request.mode === "native" && mayRejectStructuredOutput(error);
       if (!failure.retryable || retry >= settings.maxRetries) return err({ failure, nativeRejected });
-      if (!(await sleep(backoffMs(settings, retry, failure), state.signal))) {
+      if (!(await sleepUnlessAborted(backoffMs(settings, retry, failure), state.signal))) {
         return err({ failure: classify(error), nativeRejected: false });
       }
     }
