@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { chunkContent } from "../core/chunking.js";
-import { describeError } from "../core/errors.js";
+import { describeError, UserError } from "../core/errors.js";
 import type { SearchHit, SearchQuery } from "../ports/search-provider.js";
 import type { SearchCallRecord, SearchOrigin, SourceRecord } from "../ports/store.js";
 import type { RunHost } from "./run-host.js";
@@ -24,10 +24,13 @@ export async function search(
   const startedMs = host.clock.offset();
   let hits: SearchHit[] = [];
   let error = "";
+  let configurationError: UserError | undefined;
   try {
     hits = await host.search.search(query, { limit: SEARCH_LIMIT, signal: host.signal });
   } catch (failure) {
     error = describeError(failure);
+    // A misconfigured provider (bad key, JSON disabled) is the user's to fix: stop the run, after recording it.
+    if (failure instanceof UserError) configurationError = failure;
   }
   const call = await host.store.recordSearchCall(host.run.id, {
     origin,
@@ -39,6 +42,11 @@ export async function search(
     finishedMs: host.clock.offset(),
   });
   host.recordSearch(call);
+  if (configurationError) {
+    await host.diagnose("search", "search-misconfigured", error, { queryId: call.id });
+    await host.emit("search-failed", { queryId: call.id, origin });
+    throw configurationError;
+  }
   if (error) {
     await host.diagnose("search", "search-failed", error, { queryId: call.id });
     await host.emit("search-failed", { queryId: call.id, origin });

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { UserError } from "../core/errors.js";
 import { parseReportDocument } from "../core/report/report-document.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
@@ -115,9 +116,25 @@ describe("a pipeline run", () => {
     const doc = readJsonReport(fixture.outDir);
     expect(doc.attemptedQueries).toEqual([`“${QUESTION}”`]);
     expect(doc.acquisitionBoundaries).toEqual(["1 of 1 search could not be completed."]);
+    expect(doc.notice).toBe("No evidence: the searches could not be completed, so this report has no findings.");
     const markdown = readFileSync(join(fixture.outDir, "report.md"), "utf8");
     expect(markdown).toContain("No evidence");
     expect(markdown).not.toMatch(/fake search is down|Error/);
+  });
+
+  it("a misconfigured search provider fails the run with its message, after publishing", async () => {
+    const fixture = make({
+      documents: syntheticDocuments(3),
+      searchError: new UserError("the key is wrong: set FAKE_KEY"),
+    });
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION));
+    expect(outcome).toMatchObject({
+      status: "failed",
+      artifactStatus: "no-evidence",
+      error: "the key is wrong: set FAKE_KEY",
+    });
+    expect((await fixture.store.getRun(outcome.runId))?.error).toBe("the key is wrong: set FAKE_KEY");
+    expect(readJsonReport(fixture.outDir).status).toBe("no-evidence");
   });
 
   it("a failed source write is excluded while the run goes on and publishes", async () => {

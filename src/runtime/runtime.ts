@@ -42,6 +42,8 @@ export interface RunOutcome {
   artifactStatus: RunRecord["artifactStatus"];
   paths?: PublishedArtifacts["paths"];
   timings: RunTimings;
+  /** A configuration problem the user must fix (a provider's key, an endpoint); the run failed on it. */
+  error?: string;
 }
 
 export interface Runtime {
@@ -78,18 +80,26 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const { store, run } = host;
     let final: PublishedArtifacts | undefined;
     let result: StrategyResult = {};
+    let configurationError: string | undefined;
     try {
       try {
         const facts = await scope.prepare(host.signal);
         await host.emit(host.request.scope.kind === "corpus" ? "corpus-indexed" : "scope-prepared", facts);
         result = await strategy.run(host);
       } catch (error) {
+        if (error instanceof UserError) configurationError = error.message;
         await host.diagnose("strategy", "strategy-failed", describeError(error));
         await host.emit("strategy-failed", { strategy: strategy.name });
       }
       await host.stage("publication");
       final = await publish(host, await buildFromPersisted(host, "final", result.synthesis), "final");
-      if (final) {
+      if (final && configurationError) {
+        await store.updateRun(run.id, {
+          status: "failed",
+          error: configurationError,
+          finishedAt: host.clock.wallIso(),
+        });
+      } else if (final) {
         await store.updateRun(run.id, { status: "finished", finishedAt: host.clock.wallIso() });
       } else {
         await store.updateRun(run.id, {
@@ -112,6 +122,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       status: record?.status ?? "failed",
       artifactStatus: record?.artifactStatus ?? "",
       ...(final ? { paths: final.paths } : {}),
+      ...(configurationError ? { error: configurationError } : {}),
       timings: runTimings(events),
     };
   }

@@ -24,6 +24,8 @@ export interface FakeScopeOptions {
   failing?: readonly string[];
   /** Makes every search fail. */
   searchFails?: boolean;
+  /** Makes every search throw this error (for configuration errors). */
+  searchError?: Error;
 }
 
 function wait(ms: number, options: FakeScopeOptions, signal?: AbortSignal): Promise<void> {
@@ -61,6 +63,7 @@ export class FakeSearch implements SearchProvider {
   async search(query: SearchQuery, options: SearchOptions): Promise<SearchHit[]> {
     this.calls.push(query);
     await wait(this.#options.searchLatencyMs ?? 0, this.#options, options.signal);
+    if (this.#options.searchError) throw this.#options.searchError;
     if (this.#options.searchFails) throw new Error("fake search is down");
     const terms = keyTerms(query.kind === "text" ? query.text : query.pattern);
     return this.#options.documents

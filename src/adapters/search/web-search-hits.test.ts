@@ -49,4 +49,12 @@ describe("queries, URLs and keys", () => {
     expect(requireApiKey("X", " key ")).toBe("key");
     expect(() => requireApiKey("X", undefined)).toThrow("the X search provider needs an API key");
   });
+
+  it("shortens a long request to the provider's limits instead of refusing it", () => {
+    const long = { kind: "text" as const, text: `${"word ".repeat(60)}end` };
+    expect(webQueryText(long, { maxWords: 50 }).split(" ")).toHaveLength(50);
+    const text = webQueryText({ kind: "text", text: "alpha beta gamma delta" }, { maxChars: 12 });
+    expect(text).toBe("alpha beta");
+    expect(() => webQueryText({ kind: "text", text: "   " })).toThrow(/empty/);
+  });
 });

@@ -30,11 +30,22 @@ export function checkWebQuery(query: SearchQuery, limits: QueryLimits = {}): str
   return undefined;
 }
 
-/** The text to send for `query`; throws UserError when the provider cannot run it. */
-export function webQueryText(query: SearchQuery, limits?: QueryLimits): string {
-  const refusal = checkWebQuery(query, limits);
-  if (refusal !== undefined || query.kind !== "text") throw new UserError(refusal ?? PATTERN_REFUSAL);
-  return query.text.trim();
+/**
+ * The text to send for `query`, shortened to the provider's limits (a long request still
+ * gets searched by its first words); throws UserError when the provider cannot run it at all.
+ * Proposed queries are refused earlier, by checkQuery, instead of being cut.
+ */
+export function webQueryText(query: SearchQuery, limits: QueryLimits = {}): string {
+  if (query.kind !== "text") throw new UserError(PATTERN_REFUSAL);
+  let text = query.text.trim().replace(/\s+/g, " ");
+  if (text === "") throw new UserError("the query is empty");
+  if (limits.maxWords !== undefined) text = text.split(" ").slice(0, limits.maxWords).join(" ");
+  if (limits.maxChars !== undefined && text.length > limits.maxChars) {
+    const cut = text.slice(0, limits.maxChars);
+    const space = cut.lastIndexOf(" ");
+    text = space > 0 ? cut.slice(0, space) : cut;
+  }
+  return text;
 }
 
 /** Whether `text` is an absolute http(s) URL. */

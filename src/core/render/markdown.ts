@@ -23,7 +23,8 @@ export function unescapeMarkdown(text: string): string {
 }
 
 function location(source: SourceEntry): string {
-  if (source.url !== undefined) return `<${encodeURI(source.url)}>`;
+  // The URL is already serialized (percent-encoded); only what would end the autolink is escaped.
+  if (source.url !== undefined) return `<${source.url.replace(/[<>\s]/g, (char) => encodeURIComponent(char))}>`;
   if (source.path !== undefined) return `\`${source.path.replaceAll("`", "'")}\``;
   return "";
 }

@@ -149,6 +149,13 @@ describe("buildSourceBackedReport", () => {
     );
   });
 
+  it("links a web source in Markdown without encoding it twice", () => {
+    const web = source(1, PROSE, { path: undefined as never, url: "https://example.org/caf%C3%A9/a?b=1" });
+    const { path: _path, ...withoutPath } = web;
+    const doc = buildSourceBackedReport(input([withoutPath], { phase: "final" }));
+    expect(renderMarkdown(doc)).toContain("<https://example.org/caf%C3%A9/a?b=1>");
+  });
+
   it("keeps control characters and internal ids out of reader-facing text", () => {
     const hostile = source(1, "Lithium cobalt oxide\u0007 cathode \u202Egnirts\u202C at Oxford.", {
       title: "Evil\u0000 title\nwith newline",

@@ -116,6 +116,13 @@ function notice(input: BuildInput): string {
   if (input.sources.length === 0 && input.attemptedQueries.length === 0) {
     return "No evidence: the research stopped before any search ran, so this report has no findings.";
   }
+  if (
+    input.sources.length === 0 &&
+    input.acquisition.searchCalls > 0 &&
+    input.acquisition.failedSearches === input.acquisition.searchCalls
+  ) {
+    return "No evidence: the searches could not be completed, so this report has no findings.";
+  }
   if (input.sources.length === 0) {
     return "No evidence: no document that the searches found could be read, so this report has no findings.";
   }

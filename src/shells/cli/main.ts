@@ -196,6 +196,10 @@ async function execute(
     );
     progress?.end();
     report(outcome, options);
+    if (outcome.error !== undefined) {
+      process.stderr.write(`assay: ${outcome.error}\n`);
+      return EXIT.usage;
+    }
     if (interrupted) return EXIT.interrupted;
     return outcome.status === "finished" ? EXIT.ok : EXIT.failed;
   } finally {
