@@ -18,7 +18,7 @@ export interface FetchedDocument {
   domain: string;
   /** Clean text, at most the requested number of characters. */
   content: string;
-  /** True when the content was cut at the character budget. */
+  /** True when the content was cut: at the character budget, or at a byte cap while reading. */
   truncated: boolean;
   contentType: string;
 }

@@ -17,7 +17,7 @@ describe("normalizeUrl", () => {
   });
 
   it("removes tracking parameters, sorts the rest stably and drops an empty query", () => {
-    expect(normalized("https://example.com/a?utm_source=x&b=2&UTM_Medium=y&a=1&gclid=z&fbclid=q&a=0&ref=hn#top")).toBe(
+    expect(normalized("https://example.com/a?utm_source=x&b=2&UTM_Medium=y&a=1&gclid=z&fbclid=q&a=0#top")).toBe(
       "https://example.com/a?a=1&a=0&b=2",
     );
     expect(normalized("https://example.com/a?utm_campaign=x&_ga=1&msclkid=2&mc_cid=3&mc_eid=4&yclid=5&igshid=6")).toBe(
@@ -68,7 +68,8 @@ describe("isTrackingParameter", () => {
     for (const name of ["utm_source", "utm_anything", "gclid", "fbclid", "ref_src", "_ga", "mc_eid"]) {
       expect(isTrackingParameter(name), name).toBe(true);
     }
-    for (const name of ["q", "id", "page", "reference", "utm", "v"])
+    // `ref` selects content on some sites (a git branch), so it is kept.
+    for (const name of ["q", "id", "page", "reference", "utm", "v", "ref"])
       expect(isTrackingParameter(name), name).toBe(false);
   });
 });

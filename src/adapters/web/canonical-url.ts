@@ -24,7 +24,6 @@ const TRACKING_NAMES = new Set([
   "ysclid",
   "_ga",
   "_gl",
-  "ref",
   "ref_src",
   "ref_url",
   "igshid",

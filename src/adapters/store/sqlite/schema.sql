@@ -6,7 +6,7 @@
 -- One research.
 --   question, language, strategy   the request as given
 --   model      offline | none | provider:model-name (secrets are never stored)
---   scope      JSON {kind:'corpus', root, label}: the evidence scope
+--   scope      JSON {kind:'corpus', root, label} | {kind:'web', search:{provider, baseUrl?}, allowHosts, label}
 --   budgets    JSON: every budget of the run (all maxima)
 --   out_dir    folder where the report is published (absolute)
 --   status     running | finished | failed  (a killed run stays 'running' until resumed)
