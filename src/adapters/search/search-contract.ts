@@ -208,3 +208,19 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
     });
   });
 }
+
+/**
+ * Registers cleanup for the loopback servers a describe block starts, and returns the
+ * function that starts one with the given replies.
+ */
+export function loopbackServers(): (...replies: LoopbackReply[]) => Promise<Loopback> {
+  const servers: Loopback[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (...replies) => {
+    const server = await startLoopback(replies);
+    servers.push(server);
+    return server;
+  };
+}

@@ -2,9 +2,9 @@
  * Brave against a loopback server speaking its web search API, with recorded-shape replies.
  */
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UserError } from "../../../core/errors.js";
-import { type ContractResult, type Loopback, runSearchContract, startLoopback } from "../search-contract.js";
+import { type ContractResult, loopbackServers, runSearchContract } from "../search-contract.js";
 import { createBraveSearch, plainText } from "./brave-search.js";
 
 const KEY = "BSA-test-0d4f8b2c6a1e";
@@ -32,15 +32,7 @@ runSearchContract("brave", {
 });
 
 describe("Brave", () => {
-  const servers: Loopback[] = [];
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.close()));
-  });
-  const serve = async (...replies: Parameters<typeof startLoopback>[0]) => {
-    const server = await startLoopback(replies);
-    servers.push(server);
-    return server;
-  };
+  const serve = loopbackServers();
   const query = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
 
   it("sends GET /res/v1/web/search with q, count and the subscription token, and maps the recorded reply", async () => {

@@ -2,9 +2,9 @@
  * SearXNG against a loopback server speaking its JSON API, with a recorded-shape reply.
  */
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
-import { type ContractResult, type Loopback, runSearchContract, startLoopback } from "../search-contract.js";
+import { type ContractResult, loopbackServers, runSearchContract } from "../search-contract.js";
 import { createSearxngSearch } from "./searxng-search.js";
 
 const fixture = (): unknown =>
@@ -34,15 +34,7 @@ runSearchContract("searxng", {
 });
 
 describe("SearXNG", () => {
-  const servers: Loopback[] = [];
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.close()));
-  });
-  const serve = async (...replies: Parameters<typeof startLoopback>[0]) => {
-    const server = await startLoopback(replies);
-    servers.push(server);
-    return server;
-  };
+  const serve = loopbackServers();
   const query = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
 
   it("sends GET /search with q, format=json, pageno and language, and maps the recorded reply", async () => {

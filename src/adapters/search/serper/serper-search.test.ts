@@ -2,9 +2,9 @@
  * Serper against a loopback server speaking its Google search API, with a recorded-shape reply.
  */
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
-import { type ContractResult, type Loopback, runSearchContract, startLoopback } from "../search-contract.js";
+import { type ContractResult, loopbackServers, runSearchContract } from "../search-contract.js";
 import { createSerperSearch } from "./serper-search.js";
 
 const KEY = "serper-test-7b2e9d4a1c6f";
@@ -28,15 +28,7 @@ runSearchContract("serper", {
 });
 
 describe("Serper", () => {
-  const servers: Loopback[] = [];
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.close()));
-  });
-  const serve = async (...replies: Parameters<typeof startLoopback>[0]) => {
-    const server = await startLoopback(replies);
-    servers.push(server);
-    return server;
-  };
+  const serve = loopbackServers();
   const query = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
 
   it("posts q and num with the X-API-KEY header, and maps the recorded reply", async () => {

@@ -2,9 +2,9 @@
  * Tavily against a loopback server speaking its search API, with a recorded-shape reply.
  */
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
-import { type ContractResult, type Loopback, runSearchContract, startLoopback } from "../search-contract.js";
+import { type ContractResult, loopbackServers, runSearchContract } from "../search-contract.js";
 import { createTavilySearch } from "./tavily-search.js";
 
 const KEY = "tvly-test-5c8e1a9b3d7f";
@@ -31,15 +31,7 @@ runSearchContract("tavily", {
 });
 
 describe("Tavily", () => {
-  const servers: Loopback[] = [];
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.close()));
-  });
-  const serve = async (...replies: Parameters<typeof startLoopback>[0]) => {
-    const server = await startLoopback(replies);
-    servers.push(server);
-    return server;
-  };
+  const serve = loopbackServers();
   const query = { kind: "text", text: "  lithium iron phosphate cycle life " } as const;
 
   it("posts the query with a bearer key and max_results, and maps the recorded reply", async () => {
