@@ -29,6 +29,12 @@ function describe(event: RunEvent): string | undefined {
       return `source persisted: ${String(data.anchor)}`;
     case "fetch-failed":
       return `could not read: ${String(data.anchor)}`;
+    case "generation-finished":
+      return `${String(data.purpose)} finished (${String(data.model)})`;
+    case "generation-failed":
+      return `${String(data.purpose)} failed: ${String(data.kind)} (the run goes on without it)`;
+    case "synthesis-admitted":
+      return `synthesis: ${String(data.facts)} facts, ${String(data.derivations)} derivations, ${String(data.recommendations)} recommendations admitted; ${String(data.dropped)} dropped`;
     case "budget-exhausted":
       return `stopped at the ${String(data.limit)}`;
     case "deadline-reached":

@@ -2,8 +2,25 @@
 import { UserError } from "../../core/errors.js";
 import { runTimings } from "../../core/timings.js";
 import { describeQuery } from "../../host/publication.js";
-import type { Store } from "../../ports/store.js";
+import type { RunEvent, Store } from "../../ports/store.js";
 import { displayStatus } from "./run-state.js";
+
+/** "   2 generations, 1 800 in / 240 out tokens, $0.0012" from the generation events. */
+function usageLine(events: readonly RunEvent[]): string {
+  const done = events.filter((event) => event.type === "generation-finished" || event.type === "generation-failed");
+  if (done.length === 0) return "";
+  let input = 0;
+  let output = 0;
+  let cost: number | undefined;
+  for (const event of done) {
+    const usage = event.data.usage as { inputTokens?: number; outputTokens?: number; costUsd?: number } | undefined;
+    input += usage?.inputTokens ?? 0;
+    output += usage?.outputTokens ?? 0;
+    if (usage?.costUsd !== undefined) cost = (cost ?? 0) + usage.costUsd;
+  }
+  const price = cost === undefined ? "" : `, $${cost.toFixed(4)}`;
+  return `   (${done.length} generation${done.length === 1 ? "" : "s"}, ${input} in / ${output} out tokens${price})`;
+}
 
 const ms = (value: number | undefined): string => (value === undefined ? "—" : `${Math.round(value)} ms`);
 
@@ -76,7 +93,7 @@ export async function showRun(
   const lines = [
     `Run ${run.id}: ${displayStatus(run)}${run.artifactStatus ? ` — ${run.artifactStatus} report` : ""}`,
     `Question:  ${run.request.question}`,
-    `Strategy:  ${run.request.strategy}`,
+    `Strategy:  ${run.request.strategy}   model: ${run.request.model}${usageLine(events)}`,
     `Scope:     ${run.request.scope.kind === "corpus" ? `corpus ${run.request.scope.label} (${run.request.scope.root})` : run.request.scope.label}`,
     `Report:    ${run.request.outDir}`,
     `Started:   ${run.originAt}${run.finishedAt ? `   finished: ${run.finishedAt}` : ""}`,
