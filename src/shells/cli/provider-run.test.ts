@@ -140,6 +140,8 @@ describe("assay run with a provider model", () => {
       const finished = show.events.filter((event) => event.type === "generation-finished");
       expect(finished.map((event) => event.data.usage?.inputTokens)).toEqual([900, 900]);
       expect(JSON.stringify(show)).not.toContain("sk-test-secret");
+      const text = (await runCli(["runs", "show", "1"], { home: dir.path })).stdout;
+      expect(text).toContain(`model: ${testCase.spec}   (2 generations, 1800 in / 240 out tokens)`);
     });
   }
 });
