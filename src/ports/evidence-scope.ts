@@ -11,6 +11,12 @@ export interface OpenScope {
   close(): Promise<void>;
 }
 
+/** What a scope may need to know about the run that opens it. */
+export interface ScopeContext {
+  /** The report language (some search providers take it). */
+  language?: string;
+}
+
 export interface ScopeOpener {
-  open(scope: EvidenceScope): Promise<OpenScope>;
+  open(scope: EvidenceScope, context?: ScopeContext): Promise<OpenScope>;
 }

@@ -131,7 +131,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     async run(request, runOptions = {}) {
       const clock = RunClock.start(options.clock);
       const strategy = strategyFor(request);
-      const scope = await options.scopes.open(request.scope);
+      const scope = await options.scopes.open(request.scope, { language: request.language });
       let run: RunRecord;
       try {
         run = await options.store.createRun(request, { originAt: new Date(clock.originWallMs).toISOString(), worker });
@@ -163,7 +163,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // A run killed between its creation and the choice of its folder publishes where a new one would.
       const outDir = run.request.outDir || options.defaultOutDir?.(runId) || "";
       if (outDir === "") throw new UserError(`run ${runId} has no folder to publish in`);
-      const scope = await options.scopes.open(run.request.scope);
+      const scope = await options.scopes.open(run.request.scope, { language: run.request.language });
       const events = await options.store.listEvents(runId);
       await options.store.updateRun(runId, { worker, outDir });
       const host = await RunHost.open({

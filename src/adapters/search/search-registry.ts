@@ -23,6 +23,8 @@ export interface SearchSpec {
 
 export interface SearchProviderSettings extends SearchSpec {
   apiKey?: string;
+  /** The report language, passed to providers that take one (SearXNG). */
+  language?: string;
   fetch?: typeof fetch;
 }
 
@@ -79,7 +81,7 @@ export function createSearchProvider(settings: SearchProviderSettings): SearchPr
   };
   switch (settings.provider) {
     case "searxng":
-      return createSearxngSearch(options);
+      return createSearxngSearch({ ...options, ...(settings.language ? { language: settings.language } : {}) });
     case "tavily":
       return createTavilySearch(options);
     case "brave":

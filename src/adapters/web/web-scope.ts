@@ -1,5 +1,5 @@
 /** The web evidence scope: a search provider (discovery) and the guarded HTTP fetcher (evidence). */
-import type { OpenScope, ScopeOpener } from "../../ports/evidence-scope.js";
+import type { OpenScope, ScopeContext, ScopeOpener } from "../../ports/evidence-scope.js";
 import type { EvidenceScope } from "../../ports/store.js";
 import { createHttpFetcher, type HttpFetcherOptions } from "../fetch/http/http-fetcher.js";
 import { createSearchProvider, type SearchProviderId } from "../search/search-registry.js";
@@ -13,7 +13,7 @@ export interface WebScopeOptions {
 
 export function webScopeOpener(options: WebScopeOptions): ScopeOpener {
   return {
-    async open(scope: EvidenceScope): Promise<OpenScope> {
+    async open(scope: EvidenceScope, context: ScopeContext = {}): Promise<OpenScope> {
       if (scope.kind !== "web") throw new Error(`the web scope opener cannot open a ${scope.kind} scope`);
       const provider = scope.search.provider as SearchProviderId;
       const apiKey = options.apiKeyFor(provider);
@@ -21,6 +21,7 @@ export function webScopeOpener(options: WebScopeOptions): ScopeOpener {
         provider,
         ...(scope.search.baseUrl === undefined ? {} : { baseUrl: scope.search.baseUrl }),
         ...(apiKey === undefined ? {} : { apiKey }),
+        ...(context.language ? { language: context.language } : {}),
       });
       const fetcher = createHttpFetcher({
         ...options.fetcher,
@@ -38,5 +39,5 @@ export function webScopeOpener(options: WebScopeOptions): ScopeOpener {
 
 /** Opens each scope with the opener of its kind. */
 export function scopeRouter(openers: { corpus: ScopeOpener; web: ScopeOpener }): ScopeOpener {
-  return { open: (scope) => openers[scope.kind].open(scope) };
+  return { open: (scope, context) => openers[scope.kind].open(scope, context) };
 }

@@ -42,11 +42,15 @@ const PAGES: Record<string, { title: string; body: string }> = {
   },
 };
 
+/** Query strings the fake SearXNG received. */
+const searches: URLSearchParams[] = [];
+
 async function loopbackWeb(): Promise<string> {
   let origin = "";
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", origin);
     if (url.pathname === "/search") {
+      searches.push(url.searchParams);
       const results = Object.entries(PAGES).map(([path, item], index) => ({
         url: `${origin}${path}${index === 0 ? "?utm_source=newsletter&utm_medium=email" : ""}`,
         title: item.title,
@@ -122,6 +126,9 @@ describe("assay run --web", () => {
     for (const source of all) expect(source.url?.startsWith(`${origin}/articles/`)).toBe(true);
     expect(all.map((source) => source.url)).toContain(`${origin}/articles/oxford-1980.html`);
     expect(doc.value.boundary.scope).toBe("the web, searched with SearXNG");
+    // The report language reaches SearXNG; every search asked for JSON.
+    expect(searches.length).toBeGreaterThan(0);
+    expect(searches.every((params) => params.get("language") === "en" && params.get("format") === "json")).toBe(true);
     const html = readFileSync(join(out, "report.html"), "utf8");
     expect(html).toContain(`href="${origin}/articles/`);
     expect(html).not.toContain("ignore previous instructions");
