@@ -19,6 +19,13 @@ import type {
 /** The closed catalog the proposals may refer to: source id -> its chunks' ids and text. */
 export type AdmissionCatalog = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
+/** The catalog of `sources` (each with its chunks' ids and text). Pure. */
+export function admissionCatalog(
+  sources: readonly { id: string; chunks: readonly { id: string; text: string }[] }[],
+): AdmissionCatalog {
+  return new Map(sources.map((source) => [source.id, new Map(source.chunks.map((chunk) => [chunk.id, chunk.text]))]));
+}
+
 export interface AdmissionDiagnostic {
   itemId: string;
   kind: "fact" | "derivation" | "recommendation" | "gap";

@@ -5,7 +5,7 @@
  * bootstrap); Host admission of its queries; bounded extra acquisition; one atomic
  * synthesis over the closed catalog; item-local admission.
  */
-import { admitSynthesis } from "../../core/synthesis/admission.js";
+import { admissionCatalog, admitSynthesis } from "../../core/synthesis/admission.js";
 import { type PlannerOutput, synthesisOutputSchema } from "../../core/synthesis/proposals.js";
 import { admitQueries } from "../../core/synthesis/query-admission.js";
 import { acquireAll, type Candidate, candidatesOf, search } from "../../host/acquisition.js";
@@ -92,9 +92,7 @@ async function recordedSynthesis(host: RunHost, model: Model): Promise<StrategyR
   if (!recorded) return undefined;
   const parsed = synthesisOutputSchema.safeParse(recorded.data.output);
   if (!parsed.success) return undefined;
-  const catalog = new Map(
-    host.sources().map((source) => [source.id, new Map(source.chunks.map((chunk) => [chunk.id, chunk.text]))]),
-  );
+  const catalog = admissionCatalog(host.sources());
   await host.emit("synthesis-reused", { fromEvent: recorded.seq });
   return { synthesis: { admitted: admitSynthesis(parsed.data, catalog), producedBy: producedBy(model) } };
 }
@@ -122,9 +120,7 @@ async function synthesize(host: RunHost): Promise<StrategyResult> {
     model.synthesize(synthesisInput(host, packet), options),
   );
   if (!result?.ok) return {};
-  const catalog = new Map(
-    packet.sources.map((source) => [source.id, new Map(source.chunks.map((chunk) => [chunk.id, chunk.text]))]),
-  );
+  const catalog = admissionCatalog(packet.sources);
   const admitted = admitSynthesis(result.value, catalog);
   for (const dropped of admitted.diagnostics) {
     await host.diagnose("admission", `${dropped.kind}-dropped`, dropped.reason, { itemId: dropped.itemId });
