@@ -11,6 +11,10 @@ export interface Budgets {
   publishReserveMs: number;
   /** Model generations (planner plus synthesis). */
   maxGenerations: number;
+  /** Model turns of a tool-calling loop (the simple strategy): each turn is one model call. */
+  maxTurns: number;
+  /** Longest one model call may take; the Host cuts a call off at this limit. */
+  modelCallTimeoutMs: number;
   /** Search calls, the bootstrap search included. */
   maxSearchCalls: number;
   /** Fetch attempts, failed ones included. */
@@ -33,6 +37,8 @@ export const DEFAULT_BUDGETS: Readonly<Budgets> = Object.freeze({
   wallClockMs: 300_000,
   publishReserveMs: 10_000,
   maxGenerations: 2,
+  maxTurns: 8,
+  modelCallTimeoutMs: 180_000,
   maxSearchCalls: 6,
   maxFetchAttempts: 16,
   maxSources: 8,
@@ -48,6 +54,8 @@ export const BUDGET_LIMITS: Readonly<Record<keyof Budgets, readonly [number, num
   wallClockMs: [1_000, 6 * 3_600_000],
   publishReserveMs: [100, 600_000],
   maxGenerations: [0, 100],
+  maxTurns: [1, 200],
+  modelCallTimeoutMs: [100, 3_600_000],
   maxSearchCalls: [1, 500],
   maxFetchAttempts: [1, 2_000],
   maxSources: [1, 500],
@@ -86,6 +94,7 @@ export function resolveBudgets(partial: Partial<Budgets> = {}): Result<Budgets> 
 /** Countable budget kinds and what has been spent of each. */
 export interface BudgetUse {
   generations: number;
+  turns: number;
   searchCalls: number;
   fetchAttempts: number;
   sources: number;
@@ -95,6 +104,7 @@ export type BudgetKind = keyof BudgetUse;
 
 export const NO_USE: Readonly<BudgetUse> = Object.freeze({
   generations: 0,
+  turns: 0,
   searchCalls: 0,
   fetchAttempts: 0,
   sources: 0,
@@ -102,6 +112,7 @@ export const NO_USE: Readonly<BudgetUse> = Object.freeze({
 
 const LIMIT_OF: Record<BudgetKind, keyof Budgets> = {
   generations: "maxGenerations",
+  turns: "maxTurns",
   searchCalls: "maxSearchCalls",
   fetchAttempts: "maxFetchAttempts",
   sources: "maxSources",
@@ -110,6 +121,14 @@ const LIMIT_OF: Record<BudgetKind, keyof Budgets> = {
 /** How many units of `kind` remain. */
 export function remaining(budgets: Budgets, use: BudgetUse, kind: BudgetKind): number {
   return Math.max(0, budgets[LIMIT_OF[kind]] - use[kind]);
+}
+
+/**
+ * Budgets stored by an older version, completed with today's defaults for the kinds it did
+ * not know. Pure.
+ */
+export function completeBudgets(stored: Partial<Budgets>): Budgets {
+  return { ...DEFAULT_BUDGETS, ...stored };
 }
 
 /** Spends one unit of `kind`, or says it is exhausted. Pure. */

@@ -10,6 +10,9 @@ import { CorpusIndex } from "../adapters/corpus/corpus-index.js";
 import { chunkContent } from "../core/chunking.js";
 import { chunkId, sourceId } from "../core/ids.js";
 import type { Model, PacketSource } from "../ports/model.js";
+import { containsAnswer, normalizeAnswer } from "./scoring.js";
+
+export { containsAnswer, normalizeAnswer } from "./scoring.js";
 
 export interface EvalCase {
   id: string;
@@ -80,23 +83,6 @@ export async function openIndex(corpus: string, folder: string): Promise<CorpusI
   const index = CorpusIndex.open(corpus, join(folder, "index.sqlite"));
   await index.refresh();
   return index;
-}
-
-/** SQuAD-style answer normalisation: lower case, no punctuation or articles, single spaces. */
-export const normalizeAnswer = (text: string): string =>
-  text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .replace(/\b(?:a|an|the)\b/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-
-export function containsAnswer(text: string, answers: readonly string[]): boolean {
-  const haystack = ` ${normalizeAnswer(text)} `;
-  return answers.some((answer) => {
-    const needle = normalizeAnswer(answer);
-    return needle !== "" && haystack.includes(` ${needle} `);
-  });
 }
 
 const recall = (found: Iterable<string>, gold: readonly string[]): number => {

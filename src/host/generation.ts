@@ -6,10 +6,52 @@
 import type { CallOptions, Generation, Model } from "../ports/model.js";
 import type { RunHost } from "./run-host.js";
 
-/** Longest a single model call may take. */
-export const MODEL_CALL_TIMEOUT_MS = 180_000;
+export type GenerationPurpose = "planner" | "synthesis" | "turn";
 
-export type GenerationPurpose = "planner" | "synthesis";
+const failure = <T>(kind: "timeout" | "cancelled" | "transport", error: string): Generation<T> => ({
+  ok: false,
+  kind,
+  error,
+  usage: { inputTokens: 0, outputTokens: 0 },
+  attempts: 1,
+});
+
+/**
+ * Runs `call` with its own signal, and gives up on it at `timeoutMs` or when `outer`
+ * aborts, whether or not the model honours the signal: a hung call never holds the run.
+ */
+async function bounded<T>(
+  call: (options: CallOptions) => Promise<Generation<T>>,
+  outer: AbortSignal,
+  timeoutMs: number,
+): Promise<Generation<T>> {
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(), timeoutMs);
+  const signal = AbortSignal.any([outer, limit.signal]);
+  let stop: () => void = () => {};
+  const stopped = new Promise<Generation<T>>((resolve) => {
+    stop = () =>
+      resolve(
+        outer.aborted
+          ? failure("cancelled", "the call was cancelled: the run stopped")
+          : failure("timeout", `the model did not answer within ${timeoutMs} ms`),
+      );
+    signal.addEventListener("abort", stop, { once: true });
+  });
+  try {
+    if (signal.aborted) stop();
+    return await Promise.race([
+      call({ signal, timeoutMs }).catch((error: unknown) =>
+        // A Model must not throw; if one does, it is a transport failure of that call.
+        failure<T>("transport", error instanceof Error ? error.message : String(error)),
+      ),
+      stopped,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", stop);
+  }
+}
 
 /**
  * Runs one generation of `purpose` when the generations budget allows it. Returns
@@ -22,23 +64,11 @@ export async function generate<T>(
   call: (options: CallOptions) => Promise<Generation<T>>,
 ): Promise<Generation<T> | undefined> {
   if (host.signal.aborted) return undefined;
-  if (!(await host.trySpend("generations"))) return undefined;
-  const { wallClockMs, publishReserveMs } = host.request.budgets;
-  const timeoutMs = Math.max(1, Math.min(MODEL_CALL_TIMEOUT_MS, wallClockMs - publishReserveMs - host.clock.offset()));
+  if (!(await host.trySpend(purpose === "turn" ? "turns" : "generations"))) return undefined;
+  const { wallClockMs, publishReserveMs, modelCallTimeoutMs } = host.request.budgets;
+  const timeoutMs = Math.max(1, Math.min(modelCallTimeoutMs, wallClockMs - publishReserveMs - host.clock.offset()));
   await host.emit("generation-started", { purpose, model: model.name, timeoutMs });
-  let result: Generation<T>;
-  try {
-    result = await call({ signal: host.signal, timeoutMs });
-  } catch (error) {
-    // A Model must not throw; if one does, it is a transport failure of that call.
-    result = {
-      ok: false,
-      kind: "transport",
-      error: error instanceof Error ? error.message : String(error),
-      usage: { inputTokens: 0, outputTokens: 0 },
-      attempts: 1,
-    };
-  }
+  const result = await bounded(call, host.signal, timeoutMs);
   const cost = model.cost?.(result.usage);
   const usage = {
     inputTokens: result.usage.inputTokens,

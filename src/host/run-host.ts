@@ -3,7 +3,7 @@
  * acquisition deadline. Strategies reach the outside world only through this object and
  * the services built on it (acquisition, publication).
  */
-import { type BudgetKind, type BudgetUse, remaining, spend } from "../core/budgets.js";
+import { type BudgetKind, type BudgetUse, NO_USE, remaining, spend } from "../core/budgets.js";
 import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { Clock } from "../ports/clock.js";
 import type { Fetcher } from "../ports/fetcher.js";
@@ -17,6 +17,7 @@ export type EventListener = (event: RunEvent) => void;
 
 const BUDGET_NAMES: Record<BudgetKind, (request: RunRequest) => string> = {
   generations: (request) => `limit of ${request.budgets.maxGenerations} model generations`,
+  turns: (request) => `limit of ${request.budgets.maxTurns} model turns`,
   searchCalls: (request) => `limit of ${request.budgets.maxSearchCalls} searches`,
   fetchAttempts: (request) => `limit of ${request.budgets.maxFetchAttempts} document reads`,
   sources: (request) => `source limit of ${request.budgets.maxSources}`,
@@ -52,7 +53,7 @@ export class RunHost {
   readonly #listeners: EventListener[];
   readonly #deadline: AbortController;
   #timer: NodeJS.Timeout | undefined;
-  #use: BudgetUse = { generations: 0, searchCalls: 0, fetchAttempts: 0, sources: 0 };
+  #use: BudgetUse = { ...NO_USE };
   #reservedSources = 0;
   #sources: SourceRecord[] = [];
   #searchCalls: SearchCallRecord[] = [];
@@ -94,8 +95,13 @@ export class RunHost {
     this.#searchCalls = await this.store.listSearchCalls(runId);
     const events = await this.store.listEvents(runId);
     const count = (type: string): number => events.filter((event) => event.type === type).length;
+    const generations = events.filter(
+      (event) => event.type === "generation-finished" || event.type === "generation-failed",
+    );
+    const turns = generations.filter((event) => event.data.purpose === "turn").length;
     this.#use = {
-      generations: count("generation-finished") + count("generation-failed"),
+      generations: generations.length - turns,
+      turns,
       searchCalls: this.#searchCalls.length,
       fetchAttempts: count("source-fetched") + count("fetch-failed"),
       sources: this.#sources.length,

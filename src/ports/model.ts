@@ -3,6 +3,8 @@
  * through the AI SDK, the embedded offline engine, the scripted test model) returns
  * proposals that the Host admits item by item. A failure is a value, never a throw.
  */
+import type { AnswerOutput } from "../core/agent/turn.js";
+import type { JudgeOutput } from "../core/judge/rubric.js";
 import type { PlannerOutput, SynthesisOutput } from "../core/synthesis/proposals.js";
 
 export interface ModelUsage {
@@ -56,6 +58,61 @@ export interface SynthesisInput {
   sources: readonly PacketSource[];
 }
 
+/** A tool call of a research loop, as the Host runs it. */
+export type AgentToolCall = { id: string; tool: "search"; query: string } | { id: string; tool: "read"; hit: string };
+
+/** One search hit as the loop's model sees it: discovery metadata, never evidence. */
+export interface AgentHit {
+  /** The handle a `read` call names ("h3"). */
+  handle: string;
+  title: string;
+  location: string;
+  snippet: string;
+}
+
+/**
+ * The loop's conversation so far. A tool message carries the text the model reads
+ * (`content`, built by the Host) and, for extractive engines, the same result as data.
+ */
+export type AgentMessage =
+  | { role: "assistant"; calls: readonly AgentToolCall[] }
+  | {
+      role: "tool";
+      callId: string;
+      tool: "search" | "read";
+      content: string;
+      hits?: readonly AgentHit[];
+      source?: PacketSource;
+    };
+
+export interface AgentTurnInput {
+  question: string;
+  language: string;
+  scope: string;
+  scopeKind: "corpus" | "web";
+  transcript: readonly AgentMessage[];
+  searchesLeft: number;
+  readsLeft: number;
+  maxCallsPerTurn: number;
+  /** The last turn: only the answer is offered. */
+  mustAnswer: boolean;
+}
+
+/** A turn either calls tools or gives the final answer. */
+export type AgentTurn = { kind: "tools"; calls: AgentToolCall[] } | { kind: "answer"; answer: AnswerOutput };
+
+/** What a judge model scores for one published report (see core/judge/rubric.ts). */
+export interface JudgeInput {
+  question: string;
+  language: string;
+  /** The report's items, each with the text of the passages it cites. */
+  items: readonly { id: string; text: string; passages: readonly { id: string; text: string }[] }[];
+  /** The case's reference: accepted answers and gold evidence sentences, either possibly empty. */
+  reference: { answers: readonly string[]; evidence: readonly string[] };
+  /** The reader-facing text of the report, for the language check. */
+  reportText: string;
+}
+
 export interface Model {
   /** `offline`, or `provider:model-name`. */
   readonly name: string;
@@ -65,4 +122,8 @@ export interface Model {
   cost?(usage: ModelUsage): number | undefined;
   plan(input: PlannerInput, options: CallOptions): Promise<Generation<PlannerOutput>>;
   synthesize(input: SynthesisInput, options: CallOptions): Promise<Generation<SynthesisOutput>>;
+  /** One turn of a tool-calling research loop (the `simple` strategy). */
+  step(input: AgentTurnInput, options: CallOptions): Promise<Generation<AgentTurn>>;
+  /** Scores a report by the written rubric; only generative models can judge. */
+  judge?(input: JudgeInput, options: CallOptions): Promise<Generation<JudgeOutput>>;
 }

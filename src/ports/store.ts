@@ -30,7 +30,9 @@ export interface WebScope {
 
 export type EvidenceScope = CorpusScope | WebScope;
 
-export type StrategyName = "pipeline";
+/** The research strategies a run may name (see docs/architecture.md). */
+export const STRATEGY_NAMES = ["pipeline", "simple"] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 /** Everything needed to run (and resume) a research. */
 export interface RunRequest {

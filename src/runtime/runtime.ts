@@ -14,6 +14,7 @@ import type { OpenScope, ScopeOpener } from "../ports/evidence-scope.js";
 import type { Model } from "../ports/model.js";
 import type { RunRecord, RunRequest, Store } from "../ports/store.js";
 import { pipelineStrategy } from "../strategies/pipeline/pipeline-strategy.js";
+import { simpleStrategy } from "../strategies/simple/simple-strategy.js";
 import type { Strategy, StrategyResult } from "../strategies/strategy.js";
 
 export interface RuntimeOptions {
@@ -55,7 +56,11 @@ export interface Runtime {
 
 export function createRuntime(options: RuntimeOptions): Runtime {
   const worker = options.worker ?? `${hostname()}:${process.pid}`;
-  const strategies: Record<string, Strategy> = { pipeline: pipelineStrategy, ...options.strategies };
+  const strategies: Record<string, Strategy> = {
+    pipeline: pipelineStrategy,
+    simple: simpleStrategy,
+    ...options.strategies,
+  };
 
   const strategyFor = (request: RunRequest): Strategy => {
     const strategy = strategies[request.strategy];

@@ -18,6 +18,8 @@ export interface RuntimeFixture {
   dbFile: string;
   outDir: string;
   request(question: string, budgets?: Partial<Budgets>): RunRequest;
+  /** Another runtime over the same store and scope (a restarted process), with `model`. */
+  withModel(model?: Model): Runtime;
   cleanup(): Promise<void>;
 }
 
@@ -31,20 +33,23 @@ export function runtimeFixture(
   const outDir = join(dir.path, "out");
   const store = openSqliteStore({ file: dbFile });
   const scope = fakeScopeOpener(scopeOptions);
-  const runtime = createRuntime({
-    store,
-    artifacts: new FilesystemArtifactStore(),
-    clock,
-    scopes: scope,
-    worker: "test:1",
-    ...(model ? { model } : {}),
-  });
+  const runtimeWith = (chosen?: Model): Runtime =>
+    createRuntime({
+      store,
+      artifacts: new FilesystemArtifactStore(),
+      clock,
+      scopes: scope,
+      worker: "test:1",
+      ...(chosen ? { model: chosen } : {}),
+    });
+  const runtime = runtimeWith(model);
   return {
     runtime,
     store,
     scope,
     dbFile,
     outDir,
+    withModel: runtimeWith,
     request(question, budgets = {}) {
       const resolved = resolveBudgets(budgets);
       if (!resolved.ok) throw new Error(resolved.error);

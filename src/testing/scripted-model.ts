@@ -3,14 +3,23 @@
  * the test on an unexpected call or an unconsumed response.
  */
 import type { PlannerOutput, SynthesisOutput } from "../core/synthesis/proposals.js";
-import type { CallOptions, Generation, Model, PlannerInput, SynthesisInput } from "../ports/model.js";
+import type {
+  AgentTurn,
+  AgentTurnInput,
+  CallOptions,
+  Generation,
+  Model,
+  PlannerInput,
+  SynthesisInput,
+} from "../ports/model.js";
 
 type Step =
   | { call: "plan"; respond: (input: PlannerInput, options: CallOptions) => Promise<Generation<PlannerOutput>> }
   | {
       call: "synthesize";
       respond: (input: SynthesisInput, options: CallOptions) => Promise<Generation<SynthesisOutput>>;
-    };
+    }
+  | { call: "step"; respond: (input: AgentTurnInput, options: CallOptions) => Promise<Generation<AgentTurn>> };
 
 const usage = { inputTokens: 100, outputTokens: 50 };
 
@@ -26,7 +35,11 @@ export const fail = <T>(kind: "timeout" | "transport" | "malformed", error = `sc
 export class ScriptedModel implements Model {
   readonly name = "scripted";
   readonly kind = "generative" as const;
-  readonly calls: ({ call: "plan"; input: PlannerInput } | { call: "synthesize"; input: SynthesisInput })[] = [];
+  readonly calls: (
+    | { call: "plan"; input: PlannerInput }
+    | { call: "synthesize"; input: SynthesisInput }
+    | { call: "step"; input: AgentTurnInput }
+  )[] = [];
   readonly #steps: Step[] = [];
 
   onPlan(respond: Extract<Step, { call: "plan" }>["respond"]): this {
@@ -36,6 +49,11 @@ export class ScriptedModel implements Model {
 
   onSynthesize(respond: Extract<Step, { call: "synthesize" }>["respond"]): this {
     this.#steps.push({ call: "synthesize", respond });
+    return this;
+  }
+
+  onStep(respond: Extract<Step, { call: "step" }>["respond"]): this {
+    this.#steps.push({ call: "step", respond });
     return this;
   }
 
@@ -58,6 +76,14 @@ export class ScriptedModel implements Model {
     this.calls.push({ call: "synthesize", input });
     const step = this.#next("synthesize");
     if (step.call !== "synthesize") throw new Error("unreachable");
+    return step.respond(input, options);
+  }
+
+  async step(input: AgentTurnInput, options: CallOptions): Promise<Generation<AgentTurn>> {
+    // The transcript grows after the call: record the conversation as it was.
+    this.calls.push({ call: "step", input: { ...input, transcript: [...input.transcript] } });
+    const step = this.#next("step");
+    if (step.call !== "step") throw new Error("unreachable");
     return step.respond(input, options);
   }
 

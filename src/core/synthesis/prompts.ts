@@ -42,7 +42,7 @@ export const synthesisSchemaLimits: SynthesisPromptLimits = {
   itemChars: MAX_ITEM_CHARS,
 };
 
-const DELIMITER_TAGS = "request|sources|source|chunk|scope|boundary";
+const DELIMITER_TAGS = "request|sources|source|chunk|scope|boundary|hits|hit";
 const DELIMITER_LIKE = new RegExp(`<(\\s*/?\\s*)(${DELIMITER_TAGS})(?=[\\s>/=]|$)`, "gi");
 
 /**
@@ -54,7 +54,7 @@ export function neutralizeDelimiters(text: string): string {
 }
 
 /** An id or a one-line label safe inside an attribute or on one line. Pure. */
-function inlineText(text: string): string {
+export function inlineText(text: string): string {
   return neutralizeDelimiters(text.replace(/\s+/g, " ").trim()).replace(/"/g, "&quot;");
 }
 
@@ -112,7 +112,7 @@ function synthesisRules(input: SynthesisInput, limits: SynthesisPromptLimits): s
   ].join("\n");
 }
 
-function sourceBlock(source: SynthesisInput["sources"][number]): string {
+export function sourceBlock(source: SynthesisInput["sources"][number]): string {
   const chunks = source.chunks.map(
     (chunk) => `<chunk id="${inlineText(chunk.id)}">\n${neutralizeDelimiters(chunk.text)}\n</chunk>`,
   );

@@ -8,11 +8,19 @@ import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
 import { parseSearchSpec, searchKeyVariable } from "../../adapters/search/search-registry.js";
-import { resolveBudgets } from "../../core/budgets.js";
+import { type Budgets, DEFAULT_BUDGETS, resolveBudgets } from "../../core/budgets.js";
 import { AssayError, UserError } from "../../core/errors.js";
-import type { EvidenceScope, RunEvent, RunRequest, Store } from "../../ports/store.js";
+import {
+  type EvidenceScope,
+  type RunEvent,
+  type RunRequest,
+  STRATEGY_NAMES,
+  type Store,
+  type StrategyName,
+} from "../../ports/store.js";
 import type { RunOutcome } from "../../runtime/runtime.js";
 import { version } from "../../version.js";
+import { type EvalCommandOptions, evalCommand, thresholdAssignment } from "./eval-command.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
 import { progressListener } from "./progress.js";
@@ -47,6 +55,17 @@ function parseFault(value: string): Fault {
   throw new InvalidArgumentError("known faults: crash-after-persisted:K, crash-after:<event-type>");
 }
 
+/** `name=value` for one budget (`maxSearchCalls=10`); accumulates over repeated flags. */
+function budgetAssignment(value: string, previous: Partial<Budgets> | undefined): Partial<Budgets> {
+  const match = /^([A-Za-z]+)=(\d+)$/.exec(value.trim());
+  const name = match?.[1];
+  if (!match || name === undefined) throw new InvalidArgumentError("expected name=value, e.g. maxSearchCalls=10");
+  if (!Object.hasOwn(DEFAULT_BUDGETS, name)) {
+    throw new InvalidArgumentError(`unknown budget "${name}" (known: ${Object.keys(DEFAULT_BUDGETS).join(", ")})`);
+  }
+  return { ...previous, [name]: Number(match[2]) };
+}
+
 interface CommonOptions {
   db?: string;
   json?: boolean;
@@ -63,6 +82,8 @@ interface RunCommandOptions extends CommonOptions {
   out?: string;
   maxSources?: number;
   timeout?: number;
+  budget?: Partial<Budgets>;
+  strategy: StrategyName;
   language: string;
 }
 
@@ -105,17 +126,26 @@ async function buildRequest(question: string, options: RunCommandOptions, model:
   if (trimmed.length > 4_000) throw new UserError("the question is longer than 4000 characters");
   const scope = await scopeOf(options);
   const wallClockMs = options.timeout === undefined ? undefined : Math.round(options.timeout * 1000);
+  if (options.budget?.maxSources !== undefined && options.maxSources !== undefined)
+    throw new UserError("give the source limit once: --max-sources or --budget maxSources=N");
+  if (options.budget?.wallClockMs !== undefined && wallClockMs !== undefined)
+    throw new UserError("give the wall clock once: --timeout or --budget wallClockMs=N");
   const budgets = resolveBudgets({
+    ...options.budget,
     ...(options.maxSources === undefined ? {} : { maxSources: options.maxSources }),
     ...(wallClockMs === undefined
       ? {}
-      : { wallClockMs, publishReserveMs: Math.min(10_000, Math.max(100, Math.floor(wallClockMs * 0.2))) }),
+      : {
+          wallClockMs,
+          publishReserveMs:
+            options.budget?.publishReserveMs ?? Math.min(10_000, Math.max(100, Math.floor(wallClockMs * 0.2))),
+        }),
   });
   if (!budgets.ok) throw new UserError(budgets.error);
   return {
     question: trimmed,
     language: options.language,
-    strategy: "pipeline",
+    strategy: options.strategy,
     model,
     scope,
     budgets: budgets.value,
@@ -240,6 +270,14 @@ export function buildProgram(): Command {
     .option("--max-sources <n>", "at most this many persisted sources", positiveInteger)
     .option("--timeout <seconds>", "wall-clock limit for the whole run", positiveNumber)
     .option("--language <code>", "report language", "en")
+    .addOption(
+      new Option("--strategy <name>", "how the research is driven").choices(STRATEGY_NAMES).default("pipeline"),
+    )
+    .option(
+      "--budget <name=value>",
+      "set one budget, e.g. maxSearchCalls=10 (repeatable; see docs/configuration.md)",
+      budgetAssignment,
+    )
     .option("--model <spec>", "offline (default: the embedded extractive engine), none, or provider:model-name")
     .option("--json", "print a one-line JSON summary on stdout")
     .option("--quiet", "no progress on stderr")
@@ -291,6 +329,41 @@ export function buildProgram(): Command {
       process.exitCode = await execute(store, options, run.request.budgets.maxSources, (listeners, signal) =>
         runtime.resume(runId, { listeners, signal }),
       );
+    });
+
+  program
+    .command("eval")
+    .description("evaluate strategies side by side on cases with gold evidence (see docs/eval.md)")
+    .argument("<cases>", "cases file: one JSON object per line (id, question, answers, gold, ...)")
+    .requiredOption("--corpus <dir>", "folder of the documents the cases refer to")
+    .option("--strategies <list>", "comma-separated strategies to compare", "simple,pipeline")
+    .option("--baseline <name>", "the strategy every other one is compared with (default: the first)")
+    .option("--repeat <n>", "runs of every case and strategy, in rotated order", positiveInteger, 3)
+    .option("--model <spec>", "the model every strategy uses: offline (default), none, or provider:model-name")
+    .option("--judge <spec>", "a generative model that scores claim support, coverage, decision value and language")
+    .option(
+      "--faults <list>",
+      "deterministic faults to run: planner-failure, synthesis-failure, model-timeout, search-failure[:N], fetch-failure:N, crash-after-persisted:K, or all",
+      "none",
+    )
+    .option("--fault-cases <n>", "how many cases (from the top of the file) each fault runs on", positiveInteger, 3)
+    .option("--budget <name=value>", "one budget, equal for every strategy (repeatable)", budgetAssignment)
+    .option("--threshold <name=value>", "one verdict threshold (repeatable; see docs/eval.md)", thresholdAssignment)
+    .option("--language <code>", "report language", "en")
+    .option(
+      "--out <dir>",
+      "folder for runs.jsonl, summary.{md,html,json} and the runs (default: $ASSAY_HOME/evals/<time>)",
+    )
+    .option("--resume", "continue the interrupted evaluation in --out without redoing finished runs")
+    .option("--quiet", "no progress on stderr")
+    .action(async (cases: string, options: EvalCommandOptions) => {
+      process.exitCode = await evalCommand(cases, options, {
+        paths: dataPaths(process.env),
+        environment: process.env,
+        argv: process.argv.slice(2),
+        stderr: process.stderr,
+        stdout: process.stdout,
+      });
     });
 
   program

@@ -1,8 +1,10 @@
 /**
  * Hosted and local models behind the Model port, through the Vercel AI SDK (v6):
  * `openai:`, `anthropic:`, `google:` and `openai-compatible:` (Ollama, vLLM, llama.cpp
- * server, LM Studio). Every reply is validated against the zod wire schemas; a reply that
- * does not fit gets exactly one repair round, then the call fails as `malformed`.
+ * server, LM Studio). Planning, synthesis and judging ask for structured output; a turn
+ * of the research loop uses native tool calling (agent-call.ts). Every reply is validated
+ * against the zod wire schemas; a reply that does not fit gets exactly one repair round,
+ * then the call fails as `malformed`.
  * Failures are values: `timeout`, `cancelled`, `transport` (one line, no secrets),
  * `refused`, `malformed`. Nothing here reads the environment: the shell passes options.
  *
@@ -11,6 +13,8 @@
 import type { JSONSchema7, ModelMessage } from "ai";
 import type { z } from "zod";
 import { UserError } from "../../../core/errors.js";
+import { judgePrompt, judgeReplySchema } from "../../../core/judge/judge-prompt.js";
+import type { JudgeOutput } from "../../../core/judge/rubric.js";
 import { type PromptPair, plannerPrompt, repairPrompt, synthesisPrompt } from "../../../core/synthesis/prompts.js";
 import {
   type PlannerOutput,
@@ -19,14 +23,18 @@ import {
   synthesisOutputSchema,
 } from "../../../core/synthesis/proposals.js";
 import type {
+  AgentTurn,
+  AgentTurnInput,
   CallOptions,
   Generation,
   GenerationFailureKind,
+  JudgeInput,
   Model,
   ModelUsage,
   PlannerInput,
   SynthesisInput,
 } from "../../../ports/model.js";
+import { type AgentCallContext, agentTurn } from "./agent-call.js";
 import { parseReply } from "./json-reply.js";
 import { costOf, defaultPrices, type PriceTable } from "./price-table.js";
 import {
@@ -38,7 +46,7 @@ import {
   type StructuredOutputMode,
 } from "./provider-call.js";
 import { createLanguageModel, type ModelSpec, parseModelSpec } from "./provider-registry.js";
-import { plannerWireSchema, synthesisWireSchema } from "./wire-schemas.js";
+import { judgeWireSchema, plannerWireSchema, synthesisWireSchema } from "./wire-schemas.js";
 
 export type { StructuredOutputMode } from "./provider-call.js";
 
@@ -73,6 +81,7 @@ export interface AiSdkModelOptions {
 export interface AiSdkModel extends Model {
   readonly kind: "generative";
   cost(usage: ModelUsage): number | undefined;
+  judge(input: JudgeInput, options: CallOptions): Promise<Generation<JudgeOutput>>;
 }
 
 interface Task<T> {
@@ -82,7 +91,7 @@ interface Task<T> {
   schemaName: string;
 }
 
-interface ModelContext {
+interface ModelContext extends AgentCallContext {
   settings: CallSettings;
   configuredMode: StructuredOutputMode;
   /** Native first, text after a failure: the default for openai-compatible servers. */
@@ -176,6 +185,10 @@ function contextFor(spec: ModelSpec, options: AiSdkModelOptions): ModelContext {
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  // Usage is metered by middleware, which needs the provider's model object.
+  if (typeof model === "string" || model.specificationVersion !== "v3") {
+    throw new Error(`bug: the provider "${spec.provider}" did not create a v3 language model`);
+  }
   const settings: CallSettings = {
     model,
     provider: spec.provider,
@@ -189,6 +202,8 @@ function contextFor(spec: ModelSpec, options: AiSdkModelOptions): ModelContext {
     configuredMode: options.structuredOutput ?? "native",
     fallback: spec.provider === "openai-compatible" && options.structuredOutput === undefined,
     nativeRejected: false,
+    toolFallback: spec.provider === "openai-compatible",
+    toolsRejected: false,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
 }
@@ -219,6 +234,21 @@ export function createAiSdkModel(options: AiSdkModelOptions): AiSdkModel {
         schema: synthesisOutputSchema,
         wireSchema: synthesisWireSchema,
         schemaName: "synthesis",
+      };
+      return generate(context, task, callOptions);
+    },
+    async step(input: AgentTurnInput, callOptions: CallOptions): Promise<Generation<AgentTurn>> {
+      const state = startCall(context, callOptions);
+      if (state.cancelled()) return fail(state, "cancelled", "the call was cancelled");
+      const turn = await agentTurn(context, input, state);
+      return turn.ok ? succeed(state, turn.value) : fail(state, turn.error.kind, turn.error.error);
+    },
+    judge(input: JudgeInput, callOptions: CallOptions): Promise<Generation<JudgeOutput>> {
+      const task = {
+        prompt: judgePrompt(input),
+        schema: judgeReplySchema(input),
+        wireSchema: judgeWireSchema,
+        schemaName: "judgement",
       };
       return generate(context, task, callOptions);
     },

@@ -3,11 +3,12 @@
  *
  * `generateText` runs with `maxRetries: 0`: the loop here decides what is retried
  * (408, 409, 429, 5xx and network failures; never 400/401/403), counts every request as
- * an attempt, sums the usage of every request, and waits with an abortable backoff.
+ * an attempt, sums the usage of every request (at the model boundary, so a response the
+ * SDK then rejects still counts), and waits with an abortable backoff.
  */
 
 import type { JSONSchema7 } from "ai";
-import { generateText, jsonSchema, type LanguageModel, type ModelMessage, NoObjectGeneratedError, Output } from "ai";
+import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output, wrapLanguageModel } from "ai";
 import { err, ok, type Result } from "../../../core/result.js";
 import { jsonReplyInstructions } from "../../../core/synthesis/prompts.js";
 import type { ModelUsage } from "../../../ports/model.js";
@@ -35,8 +36,11 @@ export interface ReplyRequest {
   schemaName: string;
 }
 
+/** A provider's language model object (specification v3), as the provider packages create it. */
+export type ProviderModel = Parameters<typeof wrapLanguageModel>[0]["model"];
+
 export interface CallSettings {
-  model: LanguageModel;
+  model: ProviderModel;
   provider: ProviderId;
   secrets: readonly string[];
   maxRetries: number;
@@ -56,16 +60,33 @@ export interface CallState {
 
 export interface RequestFailure {
   failure: CallFailure;
-  /** A native request the server refused (400/422): it may not support structured output. */
+  /**
+   * A request using a native feature (structured output, tool calling) that the server
+   * refused with 400/422: it may not support that feature.
+   */
   nativeRejected: boolean;
 }
 
 const MAX_BACKOFF_MS = 8_000;
 const MAX_RETRY_AFTER_MS = 60_000;
 
-function addUsage(state: CallState, usage: { inputTokens?: number | undefined; outputTokens?: number | undefined }) {
-  state.usage.inputTokens += usage.inputTokens ?? 0;
-  state.usage.outputTokens += usage.outputTokens ?? 0;
+/**
+ * The model with the usage of every provider response added to `state`, including a
+ * response that `generateText` then throws on (no JSON object, a tool choice not obeyed).
+ */
+export function meteredModel(model: ProviderModel, state: CallState): ProviderModel {
+  return wrapLanguageModel({
+    model,
+    middleware: {
+      specificationVersion: "v3",
+      wrapGenerate: async ({ doGenerate }) => {
+        const result = await doGenerate();
+        state.usage.inputTokens += result.usage.inputTokens.total ?? 0;
+        state.usage.outputTokens += result.usage.outputTokens.total ?? 0;
+        return result;
+      },
+    },
+  });
 }
 
 function outputFor(request: ReplyRequest, provider: ProviderId) {
@@ -83,7 +104,7 @@ async function requestOnce(settings: CallSettings, request: ReplyRequest, state:
     request.mode === "native" ? request.system : `${request.system}\n\n${jsonReplyInstructions(request.wireSchema)}`;
   try {
     const result = await generateText({
-      model: settings.model,
+      model: meteredModel(settings.model, state),
       system,
       messages: request.messages,
       maxRetries: 0,
@@ -91,12 +112,10 @@ async function requestOnce(settings: CallSettings, request: ReplyRequest, state:
       ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
       ...outputFor(request, settings.provider),
     });
-    addUsage(state, result.totalUsage);
     return { text: result.text, finishReason: result.finishReason };
   } catch (error) {
     // The reply was not JSON: keep its text for our own extraction and the repair round.
     if (NoObjectGeneratedError.isInstance(error)) {
-      if (error.usage) addUsage(state, error.usage);
       return { text: error.text ?? "", finishReason: error.finishReason ?? "other" };
     }
     throw error;
@@ -108,12 +127,16 @@ function backoffMs(settings: CallSettings, retry: number, failure: CallFailure):
   return Math.min(settings.retryBaseDelayMs * 2 ** retry, MAX_BACKOFF_MS);
 }
 
-/** One request, retried on retryable failures. Never throws. */
-export async function requestWithRetries(
+/**
+ * `send` (one provider request), retried on retryable failures. `native`: the request
+ * uses a feature a server may refuse with 400/422 (structured output, tools). Never throws.
+ */
+export async function withRetries<T>(
   settings: CallSettings,
-  request: ReplyRequest,
   state: CallState,
-): Promise<Result<ProviderReply, RequestFailure>> {
+  send: () => Promise<T>,
+  native: boolean,
+): Promise<Result<T, RequestFailure>> {
   const classify = (error: unknown): CallFailure =>
     classifyFailure(error, {
       provider: settings.provider,
@@ -125,14 +148,23 @@ export async function requestWithRetries(
   for (let retry = 0; ; retry += 1) {
     state.attempts += 1;
     try {
-      return ok(await requestOnce(settings, request, state));
+      return ok(await send());
     } catch (error) {
       const failure = classify(error);
-      const nativeRejected = request.mode === "native" && mayRejectStructuredOutput(error);
+      const nativeRejected = native && mayRejectStructuredOutput(error);
       if (!failure.retryable || retry >= settings.maxRetries) return err({ failure, nativeRejected });
       if (!(await sleepUnlessAborted(backoffMs(settings, retry, failure), state.signal))) {
         return err({ failure: classify(error), nativeRejected: false });
       }
     }
   }
+}
+
+/** One structured-output request, retried on retryable failures. Never throws. */
+export function requestWithRetries(
+  settings: CallSettings,
+  request: ReplyRequest,
+  state: CallState,
+): Promise<Result<ProviderReply, RequestFailure>> {
+  return withRetries(settings, state, () => requestOnce(settings, request, state), request.mode === "native");
 }

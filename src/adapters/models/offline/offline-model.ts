@@ -7,6 +7,9 @@
  */
 import type { PlannerOutput, SynthesisOutput } from "../../../core/synthesis/proposals.js";
 import type {
+  AgentMessage,
+  AgentTurn,
+  AgentTurnInput,
   CallOptions,
   Generation,
   Model,
@@ -58,6 +61,52 @@ function waitFor<T>(promise: Promise<T>, timeoutMs: number, signal?: AbortSignal
   });
 }
 
+/**
+ * The offline engine's turn of a tool-calling loop: one search with the request, reads of
+ * the top hits (a hit that could not be read is replaced by the next one while reads are
+ * left), then an extractive answer over what was read. Deterministic.
+ */
+export function offlineTurn(input: AgentTurnInput): AgentTurn {
+  const results = input.transcript.filter(
+    (message): message is Extract<AgentMessage, { role: "tool" }> => message.role === "tool",
+  );
+  const searched = results.filter((message) => message.tool === "search");
+  if (!input.mustAnswer && searched.length === 0 && input.searchesLeft > 0) {
+    return { kind: "tools", calls: [{ id: "search-1", tool: "search", query: input.question }] };
+  }
+  const called = new Set(
+    input.transcript.flatMap((message) =>
+      message.role === "assistant" ? message.calls.flatMap((call) => (call.tool === "read" ? [call.hit] : [])) : [],
+    ),
+  );
+  const unread = searched.flatMap((message) => message.hits ?? []).filter((hit) => !called.has(hit.handle));
+  const wanted = Math.min(input.readsLeft, input.maxCallsPerTurn, unread.length);
+  if (!input.mustAnswer && wanted > 0) {
+    const round = called.size;
+    return {
+      kind: "tools",
+      calls: unread
+        .slice(0, wanted)
+        .map((hit, index) => ({ id: `read-${round + index + 1}`, tool: "read", hit: hit.handle })),
+    };
+  }
+  const sources = new Map<string, PacketSource>();
+  for (const message of results) if (message.source) sources.set(message.source.id, message.source);
+  const synthesis = extractiveSynthesis(
+    input.question,
+    [...sources.values()],
+    DEFAULT_EXTRACTION_LIMITS,
+    input.language,
+  );
+  return {
+    kind: "answer",
+    answer: {
+      statements: synthesis.facts.map(({ text, sourceId, chunkIds }) => ({ text, sourceId, chunkIds })),
+      gaps: synthesis.gaps.map(({ text }) => ({ text })),
+    },
+  };
+}
+
 export function createOfflineModel(): Model {
   return {
     name: "offline",
@@ -83,6 +132,15 @@ export function createOfflineModel(): Model {
       if (options.signal?.aborted) return cancelled();
       try {
         return succeeded(extractiveSynthesis(input.question, input.sources, DEFAULT_EXTRACTION_LIMITS, input.language));
+      } catch (error) {
+        return failed(error);
+      }
+    },
+
+    async step(input: AgentTurnInput, options: CallOptions): Promise<Generation<AgentTurn>> {
+      if (options.signal?.aborted) return cancelled();
+      try {
+        return succeeded(offlineTurn(input));
       } catch (error) {
         return failed(error);
       }

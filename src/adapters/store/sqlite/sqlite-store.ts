@@ -5,6 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
+import { type Budgets, completeBudgets } from "../../../core/budgets.js";
 import { describeError, StoreError, UserError } from "../../../core/errors.js";
 import { chunkId, queryId, sourceId } from "../../../core/ids.js";
 import type {
@@ -86,7 +87,7 @@ export class SqliteStore implements Store {
         strategy: text(row, "strategy") as RunRequest["strategy"],
         model: text(row, "model"),
         scope: parseJson(row.scope, "scope"),
-        budgets: parseJson(row.budgets, "budgets"),
+        budgets: completeBudgets(parseJson<Partial<Budgets>>(row.budgets, "budgets")),
         outDir: text(row, "out_dir"),
       },
       status: text(row, "status") as RunRecord["status"],

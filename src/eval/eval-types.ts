@@ -1,0 +1,154 @@
+/**
+ * The data of an evaluation: one row per run (written as one JSON line) and the summary
+ * the Markdown and HTML pages are rendered from. Plain JSON values only.
+ */
+import type { Budgets } from "../core/budgets.js";
+
+export type SciFactLabel = "SUPPORT" | "CONTRADICT" | "NOT_ENOUGH_INFO";
+
+/** One check of a fault's expected degradation (seed 004 "Budgets And Terminal Behavior"). */
+export interface FaultCheck {
+  name: string;
+  passed: boolean;
+  detail: string;
+}
+
+/** A judge's scores of one report, or the reason there are none. */
+export type JudgeScores =
+  | { scored: false; reason: string }
+  | {
+      scored: true;
+      /** Items judged, by support of their cited passages. */
+      support: { supported: number; partial: number; unsupported: number };
+      coverage: number;
+      decisionValue: number;
+      language: "matches" | "mixed" | "wrong";
+      inputTokens: number;
+      outputTokens: number;
+      costUsd: number | null;
+    };
+
+export interface EvalRunRow {
+  /** `case|strategy|fault|repeat`: identifies the run across an interrupted evaluation. */
+  key: string;
+  caseId: string;
+  strategy: string;
+  /** `none` for a clean run, else the fault switch (`fetch-failure:2`). */
+  fault: string;
+  repeat: number;
+  /** Position of the run in the evaluation's execution order (0-based). */
+  order: number;
+  runId: number | null;
+  status: string;
+  artifactStatus: string;
+  published: boolean;
+  error?: string;
+  items: number;
+  gaps: number;
+  sources: { read: number; cited: number; citedGold: number; gold: number };
+  /** Share of the case's gold documents among the cited sources; null without gold. */
+  goldRecall: number | null;
+  /** Share of the cited sources that are gold documents; null when nothing was cited or the case has no gold. */
+  citationPrecision: number | null;
+  /** Whether an accepted answer appears in the report's findings; null when the case has none usable. */
+  answerFound: boolean | null;
+  /** SciFact: the verdict the report states (null: none stated) and the expected label. */
+  verdict: { expected: SciFactLabel | null; stated: SciFactLabel | null; agrees: boolean | null };
+  latency: { firstSourcePersistedMs: number | null; terminalMs: number | null; wallMs: number };
+  usage: { generations: number; inputTokens: number; outputTokens: number; costUsd: number | null };
+  /** Faulted runs: did the run still publish a useful (source-citing) artifact? null for clean runs. */
+  salvaged: boolean | null;
+  faultChecks: FaultCheck[];
+  judge: JudgeScores;
+}
+
+/** A median and 90th percentile over the runs that have the figure. */
+export interface Spread {
+  n: number;
+  median: number | null;
+  p90: number | null;
+}
+
+/** A mean over the runs that have the figure (n of them). */
+export interface Mean {
+  n: number;
+  mean: number | null;
+}
+
+export interface StrategySummary {
+  strategy: string;
+  /** Clean runs (no fault). */
+  runs: number;
+  published: number;
+  failed: number;
+  goldRecall: Mean;
+  citationPrecision: Mean;
+  answerShare: Mean;
+  labelAgreement: { agree: number; stated: number; expected: number };
+  firstSourceMs: Spread;
+  terminalMs: Spread;
+  tokens: { input: number; output: number };
+  /** null when some run's cost is unknown. */
+  costUsd: number | null;
+  /** Faulted runs of this strategy that still published a useful artifact. */
+  salvage: { salvaged: number; faulted: number };
+  judge:
+    | { scored: false; reason: string }
+    | { scored: true; runs: number; supportShare: Mean; coverage: Mean; decisionValue: Mean; languageShare: Mean };
+}
+
+export interface FaultSummary {
+  fault: string;
+  strategy: string;
+  runs: number;
+  salvaged: number;
+  checksPassed: number;
+  checksTotal: number;
+  /** Names of the checks that failed at least once, with how often. */
+  failing: { name: string; count: number; detail: string }[];
+  /** Artifact statuses of the runs ("synthesized", "source-backed", "no-evidence", "none"). */
+  outcomes: Record<string, number>;
+}
+
+export interface VerdictThresholds {
+  /** Minimum mean gold recall of the candidate's clean runs. */
+  minGoldRecall: number;
+  /** Minimum mean citation precision of the candidate's clean runs. */
+  minCitationPrecision: number;
+  /** Minimum share of faulted runs that still publish a useful artifact. */
+  minSalvage: number;
+  /** The candidate's median terminal latency may be at most this multiple of the baseline's. */
+  maxLatencyRatio: number;
+  /** A difference counts as material from this absolute share on. */
+  materialDelta: number;
+}
+
+export interface Verdict {
+  candidate: string;
+  baseline: string;
+  wins: boolean;
+  /** Every reason, pass or fail, in reading order. */
+  reasons: string[];
+}
+
+export interface EvalSummary {
+  title: string;
+  createdAt: string;
+  command: string;
+  casesFile: string;
+  corpus: string;
+  cases: number;
+  repeat: number;
+  strategies: string[];
+  baseline: string;
+  faults: string[];
+  model: string;
+  judge: string | null;
+  budgets: Budgets;
+  runs: number;
+  elapsedMs: number;
+  perStrategy: StrategySummary[];
+  faultOutcomes: FaultSummary[];
+  thresholds: VerdictThresholds;
+  verdicts: Verdict[];
+}
