@@ -18,6 +18,7 @@ const caseSchema = z.object({
   gold: z.array(z.string().min(1).max(1_000)).max(200),
   gold_sentences: z.record(z.string(), z.array(z.string())).optional(),
   label: z.enum(["SUPPORT", "CONTRADICT", "NOT_ENOUGH_INFO"]).optional(),
+  fault_fixture: z.boolean().optional(),
 });
 
 export interface EvalCase {
@@ -31,6 +32,8 @@ export interface EvalCase {
   goldSentences: Record<string, string[]>;
   /** SciFact's label for the claim, when the case has one. */
   label: SciFactLabel | null;
+  /** Marked as a case the deterministic faults run on. */
+  faultFixture: boolean;
 }
 
 /** Parses the text of a cases file. Throws UserError naming the first bad line. */
@@ -62,6 +65,7 @@ export function parseCases(text: string, file: string): EvalCase[] {
       gold: value.gold.map((path) => path.replace(/\\/g, "/").replace(/^\.\//, "")),
       goldSentences: value.gold_sentences ?? {},
       label: value.label ?? null,
+      faultFixture: value.fault_fixture === true,
     });
   });
   if (cases.length === 0) throw new UserError(`${file} holds no cases`);

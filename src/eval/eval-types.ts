@@ -119,6 +119,8 @@ export interface VerdictThresholds {
   minSalvage: number;
   /** The candidate's median terminal latency may be at most this multiple of the baseline's. */
   maxLatencyRatio: number;
+  /** ...unless it is at most this many milliseconds slower (small absolute differences do not count). */
+  latencySlackMs: number;
   /** A difference counts as material from this absolute share on. */
   materialDelta: number;
 }

@@ -40,10 +40,19 @@ const rotate = <T>(items: readonly T[], by: number): T[] => {
 /**
  * The execution order. Repeat r starts the case list r·⌈n/R⌉ places later and the strategy
  * list r places later, so no case or strategy always runs first (warm caches, provider
- * load). Faults run once per (fault, fault case, strategy) after the clean repeats. Pure.
+ * load). Faults run once per (fault, fault case, strategy) after the clean repeats (see
+ * faultCasesOf). Pure.
  */
+/**
+ * The cases the faults run on: those marked as fault fixtures, else the first `count`. Pure.
+ */
+export function faultCasesOf<T extends { faultFixture?: boolean }>(cases: readonly T[], count: number): T[] {
+  const marked = cases.filter((testCase) => testCase.faultFixture === true);
+  return (marked.length > 0 ? marked : cases).slice(0, Math.max(0, count));
+}
+
 export function planRuns(
-  cases: readonly { id: string }[],
+  cases: readonly { id: string; faultFixture?: boolean }[],
   strategies: readonly string[],
   repeat: number,
   faults: readonly string[],
@@ -60,7 +69,7 @@ export function planRuns(
     }
   }
   for (const fault of faults) {
-    for (const testCase of cases.slice(0, faultCases)) {
+    for (const testCase of faultCasesOf(cases, faultCases)) {
       for (const strategy of strategies) push(testCase.id, strategy, fault, 0);
     }
   }

@@ -5,16 +5,15 @@ import { createOfflineModel } from "../adapters/models/offline/offline-model.js"
 import { tempDir } from "../testing/temp-dir.js";
 import {
   type CaseResult,
-  containsAnswer,
   DEFAULT_EVAL_OPTIONS,
   evaluateCase,
   interleave,
   loadCases,
   loadDocuments,
-  normalizeAnswer,
   openIndex,
   summarize,
 } from "./hotpot-eval.js";
+import { containsAnswer, normalizeAnswer } from "./scoring.js";
 
 describe("hotpot eval helpers", () => {
   it("interleaves ranked lists by rank", () => {

@@ -10,16 +10,8 @@ import { CorpusIndex } from "../adapters/corpus/corpus-index.js";
 import { chunkContent } from "../core/chunking.js";
 import { chunkId, sourceId } from "../core/ids.js";
 import type { Model, PacketSource } from "../ports/model.js";
+import { type EvalCase, parseCases } from "./cases.js";
 import { containsAnswer, normalizeAnswer } from "./scoring.js";
-
-export { containsAnswer, normalizeAnswer } from "./scoring.js";
-
-export interface EvalCase {
-  id: string;
-  question: string;
-  answers: string[];
-  gold: string[];
-}
 
 export interface EvalOptions {
   /** Sources read per case, for (A) and (B) alike. */
@@ -63,19 +55,9 @@ export interface CaseResult {
   ms: number;
 }
 
+/** The cases of `file` (the format of docs/eval.md). Throws UserError on a bad line. */
 export function loadCases(file: string): EvalCase[] {
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => {
-      const raw = JSON.parse(line) as Partial<EvalCase>;
-      return {
-        id: String(raw.id ?? ""),
-        question: String(raw.question ?? ""),
-        answers: Array.isArray(raw.answers) ? raw.answers.map(String) : [],
-        gold: Array.isArray(raw.gold) ? raw.gold.map(String) : [],
-      };
-    });
+  return parseCases(readFileSync(file, "utf8"), file);
 }
 
 /** Opens and refreshes an index of `corpus` in `folder` (a fresh temporary folder). */

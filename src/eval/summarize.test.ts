@@ -262,9 +262,26 @@ describe("verdict", () => {
     expect(result.reasons).toContain("salvage 90.0% vs baseline 50.0%: +40.0 points, material (≥ 5.0)");
     expect(result.reasons).toContain("citation precision 40.0% vs baseline 40.0%: +0.0 points, not material (< 5.0)");
     expect(result.reasons).toContain(
-      "median terminal latency 1.2 s vs baseline 1.0 s: ratio 1.20 ≤ 1.50: within latency",
+      "median terminal latency 1.2 s vs baseline 1.0 s: at most 1.0 s slower: within latency",
     );
     expect(result.reasons.at(-1)).toMatch(/: wins \(.*materially better on salvage/);
+    const strict = verdict(candidate({}), baseline, { ...DEFAULT_THRESHOLDS, latencySlackMs: 0 });
+    expect(strict.reasons).toContain(
+      "median terminal latency 1.2 s vs baseline 1.0 s: ratio 1.20 ≤ 1.50: within latency",
+    );
+  });
+
+  it("does not count a small absolute slowdown as a latency violation, whatever its ratio", () => {
+    const fast = summaryOf("simple", { ...baseline, terminalMs: spreadOf(160) });
+    const result = verdict(candidate({ terminalMs: spreadOf(260) }), fast, DEFAULT_THRESHOLDS);
+    expect(result.reasons).toContain(
+      "median terminal latency 260 ms vs baseline 160 ms: at most 1.0 s slower: within latency",
+    );
+    const strict = verdict(candidate({ terminalMs: spreadOf(260) }), fast, {
+      ...DEFAULT_THRESHOLDS,
+      latencySlackMs: 50,
+    });
+    expect(strict.wins).toBe(false);
   });
 
   it("loses on latency", () => {
@@ -415,6 +432,7 @@ const thresholds = fc.record({
   minCitationPrecision: fc.double({ min: 0, max: 1, noNaN: true }),
   minSalvage: fc.double({ min: 0, max: 1, noNaN: true }),
   maxLatencyRatio: fc.double({ min: 0.5, max: 3, noNaN: true }),
+  latencySlackMs: fc.integer({ min: 0, max: 5_000 }),
   materialDelta: fc.double({ min: 0, max: 0.5, noNaN: true }),
 });
 

@@ -23,6 +23,7 @@ export const DEFAULT_THRESHOLDS: Readonly<VerdictThresholds> = Object.freeze({
   minCitationPrecision: 0.3,
   minSalvage: 0.8,
   maxLatencyRatio: 1.5,
+  latencySlackMs: 1_000,
   materialDelta: 0.05,
 });
 
@@ -202,7 +203,12 @@ export function verdictChecks(
       thresholds.materialDelta,
     ),
     improvement("gold-document recall", candidate.goldRecall.mean, baseline.goldRecall.mean, thresholds.materialDelta),
-    latency(candidate.terminalMs.median, baseline.terminalMs.median, thresholds.maxLatencyRatio),
+    latency(
+      candidate.terminalMs.median,
+      baseline.terminalMs.median,
+      thresholds.maxLatencyRatio,
+      thresholds.latencySlackMs,
+    ),
   ];
 }
 
@@ -268,7 +274,7 @@ function improvement(label: string, value: number | null, base: number | null, d
   return { kind: "improvement", label, outcome: material ? "passes" : "fails", reason };
 }
 
-function latency(value: number | null, base: number | null, maxRatio: number): VerdictCheck {
+function latency(value: number | null, base: number | null, maxRatio: number, slackMs: number): VerdictCheck {
   const label = "violates latency";
   const limit = maxRatio.toFixed(2);
   const check = (passes: boolean, reason: string): VerdictCheck => ({
@@ -278,6 +284,13 @@ function latency(value: number | null, base: number | null, maxRatio: number): V
     reason,
   });
   const shown = (ms: number | null) => (ms === null ? "not measured" : formatMs(ms));
+  if (base !== null && value !== null && value - base <= slackMs + EPSILON) {
+    // Sub-second differences (an offline run of 0.3 s against 0.2 s) are not a latency a reader feels.
+    return check(
+      true,
+      `median terminal latency ${formatMs(value)} vs baseline ${formatMs(base)}: at most ${formatMs(slackMs)} slower: within latency`,
+    );
+  }
   if (base === null || base <= 0) {
     // Without a baseline latency there is no ratio: only a candidate without latency either is not slower.
     const head = `median terminal latency ${shown(value)} vs baseline ${shown(base)}: no ratio`;

@@ -8,14 +8,14 @@ import { escapeHtml } from "../core/render/html.js";
 import type { EvalSummary, FaultSummary, Mean, Spread } from "./eval-types.js";
 import { formatMs, formatShare, MISSING } from "./summary-format.js";
 
-const WIDTH = 480;
-const LEFT = 100;
+const WIDTH = 560;
+const LEFT = 170;
 const PLOT = 160;
 const VALUE_X = LEFT + PLOT + 8;
 const BAR = 12;
 const AXIS_SPACE = 46;
 /** Longest category label drawn; the full text is in the group's title. */
-const LABEL_CHARS = 15;
+const LABEL_CHARS = 24;
 
 interface Bar {
   series: string;

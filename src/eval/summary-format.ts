@@ -255,7 +255,7 @@ export function thresholdLines(thresholds: VerdictThresholds): string[] {
     `Mean gold-document recall of clean runs at least ${formatShare(thresholds.minGoldRecall)}`,
     `Mean citation precision of clean runs at least ${formatShare(thresholds.minCitationPrecision)}`,
     `Faulted runs that still publish a useful artifact at least ${formatShare(thresholds.minSalvage)}`,
-    `Median terminal latency at most ${thresholds.maxLatencyRatio}× the baseline's`,
+    `Median terminal latency at most ${thresholds.maxLatencyRatio}× the baseline's, or at most ${formatMs(thresholds.latencySlackMs)} slower`,
     `A difference is material from ${formatShare(thresholds.materialDelta)} on`,
   ];
 }

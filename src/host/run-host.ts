@@ -52,6 +52,7 @@ export class RunHost {
   readonly signal: AbortSignal;
   readonly #listeners: EventListener[];
   readonly #deadline: AbortController;
+  readonly #detach = new AbortController();
   #timer: NodeJS.Timeout | undefined;
   #use: BudgetUse = { ...NO_USE };
   #reservedSources = 0;
@@ -73,7 +74,11 @@ export class RunHost {
     this.#listeners = [...(options.listeners ?? [])];
     this.#deadline = new AbortController();
     this.signal = options.signal ? AbortSignal.any([this.#deadline.signal, options.signal]) : this.#deadline.signal;
-    options.signal?.addEventListener("abort", () => void this.emit("run-cancelled", {}), { once: true });
+    // Detached when the run ends: a signal shared by many runs (an evaluation) must not mark finished runs cancelled.
+    options.signal?.addEventListener("abort", () => void this.emit("run-cancelled", {}), {
+      once: true,
+      signal: this.#detach.signal,
+    });
   }
 
   /**
@@ -127,9 +132,10 @@ export class RunHost {
     }
   }
 
-  /** Stops the deadline timer; call when the run ends. */
+  /** Stops the deadline timer and detaches from the outer signal; call when the run ends. */
   dispose(): void {
     if (this.#timer) clearTimeout(this.#timer);
+    this.#detach.abort();
   }
 
   onEvent(listener: EventListener): void {

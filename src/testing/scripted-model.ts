@@ -2,12 +2,14 @@
  * A model that answers from a queue of scripted responses, records every call, and fails
  * the test on an unexpected call or an unconsumed response.
  */
+import type { JudgeOutput } from "../core/judge/rubric.js";
 import type { PlannerOutput, SynthesisOutput } from "../core/synthesis/proposals.js";
 import type {
   AgentTurn,
   AgentTurnInput,
   CallOptions,
   Generation,
+  JudgeInput,
   Model,
   PlannerInput,
   SynthesisInput,
@@ -19,7 +21,8 @@ type Step =
       call: "synthesize";
       respond: (input: SynthesisInput, options: CallOptions) => Promise<Generation<SynthesisOutput>>;
     }
-  | { call: "step"; respond: (input: AgentTurnInput, options: CallOptions) => Promise<Generation<AgentTurn>> };
+  | { call: "step"; respond: (input: AgentTurnInput, options: CallOptions) => Promise<Generation<AgentTurn>> }
+  | { call: "judge"; respond: (input: JudgeInput, options: CallOptions) => Promise<Generation<JudgeOutput>> };
 
 const usage = { inputTokens: 100, outputTokens: 50 };
 
@@ -39,6 +42,7 @@ export class ScriptedModel implements Model {
     | { call: "plan"; input: PlannerInput }
     | { call: "synthesize"; input: SynthesisInput }
     | { call: "step"; input: AgentTurnInput }
+    | { call: "judge"; input: JudgeInput }
   )[] = [];
   readonly #steps: Step[] = [];
 
@@ -54,6 +58,11 @@ export class ScriptedModel implements Model {
 
   onStep(respond: Extract<Step, { call: "step" }>["respond"]): this {
     this.#steps.push({ call: "step", respond });
+    return this;
+  }
+
+  onJudge(respond: Extract<Step, { call: "judge" }>["respond"]): this {
+    this.#steps.push({ call: "judge", respond });
     return this;
   }
 
@@ -84,6 +93,13 @@ export class ScriptedModel implements Model {
     this.calls.push({ call: "step", input: { ...input, transcript: [...input.transcript] } });
     const step = this.#next("step");
     if (step.call !== "step") throw new Error("unreachable");
+    return step.respond(input, options);
+  }
+
+  async judge(input: JudgeInput, options: CallOptions): Promise<Generation<JudgeOutput>> {
+    this.calls.push({ call: "judge", input });
+    const step = this.#next("judge");
+    if (step.call !== "judge") throw new Error("unreachable");
     return step.respond(input, options);
   }
 

@@ -142,6 +142,7 @@ export function sampleSummary(): EvalSummary {
       minCitationPrecision: 0.5,
       minSalvage: 0.5,
       maxLatencyRatio: 3,
+      latencySlackMs: 1_000,
       materialDelta: 0.05,
     },
     verdicts: [

@@ -12,9 +12,16 @@ const MARKDOWN_SPECIAL = /[\\`*_[\]<>|~&]/g;
  * tables or entities are backslash-escaped, and so is a leading heading, list or quote marker.
  */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replace(MARKDOWN_SPECIAL, (char) => `\\${char}`)
-    .replace(/^(\s*)([#+=-]|\d+[.)])/, (_match, space: string, marker: string) => `${space}\\${marker}`);
+  return (
+    text
+      .replace(MARKDOWN_SPECIAL, (char) => `\\${char}`)
+      .replace(/^(\s*)([#+=-])/, (_match, space: string, marker: string) => `${space}\\${marker}`)
+      // "1. " starts an ordered list; "24.5 s" does not. A backslash only escapes punctuation.
+      .replace(
+        /^(\s*)(\d+)([.)])(?=\s|$)/,
+        (_match, space: string, digits: string, mark: string) => `${space}${digits}\\${mark}`,
+      )
+  );
 }
 
 /** Inverse of escapeMarkdown, for tests and tools that read reports back. */

@@ -42,7 +42,8 @@ export const synthesisSchemaLimits: SynthesisPromptLimits = {
   itemChars: MAX_ITEM_CHARS,
 };
 
-const DELIMITER_TAGS = "request|sources|source|chunk|scope|boundary|hits|hit";
+/** Every block name any prompt uses: planner, synthesis, the tool loop and the judge. */
+const DELIMITER_TAGS = "request|sources|source|chunk|scope|boundary|hits|hit|items|item|passage|reference|report";
 const DELIMITER_LIKE = new RegExp(`<(\\s*/?\\s*)(${DELIMITER_TAGS})(?=[\\s>/=]|$)`, "gi");
 
 /**

@@ -30,7 +30,7 @@ import { UserError } from "../../core/errors.js";
 import { loadCases } from "../../eval/cases.js";
 import type { EvalRunRow, EvalSummary, VerdictThresholds } from "../../eval/eval-types.js";
 import { parseFaultList } from "../../eval/faults.js";
-import { type CrashOutcome, planRuns, runEvaluation } from "../../eval/harness.js";
+import { type CrashOutcome, faultCasesOf, planRuns, runEvaluation } from "../../eval/harness.js";
 import { DEFAULT_THRESHOLDS, summarize } from "../../eval/summarize.js";
 import { renderSummaryHtml } from "../../eval/summary-html.js";
 import { renderSummaryMarkdown } from "../../eval/summary-markdown.js";
@@ -152,7 +152,7 @@ function appendLine(file: string, line: string): void {
 }
 
 /** Runs `request` through the real CLI in a child process killed after `after` persisted sources. */
-function crashRunner(database: string, environment: NodeJS.ProcessEnv) {
+export function crashRunner(database: string, environment: NodeJS.ProcessEnv) {
   return (request: RunRequest, after: number): Promise<CrashOutcome> =>
     new Promise((done) => {
       if (request.scope.kind !== "corpus") {
@@ -262,7 +262,7 @@ export async function evalCommand(
     baseline,
     repeat: options.repeat,
     faults,
-    faultCases: Math.min(options.faultCases, cases.length),
+    faultCases: faultCasesOf(cases, options.faultCases).length,
     model: modelSpec,
     judge: options.judge ?? null,
     language: options.language,

@@ -35,6 +35,8 @@ function describe(event: RunEvent): string | undefined {
       return `${String(data.purpose)} failed: ${String(data.kind)} (the run goes on without it)`;
     case "synthesis-admitted":
       return `synthesis: ${String(data.facts)} facts, ${String(data.derivations)} derivations, ${String(data.recommendations)} recommendations admitted; ${String(data.dropped)} dropped`;
+    case "answer-admitted":
+      return `answer: ${String(data.statements)} statements and ${String(data.gaps)} gaps admitted; ${String(data.dropped)} dropped`;
     case "budget-exhausted":
       return `stopped at the ${String(data.limit)}`;
     case "deadline-reached":

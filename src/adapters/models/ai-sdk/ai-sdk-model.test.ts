@@ -4,10 +4,9 @@
  * No real network, no real keys.
  */
 import { readFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PlannerInput, SynthesisInput } from "../../../ports/model.js";
+import { type Loopback, type ScriptedReply, startLoopback } from "../../../testing/loopback-http.js";
 import { type AiSdkModelOptions, createAiSdkModel } from "./ai-sdk-model.js";
 
 const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
@@ -28,69 +27,14 @@ function anthropicMessage(text: string): unknown {
   return body;
 }
 
-interface Seen {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  raw: string;
-  // biome-ignore lint/suspicious/noExplicitAny: the recorded request body is inspected freely in assertions.
-  body: any;
-}
-
-interface Reply {
-  status?: number;
-  body: unknown;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-interface Loopback {
-  baseURL: string;
-  seen: Seen[];
-  close(): Promise<void>;
-}
-
 const servers: Loopback[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 /** Answers each request with the next reply in `replies`; an unexpected request gets a 418. */
-async function loopback(replies: Reply[]): Promise<Loopback> {
-  const seen: Seen[] = [];
-  const server = createServer((request, response) => {
-    const parts: Buffer[] = [];
-    request.on("data", (part: Buffer) => parts.push(part));
-    request.on("end", () => {
-      const raw = Buffer.concat(parts).toString("utf8");
-      seen.push({
-        method: request.method ?? "",
-        path: request.url ?? "",
-        headers: request.headers,
-        raw,
-        body: raw ? JSON.parse(raw) : undefined,
-      });
-      const reply = replies.shift() ?? { status: 418, body: { error: { message: "unexpected request" } } };
-      const send = (): void => {
-        response.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
-        response.end(JSON.stringify(reply.body));
-      };
-      if (!reply.delayMs) return send();
-      const timer = setTimeout(send, reply.delayMs);
-      response.on("close", () => clearTimeout(timer));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const instance: Loopback = {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+async function loopback(replies: ScriptedReply[]): Promise<Loopback> {
+  const instance = await startLoopback(replies);
   servers.push(instance);
   return instance;
 }

@@ -4,7 +4,7 @@ import { chunkContent } from "../../../core/chunking.js";
 import { chunkId, sourceId } from "../../../core/ids.js";
 import { admitSynthesis } from "../../../core/synthesis/admission.js";
 import { plannerOutputSchema, synthesisOutputSchema } from "../../../core/synthesis/proposals.js";
-import type { PacketSource, PlannerInput, SynthesisInput } from "../../../ports/model.js";
+import type { AgentMessage, PacketSource, PlannerInput, SynthesisInput } from "../../../ports/model.js";
 import { createOfflineModel } from "./offline-model.js";
 import { collapseWhitespace } from "./sentences.js";
 
@@ -361,5 +361,91 @@ describe("offline model: properties", () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("the offline engine as a tool-calling loop (simple strategy)", () => {
+  const sources = packet([
+    {
+      path: "a.md",
+      title: "A",
+      text: "Akira Yoshino built the first lithium-ion cell in 1985. It had a carbon anode.",
+    },
+    { path: "b.md", title: "B", text: "Sony sold the first commercial lithium-ion battery in 1991." },
+  ]);
+  const [sourceA, sourceB] = sources;
+  if (!sourceA || !sourceB) throw new Error("two sources expected");
+  const base = {
+    question: "Who built the first lithium-ion cell?",
+    language: "en",
+    scope: "the local folder “x”",
+    scopeKind: "corpus" as const,
+    searchesLeft: 6,
+    readsLeft: 8,
+    maxCallsPerTurn: 8,
+    mustAnswer: false,
+  };
+  const hits = [
+    { handle: "h1", title: "A", location: "a.md", snippet: "" },
+    { handle: "h2", title: "B", location: "b.md", snippet: "" },
+    { handle: "h3", title: "C", location: "c.md", snippet: "" },
+  ];
+  const searched: AgentMessage[] = [
+    { role: "assistant", calls: [{ id: "s", tool: "search", query: base.question }] },
+    { role: "tool", callId: "s", tool: "search", content: "", hits },
+  ];
+
+  it("searches once with the request, then reads the top hits, then answers from what it read", async () => {
+    const model = createOfflineModel();
+    const first = await model.step({ ...base, transcript: [] }, options);
+    expect(first.ok && first.value).toEqual({
+      kind: "tools",
+      calls: [{ id: "search-1", tool: "search", query: base.question }],
+    });
+    const second = await model.step({ ...base, readsLeft: 2, transcript: searched }, options);
+    expect(
+      second.ok && second.value.kind === "tools" && second.value.calls.map((call) => call.tool === "read" && call.hit),
+    ).toEqual(["h1", "h2"]);
+    const read: AgentMessage[] = [
+      ...searched,
+      {
+        role: "assistant",
+        calls: [
+          { id: "r1", tool: "read", hit: "h1" },
+          { id: "r2", tool: "read", hit: "h2" },
+        ],
+      },
+      { role: "tool", callId: "r1", tool: "read", content: "", source: sourceA },
+      { role: "tool", callId: "r2", tool: "read", content: "", source: sourceB },
+    ];
+    const third = await model.step({ ...base, readsLeft: 0, transcript: read }, options);
+    if (!third.ok || third.value.kind !== "answer") throw new Error("expected an answer");
+    const statements = third.value.answer.statements;
+    expect(statements.length).toBeGreaterThan(0);
+    // Every statement quotes the passage it cites.
+    const chunks = new Map(sources.flatMap((source) => source.chunks.map((chunk) => [chunk.id, chunk.text])));
+    for (const statement of statements) {
+      const cited = statement.chunkIds.map((id) => chunks.get(id) ?? "").join(" ");
+      expect(collapseWhitespace(cited)).toContain(collapseWhitespace(statement.text).replace(/\.$/, ""));
+    }
+  });
+
+  it("replaces a hit that could not be read with the next one while reads are left", async () => {
+    const model = createOfflineModel();
+    const failed: AgentMessage[] = [
+      ...searched,
+      { role: "assistant", calls: [{ id: "r1", tool: "read", hit: "h1" }] },
+      { role: "tool", callId: "r1", tool: "read", content: "Not run: the document could not be read" },
+    ];
+    const turn = await model.step({ ...base, readsLeft: 1, transcript: failed }, options);
+    expect(
+      turn.ok && turn.value.kind === "tools" && turn.value.calls.map((call) => call.tool === "read" && call.hit),
+    ).toEqual(["h2"]);
+  });
+
+  it("answers at once on the last turn", async () => {
+    const model = createOfflineModel();
+    const turn = await model.step({ ...base, mustAnswer: true, transcript: [] }, options);
+    expect(turn.ok && turn.value).toEqual({ kind: "answer", answer: { statements: [], gaps: expect.any(Array) } });
   });
 });
