@@ -1,34 +1,51 @@
 /**
  * A loopback HTTP server for provider tests: it records every request and answers each
- * with the next scripted reply (JSON, with an optional status, headers and delay). An
- * unexpected request gets a 418. Nothing leaves the machine.
+ * with the next scripted reply (JSON, or a raw body such as an HTML error page, with an
+ * optional status, headers and delay). An unexpected request gets a 418. Nothing leaves
+ * the machine.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface SeenRequest {
   method: string;
+  /** Path and query string. */
   path: string;
   headers: IncomingHttpHeaders;
+  /** The body as text ("" when there was none). */
   raw: string;
+  /** The body parsed as JSON; undefined when it is empty or not JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: the recorded request body is inspected freely in assertions.
   body: any;
 }
 
 export interface ScriptedReply {
   status?: number;
-  body: unknown;
+  /** Sent as JSON (`{}` when neither `body` nor `raw` is given). */
+  body?: unknown;
+  /** Sent as is, as text/html unless `headers` sets a content-type (malformed bodies, HTML error pages). */
+  raw?: string;
   headers?: Record<string, string>;
   delayMs?: number;
 }
 
 export interface Loopback {
-  /** `http://127.0.0.1:<port>/v1`. */
-  baseURL: string;
+  /** `http://127.0.0.1:<port>`, without a trailing slash. */
+  baseUrl: string;
   seen: SeenRequest[];
   close(): Promise<void>;
 }
 
+function parseJson(raw: string): unknown {
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A server answering each request with the next of `replies`, which it consumes. */
 export async function startLoopback(replies: ScriptedReply[]): Promise<Loopback> {
   const seen: SeenRequest[] = [];
   const server = createServer((request, response) => {
@@ -41,12 +58,13 @@ export async function startLoopback(replies: ScriptedReply[]): Promise<Loopback>
         path: request.url ?? "",
         headers: request.headers,
         raw,
-        body: raw ? JSON.parse(raw) : undefined,
+        body: parseJson(raw),
       });
       const reply = replies.shift() ?? { status: 418, body: { error: { message: "unexpected request" } } };
       const send = (): void => {
-        response.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
-        response.end(JSON.stringify(reply.body));
+        const type = reply.raw === undefined ? "application/json" : "text/html";
+        response.writeHead(reply.status ?? 200, { "content-type": type, ...reply.headers });
+        response.end(reply.raw ?? (reply.body === undefined ? "{}" : JSON.stringify(reply.body)));
       };
       if (!reply.delayMs) return send();
       const timer = setTimeout(send, reply.delayMs);
@@ -56,7 +74,7 @@ export async function startLoopback(replies: ScriptedReply[]): Promise<Loopback>
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `http://127.0.0.1:${port}`,
     seen,
     close: () =>
       new Promise<void>((resolve) => {

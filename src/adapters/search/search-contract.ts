@@ -3,72 +3,10 @@
  * the provider's wire format. Run it from a provider's test file with a subject that builds
  * the provider for a base URL and writes a successful reply in that provider's format.
  */
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExternalServiceError } from "../../core/errors.js";
 import type { SearchProvider } from "../../ports/search-provider.js";
-
-export interface SeenRequest {
-  method: string;
-  /** Path and query string. */
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-export interface LoopbackReply {
-  status?: number;
-  /** Sent as JSON. */
-  json?: unknown;
-  /** Sent as is (malformed bodies, HTML error pages). */
-  raw?: string;
-  headers?: Record<string, string>;
-  delayMs?: number;
-}
-
-export interface Loopback {
-  baseUrl: string;
-  seen: SeenRequest[];
-  close(): Promise<void>;
-}
-
-/** A server answering each request with the next reply; an unexpected request gets a 418. */
-export async function startLoopback(replies: LoopbackReply[]): Promise<Loopback> {
-  const seen: SeenRequest[] = [];
-  const server = createServer((request, response) => {
-    const parts: Buffer[] = [];
-    request.on("data", (part: Buffer) => parts.push(part));
-    request.on("end", () => {
-      seen.push({
-        method: request.method ?? "",
-        path: request.url ?? "",
-        headers: request.headers,
-        body: Buffer.concat(parts).toString("utf8"),
-      });
-      const reply = replies.shift() ?? { status: 418, json: { error: "unexpected request" } };
-      const send = (): void => {
-        const type = reply.raw === undefined ? "application/json" : "text/html";
-        response.writeHead(reply.status ?? 200, { "content-type": type, ...reply.headers });
-        response.end(reply.raw ?? JSON.stringify(reply.json ?? {}));
-      };
-      if (!reply.delayMs) return send();
-      const timer = setTimeout(send, reply.delayMs);
-      response.on("close", () => clearTimeout(timer));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { type Loopback, type ScriptedReply, startLoopback } from "../../testing/loopback-http.js";
 
 export interface ContractResult {
   url: string;
@@ -97,7 +35,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
     afterEach(async () => {
       await Promise.all(servers.splice(0).map((server) => server.close()));
     });
-    const serve = async (replies: LoopbackReply[]) => {
+    const serve = async (replies: ScriptedReply[]) => {
       const server = await startLoopback(replies);
       servers.push(server);
       return { server, provider: subject.create({ baseUrl: server.baseUrl, apiKey: CONTRACT_KEY }) };
@@ -113,7 +51,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
         result(5, "javascript:alert(1)"),
         result(6),
       ];
-      const { server, provider } = await serve([{ json: subject.reply(results) }]);
+      const { server, provider } = await serve([{ body: subject.reply(results) }]);
       const hits = await provider.search(text, { limit: 10 });
       expect(hits.map((hit) => hit.anchor)).toEqual([
         "https://example.org/page-1",
@@ -127,13 +65,13 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
     });
 
     it("returns at most `limit` hits", async () => {
-      const { provider } = await serve([{ json: subject.reply([1, 2, 3, 4, 5].map((index) => result(index))) }]);
+      const { provider } = await serve([{ body: subject.reply([1, 2, 3, 4, 5].map((index) => result(index))) }]);
       const hits = await provider.search(text, { limit: 3 });
       expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
     });
 
     it("rejects when the signal is already aborted, without a request", async () => {
-      const { server, provider } = await serve([{ json: subject.reply([result(1)]) }]);
+      const { server, provider } = await serve([{ body: subject.reply([result(1)]) }]);
       const controller = new AbortController();
       controller.abort(new Error("cancelled by the caller"));
       await expect(provider.search(text, { limit: 5, signal: controller.signal })).rejects.toThrow(
@@ -143,7 +81,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
     });
 
     it("rejects promptly when the signal aborts during the request", async () => {
-      const { provider } = await serve([{ json: subject.reply([result(1)]), delayMs: 5_000 }]);
+      const { provider } = await serve([{ body: subject.reply([result(1)]), delayMs: 5_000 }]);
       const controller = new AbortController();
       setTimeout(() => controller.abort(new Error("deadline")), 50);
       const started = Date.now();
@@ -153,8 +91,8 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
 
     it("retries an HTTP 500 and succeeds", async () => {
       const { server, provider } = await serve([
-        { status: 500, json: { error: "internal error" } },
-        { json: subject.reply([result(1)]) },
+        { status: 500, body: { error: "internal error" } },
+        { body: subject.reply([result(1)]) },
       ]);
       const hits = await provider.search(text, { limit: 5 });
       expect(hits).toHaveLength(1);
@@ -163,8 +101,8 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
 
     it("waits for a 429's Retry-After, then retries", async () => {
       const { server, provider } = await serve([
-        { status: 429, json: { error: "too many requests" }, headers: { "retry-after": "1" } },
-        { json: subject.reply([result(1)]) },
+        { status: 429, body: { error: "too many requests" }, headers: { "retry-after": "1" } },
+        { body: subject.reply([result(1)]) },
       ]);
       const started = Date.now();
       const hits = await provider.search(text, { limit: 5 });
@@ -175,7 +113,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
 
     it("fails on a 401 without retrying, and the message does not carry the key", async () => {
       const { server, provider } = await serve([
-        { status: 401, json: { message: `invalid key ${CONTRACT_KEY}`, error: `invalid key ${CONTRACT_KEY}` } },
+        { status: 401, body: { message: `invalid key ${CONTRACT_KEY}`, error: `invalid key ${CONTRACT_KEY}` } },
       ]);
       const failure = await provider.search(text, { limit: 5 }).then(
         () => undefined,
@@ -188,7 +126,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
     });
 
     it("fails with ExternalServiceError on a body that is not JSON, and on JSON of another shape", async () => {
-      const { server, provider } = await serve([{ raw: "<html>not json" }, { json: { unexpected: true } }]);
+      const { server, provider } = await serve([{ raw: "<html>not json" }, { body: { unexpected: true } }]);
       await expect(provider.search(text, { limit: 5 })).rejects.toBeInstanceOf(ExternalServiceError);
       await expect(provider.search(text, { limit: 5 })).rejects.toThrow(/unexpected shape/);
       expect(server.seen).toHaveLength(2);
@@ -213,7 +151,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
  * Registers cleanup for the loopback servers a describe block starts, and returns the
  * function that starts one with the given replies.
  */
-export function loopbackServers(): (...replies: LoopbackReply[]) => Promise<Loopback> {
+export function loopbackServers(): (...replies: ScriptedReply[]) => Promise<Loopback> {
   const servers: Loopback[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((server) => server.close()));

@@ -88,7 +88,12 @@ const firstTurn: AgentTurnInput = { ...turnInput, transcript: [] };
 const call = { timeoutMs: 10_000 };
 
 const compatible = (server: Loopback, options: Partial<AiSdkModelOptions> = {}) =>
-  createAiSdkModel({ spec: "openai-compatible:qwen2.5:7b", baseURL: server.baseURL, retryBaseDelayMs: 5, ...options });
+  createAiSdkModel({
+    spec: "openai-compatible:qwen2.5:7b",
+    baseURL: `${server.baseUrl}/v1`,
+    retryBaseDelayMs: 5,
+    ...options,
+  });
 
 describe("step over Chat Completions (openai-compatible)", () => {
   it("sends the tools, tool_choice required and the mapped transcript, and parses a search call", async () => {
@@ -341,7 +346,7 @@ describe("step over Chat Completions (openai-compatible)", () => {
 
   it("does not fall back to text for a hosted provider", async () => {
     const server = await loopback([{ status: 400, body: { error: { message: "bad request" } } }]);
-    const model = createAiSdkModel({ spec: "openai:gpt-4.1-mini", apiKey: KEY, baseURL: server.baseURL });
+    const model = createAiSdkModel({ spec: "openai:gpt-4.1-mini", apiKey: KEY, baseURL: `${server.baseUrl}/v1` });
     const result = await model.step(turnInput, call);
     expect(result).toMatchObject({ ok: false, kind: "transport", attempts: 1 });
     expect(server.seen).toHaveLength(1);
@@ -353,7 +358,7 @@ describe("step over Anthropic Messages", () => {
     createAiSdkModel({
       spec: "anthropic:claude-sonnet-4-5",
       apiKey: KEY,
-      baseURL: server.baseURL,
+      baseURL: `${server.baseUrl}/v1`,
       retryBaseDelayMs: 5,
     });
 
@@ -450,7 +455,7 @@ const verdict = {
 describe("judge", () => {
   it("sends the rubric and the report with a judgement schema, and parses the verdict", async () => {
     const server = await loopback([{ body: textCompletion(JSON.stringify(verdict)) }]);
-    const model = createAiSdkModel({ spec: "openai:gpt-4.1-mini", apiKey: KEY, baseURL: server.baseURL });
+    const model = createAiSdkModel({ spec: "openai:gpt-4.1-mini", apiKey: KEY, baseURL: `${server.baseUrl}/v1` });
     const result = await model.judge(judgeInput, call);
     expect(result).toEqual({ ok: true, value: verdict, usage: { inputTokens: 1240, outputTokens: 212 }, attempts: 1 });
     const [request] = server.seen;

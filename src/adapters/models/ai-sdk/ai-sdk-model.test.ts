@@ -72,7 +72,12 @@ const plannerInput: PlannerInput = {
 
 const call = { timeoutMs: 10_000 };
 const compatible = (server: Loopback, options: Partial<AiSdkModelOptions> = {}) =>
-  createAiSdkModel({ spec: "openai-compatible:llama3.1:8b", baseURL: server.baseURL, retryBaseDelayMs: 5, ...options });
+  createAiSdkModel({
+    spec: "openai-compatible:llama3.1:8b",
+    baseURL: `${server.baseUrl}/v1`,
+    retryBaseDelayMs: 5,
+    ...options,
+  });
 
 describe("openai-compatible (Chat Completions)", () => {
   it("parses a valid structured synthesis reply and sends the sources, model and schema", async () => {
@@ -169,7 +174,7 @@ describe("openai-compatible (Chat Completions)", () => {
 
   it("reports a refused connection as transport", async () => {
     const server = await loopback([]);
-    const baseURL = server.baseURL;
+    const baseURL = `${server.baseUrl}/v1`;
     await server.close();
     const model = createAiSdkModel({ spec: "openai-compatible:m", baseURL, maxRetries: 1, retryBaseDelayMs: 5 });
     const result = await model.synthesize(synthesisInput, call);
@@ -272,7 +277,12 @@ describe("openai-compatible (Chat Completions)", () => {
 
 describe("openai (Chat Completions, strict json_schema)", () => {
   const openai = (server: Loopback) =>
-    createAiSdkModel({ spec: "openai:gpt-4.1-mini", apiKey: KEY, baseURL: server.baseURL, retryBaseDelayMs: 5 });
+    createAiSdkModel({
+      spec: "openai:gpt-4.1-mini",
+      apiKey: KEY,
+      baseURL: `${server.baseUrl}/v1`,
+      retryBaseDelayMs: 5,
+    });
 
   it("sends the key, the model and a strict schema, and parses the reply", async () => {
     const server = await loopback([{ body: chatCompletion(validReply) }]);
@@ -315,7 +325,7 @@ describe("anthropic (Messages)", () => {
     createAiSdkModel({
       spec: "anthropic:claude-sonnet-4-5",
       apiKey: KEY,
-      baseURL: server.baseURL,
+      baseURL: `${server.baseUrl}/v1`,
       retryBaseDelayMs: 5,
     });
 
@@ -357,7 +367,7 @@ describe("google (generateContent)", () => {
       queries: [{ text: "LFP", pattern: null, pathPrefix: null }],
     });
     const server = await loopback([{ body }]);
-    const model = createAiSdkModel({ spec: "google:gemini-2.5-flash", apiKey: KEY, baseURL: server.baseURL });
+    const model = createAiSdkModel({ spec: "google:gemini-2.5-flash", apiKey: KEY, baseURL: `${server.baseUrl}/v1` });
     const result = await model.plan(plannerInput, call);
     expect(result).toMatchObject({ ok: true, value: { queries: [{ text: "LFP" }] }, usage: { inputTokens: 312 } });
     const [request] = server.seen;

@@ -36,7 +36,7 @@ describe("Brave", () => {
   const query = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
 
   it("sends GET /res/v1/web/search with q, count and the subscription token, and maps the recorded reply", async () => {
-    const server = await serve({ json: fixture("brave-web-search.json") });
+    const server = await serve({ body: fixture("brave-web-search.json") });
     const hits = await createBraveSearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 5 });
     const [request] = server.seen;
     const url = new URL(request?.path ?? "", server.baseUrl);
@@ -68,14 +68,14 @@ describe("Brave", () => {
   });
 
   it("asks for at most 20 results and returns none when the reply has no web section", async () => {
-    const server = await serve({ json: { type: "search", query: { original: "q" } } });
+    const server = await serve({ body: { type: "search", query: { original: "q" } } });
     const hits = await createBraveSearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 40 });
     expect(new URL(server.seen[0]?.path ?? "", server.baseUrl).searchParams.get("count")).toBe("20");
     expect(hits).toEqual([]);
   });
 
   it("reads its 422 SUBSCRIPTION_TOKEN_INVALID as a wrong key, without retrying", async () => {
-    const server = await serve({ status: 422, json: fixture("brave-invalid-token.json") });
+    const server = await serve({ status: 422, body: fixture("brave-invalid-token.json") });
     const failure = createBraveSearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 5 });
     await expect(failure).rejects.toBeInstanceOf(UserError);
     await expect(failure).rejects.toThrow("Brave refused the request (HTTP 422): the API key is missing or wrong");
@@ -85,7 +85,7 @@ describe("Brave", () => {
   it("carries the detail of another 422", async () => {
     const server = await serve({
       status: 422,
-      json: {
+      body: {
         type: "ErrorResponse",
         error: { status: 422, code: "VALIDATION", detail: "Unable to validate request parameter(s)." },
       },

@@ -38,7 +38,7 @@ describe("SearXNG", () => {
   const query = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
 
   it("sends GET /search with q, format=json, pageno and language, and maps the recorded reply", async () => {
-    const server = await serve({ json: fixture() });
+    const server = await serve({ body: fixture() });
     const provider = createSearxngSearch({ baseUrl: `${server.baseUrl}/searx`, language: "en" });
     const hits = await provider.search(query, { limit: 10 });
     const url = new URL(server.seen[0]?.path ?? "", server.baseUrl);
@@ -80,7 +80,7 @@ describe("SearXNG", () => {
 
   it("reports engines that all failed instead of an empty answer", async () => {
     const server = await serve({
-      json: {
+      body: {
         ...reply([]),
         unresponsive_engines: [
           ["google", "CAPTCHA"],
@@ -94,12 +94,12 @@ describe("SearXNG", () => {
   });
 
   it("returns no hits for an empty answer without failed engines", async () => {
-    const server = await serve({ json: reply([]) });
+    const server = await serve({ body: reply([]) });
     expect(await createSearxngSearch({ baseUrl: server.baseUrl }).search(query, { limit: 5 })).toEqual([]);
   });
 
   it("carries the instance's message on a 400", async () => {
-    const server = await serve({ status: 400, json: { error: "No query" } });
+    const server = await serve({ status: 400, body: { error: "No query" } });
     await expect(createSearxngSearch({ baseUrl: server.baseUrl }).search(query, { limit: 5 })).rejects.toThrow(
       "rejected the search (HTTP 400): No query",
     );

@@ -32,13 +32,13 @@ describe("Serper", () => {
   const query = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
 
   it("posts q and num with the X-API-KEY header, and maps the recorded reply", async () => {
-    const server = await serve({ json: fixture() });
+    const server = await serve({ body: fixture() });
     const hits = await createSerperSearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 5 });
     const [request] = server.seen;
     expect(request?.method).toBe("POST");
     expect(request?.path).toBe("/search");
     expect(request?.headers["x-api-key"]).toBe(KEY);
-    expect(JSON.parse(request?.body ?? "")).toEqual({ q: "lithium iron phosphate cycle life", num: 5 });
+    expect(request?.body).toEqual({ q: "lithium iron phosphate cycle life", num: 5 });
     expect(hits).toEqual([
       {
         anchor: "https://en.wikipedia.org/wiki/Lithium_iron_phosphate_battery",
@@ -56,12 +56,12 @@ describe("Serper", () => {
   });
 
   it("returns no hits when Google had no organic results", async () => {
-    const server = await serve({ json: { searchParameters: { q: "q" }, credits: 1 } });
+    const server = await serve({ body: { searchParameters: { q: "q" }, credits: 1 } });
     expect(await createSerperSearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 5 })).toEqual([]);
   });
 
   it("reads its 403 as a wrong key", async () => {
-    const server = await serve({ status: 403, json: { message: "Unauthorized.", statusCode: 403 } });
+    const server = await serve({ status: 403, body: { message: "Unauthorized.", statusCode: 403 } });
     const failure = createSerperSearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 5 });
     await expect(failure).rejects.toBeInstanceOf(UserError);
     await expect(failure).rejects.toThrow("Serper refused the request (HTTP 403): the API key is missing or wrong");
@@ -69,7 +69,7 @@ describe("Serper", () => {
   });
 
   it("does not retry an empty balance (HTTP 400) and carries its message", async () => {
-    const server = await serve({ status: 400, json: { message: "Not enough credits", statusCode: 400 } });
+    const server = await serve({ status: 400, body: { message: "Not enough credits", statusCode: 400 } });
     const failure = createSerperSearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 5 });
     await expect(failure).rejects.toBeInstanceOf(ExternalServiceError);
     await expect(failure).rejects.toThrow("Serper answered HTTP 400: Not enough credits");

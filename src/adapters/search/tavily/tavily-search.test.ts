@@ -35,14 +35,14 @@ describe("Tavily", () => {
   const query = { kind: "text", text: "  lithium iron phosphate cycle life " } as const;
 
   it("posts the query with a bearer key and max_results, and maps the recorded reply", async () => {
-    const server = await serve({ json: fixture() });
+    const server = await serve({ body: fixture() });
     const hits = await createTavilySearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 7 });
     const [request] = server.seen;
     expect(request?.method).toBe("POST");
     expect(request?.path).toBe("/search");
     expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request?.headers["content-type"]).toBe("application/json");
-    expect(JSON.parse(request?.body ?? "")).toEqual({
+    expect(request?.body).toEqual({
       query: "lithium iron phosphate cycle life",
       max_results: 7,
       search_depth: "basic",
@@ -63,15 +63,15 @@ describe("Tavily", () => {
   });
 
   it("asks for at most 20 results, the API's maximum", async () => {
-    const server = await serve({ json: fixture() });
+    const server = await serve({ body: fixture() });
     await createTavilySearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 50 });
-    expect(JSON.parse(server.seen[0]?.body ?? "").max_results).toBe(20);
+    expect(server.seen[0]?.body.max_results).toBe(20);
   });
 
   it("says the key is missing or wrong on its 401, without the key", async () => {
     const server = await serve({
       status: 401,
-      json: { detail: { error: "Unauthorized: missing or invalid API key." } },
+      body: { detail: { error: "Unauthorized: missing or invalid API key." } },
     });
     const failure = createTavilySearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 5 });
     await expect(failure).rejects.toBeInstanceOf(UserError);
@@ -81,7 +81,7 @@ describe("Tavily", () => {
   it("does not retry a plan limit (HTTP 432)", async () => {
     const server = await serve({
       status: 432,
-      json: { detail: { error: "This request exceeds your plan's set usage limit." } },
+      body: { detail: { error: "This request exceeds your plan's set usage limit." } },
     });
     const failure = createTavilySearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 5 });
     await expect(failure).rejects.toBeInstanceOf(ExternalServiceError);
@@ -90,7 +90,7 @@ describe("Tavily", () => {
   });
 
   it("does not follow a redirect with the key", async () => {
-    const server = await serve({ status: 307, json: {}, headers: { location: "http://127.0.0.1:9/elsewhere" } });
+    const server = await serve({ status: 307, body: {}, headers: { location: "http://127.0.0.1:9/elsewhere" } });
     const failure = createTavilySearch({ baseUrl: server.baseUrl, apiKey: KEY }).search(query, { limit: 5 });
     await expect(failure).rejects.toThrow(/redirect \(HTTP 307\)/);
     expect(server.seen).toHaveLength(1);
