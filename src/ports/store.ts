@@ -49,6 +49,9 @@ export interface RunRequest {
 
 export type RunStatus = "running" | "finished" | "failed";
 
+/** The phase of an investigative run ('' for other strategies). */
+export type RunPhase = "exploration" | "synthesis" | "";
+
 export interface RunRecord {
   id: number;
   request: RunRequest;
@@ -64,6 +67,13 @@ export interface RunRecord {
   createdAt: string;
   updatedAt: string;
   finishedAt: string;
+  /** Random id of the run's notes.md working copy ('' when it has none). */
+  notesId?: string;
+  phase?: RunPhase;
+  /** Why an investigation stopped (`finalized`, `frontier_exhausted`, `breaker:…`); '' while running. */
+  stopReason?: string;
+  /** Owner of the run; 'local' for the CLI. */
+  userId?: string;
 }
 
 export interface NewEvent {
@@ -165,10 +175,14 @@ export interface RunPatch {
   error?: string;
   worker?: string;
   finishedAt?: string;
+  notesId?: string;
+  phase?: RunPhase;
+  stopReason?: string;
 }
 
 export interface Store {
-  createRun(request: RunRequest, options: { originAt: string; worker: string }): Promise<RunRecord>;
+  /** `userId` defaults to 'local'. */
+  createRun(request: RunRequest, options: { originAt: string; worker: string; userId?: string }): Promise<RunRecord>;
   getRun(runId: number): Promise<RunRecord | undefined>;
   /** Most recent first. */
   listRuns(options?: { limit?: number }): Promise<RunRecord[]>;

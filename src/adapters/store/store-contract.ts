@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../core/budgets.js";
-import type { NewSource, RunRequest, Store } from "../../ports/store.js";
+import type { NewSource, RunRequest } from "../../ports/store.js";
+import { type InvestigationStoreFactory, runInvestigationContract } from "./investigation-contract.js";
 
-export interface StoreFactory {
-  open(): Promise<{ store: Store; cleanup: () => Promise<void> }>;
-}
+/** Opens a fresh, empty store; `deleteRun`, when the implementation can delete runs, enables the cascade test. */
+export type StoreFactory = InvestigationStoreFactory;
 
 export const sampleRequest = (overrides: Partial<RunRequest> = {}): RunRequest => ({
   question: "When was the lithium-ion battery commercialised?",
@@ -43,7 +43,7 @@ export const sampleSource = (anchor: string, overrides: Partial<NewSource> = {})
 });
 
 export function runStoreContract(name: string, factory: StoreFactory): void {
-  const withStore = async (test: (store: Store) => Promise<void>): Promise<void> => {
+  const withStore = async (test: (store: Awaited<ReturnType<StoreFactory["open"]>>["store"]) => Promise<void>) => {
     const { store, cleanup } = await factory.open();
     try {
       await test(store);
@@ -76,6 +76,21 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         });
         expect(done?.request).toEqual(sampleRequest());
         expect(await store.getRun(run.id + 1000)).toBeUndefined();
+      }));
+
+    it("keeps the investigative run columns", () =>
+      withStore(async (store) => {
+        const run = await store.createRun(sampleRequest(), origin);
+        expect(run).toMatchObject({ notesId: "", phase: "", stopReason: "", userId: "local" });
+        await store.updateRun(run.id, { notesId: "n_4f2a", phase: "synthesis", stopReason: "breaker:tokens" });
+        expect(await store.getRun(run.id)).toMatchObject({
+          notesId: "n_4f2a",
+          phase: "synthesis",
+          stopReason: "breaker:tokens",
+          status: "running",
+        });
+        const owned = await store.createRun(sampleRequest(), { ...origin, userId: "u_7" });
+        expect(owned.userId).toBe("u_7");
       }));
 
     it("lists runs newest first, within the limit", () =>
@@ -205,4 +220,6 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         });
       }));
   });
+
+  runInvestigationContract(name, factory);
 }

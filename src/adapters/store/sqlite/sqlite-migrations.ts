@@ -24,6 +24,15 @@ export const SQLITE_UPGRADES: readonly ColumnUpgrade[] = [
   { table: "runs", column: "finished_at", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "sources", column: "content_type", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "runs", column: "model", definition: "TEXT NOT NULL DEFAULT 'none'" },
+  { table: "runs", column: "notes_id", definition: "TEXT NOT NULL DEFAULT ''" },
+  {
+    table: "runs",
+    column: "phase",
+    definition: "TEXT NOT NULL DEFAULT '' CHECK (phase IN ('', 'exploration', 'synthesis'))",
+  },
+  { table: "runs", column: "stop_reason", definition: "TEXT NOT NULL DEFAULT ''" },
+  { table: "runs", column: "user_id", definition: "TEXT NOT NULL DEFAULT 'local'" },
+  { table: "sources", column: "note", definition: "TEXT NOT NULL DEFAULT ''" },
 ];
 
 /** Indexes on upgraded columns, created after the upgrades. */

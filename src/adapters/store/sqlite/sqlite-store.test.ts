@@ -3,9 +3,10 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../../testing/temp-dir.js";
+import { createQuestions } from "../investigation-contract.js";
 import { runStoreContract, sampleRequest, sampleSource } from "../store-contract.js";
 import { migrate, tableColumns } from "./sqlite-migrations.js";
-import { openSqliteStore } from "./sqlite-store.js";
+import { openSqliteStore, SqliteStore } from "./sqlite-store.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -30,7 +31,24 @@ runStoreContract("SQLite", {
       },
     };
   },
+  async deleteRun(store, runId) {
+    if (!(store instanceof SqliteStore)) throw new Error("not the SQLite store");
+    store.db.prepare("DELETE FROM runs WHERE id = ?").run(runId);
+  },
 });
+
+const INVESTIGATION_TABLES = [
+  "inv_questions",
+  "inv_dependencies",
+  "inv_attempts",
+  "inv_transitions",
+  "inv_claims",
+  "inv_claim_sources",
+  "inv_claim_links",
+  "inv_challenges",
+  "inv_challenge_sources",
+  "inv_notes_versions",
+];
 
 const origin = { originAt: "2026-01-15T09:00:00.000Z", worker: "test:1" };
 
@@ -103,8 +121,21 @@ describe("SQLite store", () => {
       expect(tableColumns(store.db, "runs").has("worker")).toBe(true);
       expect(tableColumns(store.db, "runs").has("finished_at")).toBe(true);
       expect(tableColumns(store.db, "sources").has("content_type")).toBe(true);
+      for (const column of ["notes_id", "phase", "stop_reason", "user_id"]) {
+        expect(tableColumns(store.db, "runs").has(column)).toBe(true);
+      }
+      expect(tableColumns(store.db, "sources").has("note")).toBe(true);
+      for (const table of INVESTIGATION_TABLES) expect(tableColumns(store.db, table).size).toBeGreaterThan(0);
       const legacy = await store.getRun(1);
       expect(legacy).toMatchObject({ worker: "", finishedAt: "", request: { question: "An old question" } });
+      expect(legacy).toMatchObject({ notesId: "", phase: "", stopReason: "", userId: "local" });
+      // The old run can hold an investigation.
+      await store.persistSource(1, sampleSource("a.md"), () => 1);
+      const noted = { id: "s_001", location: "a.md", domain: "", title: "", note: "read" };
+      await store.applyMutation(1, { ...createQuestions("q_001"), sources: [noted] }, { stateSeq: 1 });
+      const investigation = await store.loadInvestigation(1);
+      expect(investigation.questions.map((question) => question.id)).toEqual(["q_001"]);
+      expect(investigation.sources[0]?.note).toBe("read");
       // A second start finds nothing to add.
       expect(migrate(store.db)).toEqual({ ok: true, value: [] });
       const indexes = store.db
@@ -133,6 +164,7 @@ describe("SQLite store", () => {
     const db = new BetterSqlite3(":memory:");
     try {
       expect(migrate(db)).toEqual({ ok: true, value: [] });
+      for (const table of INVESTIGATION_TABLES) expect(tableColumns(db, table).size).toBeGreaterThan(0);
     } finally {
       db.close();
     }

@@ -8,6 +8,8 @@ import BetterSqlite3, { type Database } from "better-sqlite3";
 import { type Budgets, completeBudgets } from "../../../core/budgets.js";
 import { describeError, StoreError, UserError } from "../../../core/errors.js";
 import { chunkId, queryId, sourceId } from "../../../core/ids.js";
+import type { Mutation } from "../../../core/investigative/types.js";
+import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../../../ports/investigation-store.js";
 import type {
   ChunkRecord,
   Diagnostic,
@@ -19,12 +21,15 @@ import type {
   Provenance,
   RunEvent,
   RunPatch,
+  RunPhase,
   RunRecord,
   RunRequest,
   SearchCallRecord,
   SourceRecord,
   Store,
 } from "../../../ports/store.js";
+import { applyMutation } from "./sqlite-investigation.js";
+import { listNotesVersions, loadInvestigation } from "./sqlite-investigation-read.js";
 import { migrate } from "./sqlite-migrations.js";
 
 export interface SqliteStoreOptions {
@@ -65,7 +70,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   return new SqliteStore(db, options.now ?? (() => new Date()));
 }
 
-export class SqliteStore implements Store {
+export class SqliteStore implements Store, InvestigationStore {
   readonly db: Database;
   readonly #now: () => Date;
 
@@ -98,15 +103,23 @@ export class SqliteStore implements Store {
       createdAt: text(row, "created_at"),
       updatedAt: text(row, "updated_at"),
       finishedAt: text(row, "finished_at"),
+      notesId: text(row, "notes_id"),
+      phase: text(row, "phase") as RunPhase,
+      stopReason: text(row, "stop_reason"),
+      userId: text(row, "user_id"),
     };
   }
 
-  async createRun(request: RunRequest, options: { originAt: string; worker: string }): Promise<RunRecord> {
+  async createRun(
+    request: RunRequest,
+    options: { originAt: string; worker: string; userId?: string },
+  ): Promise<RunRecord> {
     const now = this.#iso();
     const info = this.db
       .prepare(
-        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, origin_at, worker, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, origin_at, worker, user_id,
+           created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         request.question,
@@ -118,6 +131,7 @@ export class SqliteStore implements Store {
         request.outDir,
         options.originAt,
         options.worker,
+        options.userId ?? "local",
         now,
         now,
       );
@@ -144,6 +158,9 @@ export class SqliteStore implements Store {
       error: "error",
       worker: "worker",
       finishedAt: "finished_at",
+      notesId: "notes_id",
+      phase: "phase",
+      stopReason: "stop_reason",
     };
     const sets: string[] = [];
     const values: unknown[] = [];
@@ -384,6 +401,22 @@ export class SqliteStore implements Store {
       offsetMs: num(row, "offset_ms"),
       at: text(row, "created_at"),
     }));
+  }
+
+  async loadInvestigation(runId: number): Promise<StoredInvestigation> {
+    return loadInvestigation(this.db, runId);
+  }
+
+  async applyMutation(
+    runId: number,
+    mutation: Mutation,
+    options: { stateSeq: number },
+  ): Promise<{ notesSeq?: number }> {
+    return applyMutation(this.db, runId, mutation, { stateSeq: options.stateSeq, now: this.#iso() });
+  }
+
+  async listNotesVersions(runId: number): Promise<NotesVersion[]> {
+    return listNotesVersions(this.db, runId);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,195 @@
+/**
+ * The effect layer of the investigative tools (seed 000 "Constraints": reads and writes at
+ * the edge). Each call loads the run's investigation from the store, lets the pure core
+ * decide (`decide`), writes the decision's rows in one store transaction (a status change
+ * and its transition, the claim rows and the notes version together), then replaces the
+ * notes.md working copy (temp file + rename). A decision computed from stale state (another
+ * writer took the next id) is decided again once on fresh state.
+ */
+import { createFrontier, isDeclaredAtomic } from "../../core/investigative/frontier.js";
+import { notesFileName, parseNotes } from "../../core/investigative/notes.js";
+import { TOOL_DESCRIPTIONS, TOOL_SCHEMAS, type ToolName } from "../../core/investigative/tool-schemas.js";
+import { decide, notesText } from "../../core/investigative/tools.js";
+import {
+  DEFAULT_INVESTIGATION_CONFIG,
+  EMPTY_MUTATION,
+  type Investigation,
+  type InvestigationConfig,
+  type Mutation,
+} from "../../core/investigative/types.js";
+import { IdConflictError, type InvestigationStore } from "../../ports/investigation-store.js";
+import type { NotesFiles } from "../../ports/notes-store.js";
+import type { Store } from "../../ports/store.js";
+import { ensureWorkingCopy, newNotesId } from "./notes-working-copy.js";
+
+export interface InvestigationToolsOptions {
+  store: Store & InvestigationStore;
+  notes: NotesFiles;
+  runId: number;
+  config?: InvestigationConfig;
+  /** Wall-clock time as ISO text (the Host's clock). */
+  now: () => string;
+  /** The research state the next change belongs to (seed 000 `state_seq`). */
+  stateSeq?: () => number;
+  /** node:crypto's randomBytes, for a new run's notes id. */
+  randomBytes: (size: number) => Uint8Array;
+}
+
+export type ToolReply = { ok: true; text: string } | { ok: false; rule: string; text: string };
+
+/** A tool as a model is offered it. */
+export interface ToolDefinition {
+  name: ToolName;
+  description: string;
+  schema: (typeof TOOL_SCHEMAS)[ToolName];
+}
+
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = (Object.keys(TOOL_SCHEMAS) as ToolName[]).map((name) => ({
+  name,
+  description: TOOL_DESCRIPTIONS[name],
+  schema: TOOL_SCHEMAS[name],
+}));
+
+export class InvestigationTools {
+  readonly #options: InvestigationToolsOptions;
+  readonly #config: InvestigationConfig;
+  readonly #fileName: string;
+
+  private constructor(options: InvestigationToolsOptions, fileName: string) {
+    this.#options = options;
+    this.#config = options.config ?? DEFAULT_INVESTIGATION_CONFIG;
+    this.#fileName = fileName;
+  }
+
+  /**
+   * The tools of run `runId`: gives a new run its notes id and its root question (the
+   * objective), and restores a missing notes working copy from the latest version.
+   */
+  static async open(options: InvestigationToolsOptions): Promise<InvestigationTools> {
+    const run = await options.store.getRun(options.runId);
+    if (!run) throw new Error(`there is no run ${options.runId}`);
+    let notesId = run.notesId ?? "";
+    if (notesId === "") {
+      notesId = newNotesId(options.randomBytes);
+      await options.store.updateRun(run.id, { notesId });
+    }
+    const name = notesFileName(run.userId ?? "local", run.id, notesId);
+    if (!name.ok) throw new Error(name.error);
+    const tools = new InvestigationTools(options, name.value);
+    const stored = await options.store.loadInvestigation(run.id);
+    if (stored.questions.length === 0) {
+      const created = createFrontier(run.request.question, {
+        now: options.now(),
+        actor: "code",
+        stateSeq: tools.#stateSeq(),
+      });
+      if (!created.ok) throw new Error(created.error.message);
+      const investigation = await tools.load();
+      const mutation: Mutation = {
+        ...created.value.mutation,
+        notes: { text: notesText({ ...investigation, frontier: created.value.frontier }), reason: "frontier" },
+      };
+      await tools.#write(mutation);
+    }
+    await tools.restoreNotes();
+    return tools;
+  }
+
+  /** The notes.md working copy's file name (`notes_<user>_<run>_<notes id>.md`). */
+  get notesFile(): string {
+    return this.#fileName;
+  }
+
+  #stateSeq(): number {
+    return this.#options.stateSeq?.() ?? 0;
+  }
+
+  /** The run's investigation as the core sees it, from the store. */
+  async load(): Promise<Investigation> {
+    const { store, runId } = this.#options;
+    const stored = await store.loadInvestigation(runId);
+    const run = await store.getRun(runId);
+    return {
+      runId,
+      config: this.#config,
+      frontier: {
+        objective: run?.request.question ?? "",
+        questions: stored.questions,
+        dependencies: stored.dependencies,
+        attempts: stored.attempts,
+        transitions: stored.transitions,
+        rootAtomic: isDeclaredAtomic(stored.questions),
+      },
+      ledger: {
+        sources: stored.sources,
+        claims: stored.claims,
+        claimSources: stored.claimSources,
+        contradictions: stored.contradictions,
+      },
+      challenges: stored.challenges,
+      // Scratch is free text kept only in notes.md: its history is the notes versions.
+      scratch: stored.latestNotes ? parseNotes(stored.latestNotes.text).scratch : "",
+      stateSeq: this.#stateSeq(),
+    };
+  }
+
+  /**
+   * The working copy, restored from the latest version (with a `restore` version row) when
+   * it is missing — or stale, after a crash between the version's commit and the file write.
+   */
+  async restoreNotes(): Promise<string> {
+    const stored = await this.#options.store.loadInvestigation(this.#options.runId);
+    const latest = stored.latestNotes;
+    const copy = await ensureWorkingCopy(this.#options.notes, this.#fileName, latest);
+    if (!copy || !latest) return copy?.text ?? "";
+    if (!copy.restored && copy.text === latest.text) return copy.text;
+    if (!copy.restored) await this.#options.notes.write(this.#fileName, latest.text);
+    await this.#options.store.applyMutation(
+      this.#options.runId,
+      { ...EMPTY_MUTATION, notes: { text: latest.text, reason: "restore" } },
+      { stateSeq: this.#stateSeq() },
+    );
+    return latest.text;
+  }
+
+  /** Runs one tool call: decide on the stored state, persist, and return what the model reads. */
+  async call(name: string, args: unknown): Promise<ToolReply> {
+    for (let attempt = 0; ; attempt++) {
+      const investigation = await this.load();
+      const hostSources = investigation.ledger.sources;
+      const decision = decide(investigation, { name, args }, { now: this.#options.now(), hostSources });
+      if (!decision.ok)
+        return {
+          ok: false,
+          rule: decision.error.rule,
+          text: `Refused (${decision.error.rule}): ${decision.error.message}`,
+        };
+      try {
+        await this.#write(decision.value.mutation);
+      } catch (error) {
+        // Another writer took the next id between load and write: decide again on fresh state.
+        if (error instanceof IdConflictError && attempt === 0) continue;
+        throw error;
+      }
+      return { ok: true, text: decision.value.text };
+    }
+  }
+
+  async #write(mutation: Mutation): Promise<void> {
+    const empty =
+      mutation.questions.length +
+        mutation.dependencies.length +
+        mutation.attempts.length +
+        mutation.transitions.length +
+        mutation.sources.length +
+        mutation.claims.length +
+        mutation.claimSources.length +
+        mutation.contradictions.length +
+        mutation.challenges.length ===
+        0 && mutation.notes === undefined;
+    if (empty) return;
+    await this.#options.store.applyMutation(this.#options.runId, mutation, { stateSeq: this.#stateSeq() });
+    // The version row is committed: the file follows (a crash here is repaired by restoreNotes).
+    if (mutation.notes) await this.#options.notes.write(this.#fileName, mutation.notes.text);
+  }
+}
