@@ -6,366 +6,65 @@
  *
  * @module
  */
-import { err, ok, type Result } from "../result.js";
+import type { Result } from "../result.js";
 import {
-  type Actor,
-  type Attempt,
-  type DecisionContext,
-  type Dependency,
-  EMPTY_MUTATION,
-  type Frontier,
-  type InvestigationConfig,
-  type Mutation,
-  type Question,
-  type QuestionKind,
-  type QuestionStatus,
-  type Rejection,
-  type Transition,
-  type TransitionTrigger,
-} from "./types.js";
+  apply,
+  badPriority,
+  createQuestion,
+  draftOf,
+  type FrontierContext,
+  type FrontierResult,
+  finish,
+  move,
+  mustFind,
+  type QuestionPatch,
+  raiseDependencyFloor,
+  unknown,
+  wrongStatus,
+} from "./frontier-draft.js";
+import {
+  attemptCount,
+  attemptsOf,
+  counts,
+  cycleRejection,
+  FAILED,
+  findQuestion,
+  formatQuestionId,
+  idNumber,
+  isPriority,
+  normalizeQuestion,
+  OPEN,
+  p2,
+  ROOT_QUESTION_ID,
+  rankActionable,
+  reject,
+  wouldCycle,
+} from "./frontier-queries.js";
 
-/** The decision context, with the research state sequence the transitions belong to (default 0). */
-export type FrontierContext = DecisionContext & { readonly stateSeq?: number };
+export {
+  applyCleanups,
+  type FrontierChange,
+  type FrontierContext,
+  type FrontierResult,
+} from "./frontier-draft.js";
+export {
+  actionable,
+  applyFrontierMutation,
+  attemptCount,
+  attemptsOf,
+  counts,
+  dependenciesOf,
+  findQuestion,
+  normalizeQuestion,
+  type RankedQuestion,
+  ROOT_QUESTION_ID,
+  rankActionable,
+  replayStatuses,
+  selectNext,
+  wouldCycle,
+} from "./frontier-queries.js";
 
-/** A change of the frontier: the new value and exactly the rows it adds or changes. */
-export type FrontierChange<Extra = unknown> = { frontier: Frontier; mutation: Mutation } & Extra;
-export type FrontierResult<Extra = unknown> = Result<FrontierChange<Extra>, Rejection>;
-
-export const ROOT_QUESTION_ID = "q_001";
-const OPEN: ReadonlySet<QuestionStatus> = new Set(["pending", "in_progress", "blocked"]);
-const FAILED: ReadonlySet<QuestionStatus> = new Set(["pruned", "unresolvable"]);
-
-const formatQuestionId = (n: number): string => `q_${String(n).padStart(3, "0")}`;
-const idNumber = (id: string): number => Number(/^q_(\d+)$/.exec(id)?.[1] ?? Number.NaN);
-const reject = (rule: string, message: string): Result<never, Rejection> => err({ rule, message });
-const isPriority = (value: number): boolean => Number.isFinite(value) && value >= 0 && value <= 1;
-const p2 = (value: number): string => value.toFixed(2);
-
-// ---------------------------------------------------------------------------------------------
-// Reading
-
-/** Lower case, punctuation removed, whitespace collapsed, articles dropped: the near-duplicate key. */
-export function normalizeQuestion(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]/gu, "")
-    .split(/\s+/)
-    .filter((word) => word !== "" && word !== "a" && word !== "an" && word !== "the")
-    .join(" ");
-}
-
-export function findQuestion(frontier: Frontier, id: string): Question | undefined {
-  return frontier.questions.find((question) => question.id === id);
-}
-
-export function dependenciesOf(frontier: Frontier, id: string): string[] {
-  return frontier.dependencies.filter((edge) => edge.questionId === id).map((edge) => edge.dependsOnId);
-}
-
-export function attemptsOf(frontier: Frontier, id: string): Attempt[] {
-  return frontier.attempts.filter((attempt) => attempt.questionId === id);
-}
-
-/** Seed 000 `attempts`: the number of distinct query formulations in the attempt log. */
-export function attemptCount(frontier: Frontier, id: string): number {
-  return new Set(attemptsOf(frontier, id).map((attempt) => normalizeQuestion(attempt.query))).size;
-}
-
-/** Pending, and every dependency resolved. */
-export function actionable(frontier: Frontier, id: string): boolean {
-  const question = findQuestion(frontier, id);
-  if (question?.status !== "pending") return false;
-  return dependenciesOf(frontier, id).every((dep) => findQuestion(frontier, dep)?.status === "resolved");
-}
-
-export function counts(frontier: Frontier): Record<QuestionStatus, number> {
-  const result: Record<QuestionStatus, number> = {
-    pending: 0,
-    in_progress: 0,
-    resolved: 0,
-    blocked: 0,
-    unresolvable: 0,
-    pruned: 0,
-  };
-  for (const question of frontier.questions) result[question.status] += 1;
-  return result;
-}
-
-/** The latest status of each question, from its transitions alone. */
-export function replayStatuses(transitions: readonly Transition[]): Map<string, QuestionStatus> {
-  const latest = new Map<string, Transition>();
-  for (const transition of transitions) {
-    const seen = latest.get(transition.questionId);
-    if (!seen || transition.seq > seen.seq) latest.set(transition.questionId, transition);
-  }
-  return new Map([...latest].map(([id, transition]) => [id, transition.toStatus]));
-}
-
-/** The path `from` → … → `to` along dependency edges, or undefined. */
-function dependencyPath(dependencies: readonly Dependency[], from: string, to: string): string[] | undefined {
-  const previous = new Map<string, string>([[from, ""]]);
-  const queue = [from];
-  for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
-    if (current === to) {
-      const path = [to];
-      for (let step = previous.get(to) ?? ""; step !== ""; step = previous.get(step) ?? "") path.unshift(step);
-      return path;
-    }
-    for (const edge of dependencies) {
-      if (edge.questionId === current && !previous.has(edge.dependsOnId)) {
-        previous.set(edge.dependsOnId, current);
-        queue.push(edge.dependsOnId);
-      }
-    }
-  }
-  return undefined;
-}
-
-/** Whether the edge "`questionId` depends on `dependsOnId`" would close a cycle (self-edges included). */
-export function wouldCycle(dependencies: readonly Dependency[], questionId: string, dependsOnId: string): boolean {
-  return dependencyPath(dependencies, dependsOnId, questionId) !== undefined;
-}
-
-function cycleRejection(dependencies: readonly Dependency[], questionId: string, dependsOnId: string) {
-  const path = dependencyPath(dependencies, dependsOnId, questionId) ?? [dependsOnId];
-  return reject(
-    "cycle",
-    `"${questionId} depends on ${dependsOnId}" would close the dependency cycle ${[questionId, ...path].join(" → ")}; ` +
-      "dependencies must form a DAG: drop this edge, or make the prerequisite a separate question.",
-  );
-}
-
-/** One actionable question in selection order, with the priority selection treats it at. */
-export interface RankedQuestion {
-  question: Question;
-  /** At least the question's priority; raised to that of a better-ranked pending question waiting on it. */
-  effectivePriority: number;
-  /** The waiting question it is considered in place of, or undefined. */
-  raisedBy: string | undefined;
-}
-
-const byRank = (a: Question, b: Question): number =>
-  b.priority - a.priority || a.depth - b.depth || idNumber(a.id) - idNumber(b.id);
-
-/**
- * The actionable questions in the order selection takes them (pure): highest priority, then lower
- * depth, then older. A pending question that waits on an unresolved dependency is replaced, at its
- * rank, by its (transitively) unresolved actionable dependencies, so unblocking work goes first.
- */
-export function rankActionable(frontier: Frontier): RankedQuestion[] {
-  const anchors = new Map<string, { question: Question; anchor: Question }>();
-  for (const question of frontier.questions) {
-    // Once expanded, the objective is answered by the synthesis, not selected: only an atomic root is.
-    if (question.id === ROOT_QUESTION_ID && !frontier.rootAtomic) continue;
-    if (actionable(frontier, question.id)) anchors.set(question.id, { question, anchor: question });
-  }
-  const waiting = frontier.questions.filter((q) => q.status === "pending" && !anchors.has(q.id)).sort(byRank);
-  for (const dependant of waiting) {
-    const seen = new Set<string>();
-    const stack = dependenciesOf(frontier, dependant.id);
-    for (let id = stack.pop(); id !== undefined; id = stack.pop()) {
-      if (seen.has(id) || findQuestion(frontier, id)?.status === "resolved") continue;
-      seen.add(id);
-      const entry = anchors.get(id);
-      if (entry && byRank(dependant, entry.anchor) < 0) anchors.set(id, { ...entry, anchor: dependant });
-      stack.push(...dependenciesOf(frontier, id));
-    }
-  }
-  return [...anchors.values()]
-    .sort((a, b) => byRank(a.anchor, b.anchor) || byRank(a.question, b.question))
-    .map(({ question, anchor }) => ({
-      question,
-      effectivePriority: Math.max(question.priority, anchor.priority),
-      raisedBy: anchor === question ? undefined : anchor.id,
-    }));
-}
-
-/** The question selection would take next, or undefined when none is actionable (pure, no change). */
-export function selectNext(frontier: Frontier): Question | undefined {
-  return rankActionable(frontier)[0]?.question;
-}
-
-/** The old frontier plus a mutation's rows: question upserts, appended edges, attempts and transitions. */
-export function applyFrontierMutation(frontier: Frontier, mutation: Mutation): Frontier {
-  const changed = new Map(mutation.questions.map((question) => [question.id, question]));
-  const known = new Set(frontier.questions.map((question) => question.id));
-  return {
-    ...frontier,
-    questions: [
-      ...frontier.questions.map((question) => changed.get(question.id) ?? question),
-      ...mutation.questions.filter((question) => !known.has(question.id)),
-    ],
-    dependencies: [...frontier.dependencies, ...mutation.dependencies],
-    attempts: [...frontier.attempts, ...mutation.attempts],
-    transitions: [...frontier.transitions, ...mutation.transitions],
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The draft: the local, mutable working copy of one decision; never escapes a function.
-
-interface Draft {
-  frontier: Frontier;
-  readonly ctx: FrontierContext;
-  readonly changed: string[];
-  readonly dependencies: Dependency[];
-  readonly attempts: Attempt[];
-  readonly transitions: Transition[];
-}
-
-interface TransitionMeta {
-  trigger: TransitionTrigger;
-  actor: Actor;
-  reason: string;
-  causedBy?: string;
-}
-
-type QuestionPatch = Partial<Pick<Question, "answer" | "claimIds" | "exemption" | "priority" | "reopens">>;
-
-const draftOf = (frontier: Frontier, ctx: FrontierContext): Draft => ({
-  frontier,
-  ctx,
-  changed: [],
-  dependencies: [],
-  attempts: [],
-  transitions: [],
-});
-
-function mustFind(draft: Draft, id: string): Question {
-  const question = findQuestion(draft.frontier, id);
-  if (!question) throw new Error(`frontier: unknown question ${id}`);
-  return question;
-}
-
-function apply(draft: Draft, mutation: Partial<Mutation>): void {
-  draft.frontier = applyFrontierMutation(draft.frontier, { ...EMPTY_MUTATION, ...mutation });
-  for (const question of mutation.questions ?? []) {
-    if (!draft.changed.includes(question.id)) draft.changed.push(question.id);
-  }
-  draft.dependencies.push(...(mutation.dependencies ?? []));
-  draft.attempts.push(...(mutation.attempts ?? []));
-  draft.transitions.push(...(mutation.transitions ?? []));
-}
-
-function transitionRow(draft: Draft, from: Question | undefined, to: Question, meta: TransitionMeta): Transition {
-  return {
-    questionId: to.id,
-    seq: draft.frontier.transitions.filter((transition) => transition.questionId === to.id).length + 1,
-    fromStatus: from?.status ?? "",
-    toStatus: to.status,
-    trigger: meta.trigger,
-    actor: meta.actor,
-    reason: meta.reason,
-    priority: to.priority,
-    attempts: attemptCount(draft.frontier, to.id),
-    causedBy: meta.causedBy ?? "",
-    stateSeq: draft.ctx.stateSeq ?? 0,
-    createdAt: draft.ctx.now,
-  };
-}
-
-/** Sets the status (and the patch) of a question and appends its transition. */
-function move(draft: Draft, id: string, status: QuestionStatus, meta: TransitionMeta, patch: QuestionPatch = {}) {
-  const from = mustFind(draft, id);
-  const claimedBy = status === "in_progress" ? from.claimedBy : null;
-  const to: Question = { ...from, ...patch, status, claimedBy, updatedAt: draft.ctx.now };
-  apply(draft, { questions: [to], transitions: [transitionRow(draft, from, to, meta)] });
-  return to;
-}
-
-function createQuestion(draft: Draft, question: Question, meta: TransitionMeta): void {
-  apply(draft, { questions: [question], transitions: [transitionRow(draft, undefined, question, meta)] });
-}
-
-/** Raises the priority floor of every open (transitive) dependency of `id` to its priority. */
-function raiseDependencyFloor(draft: Draft, id: string): void {
-  const floor = mustFind(draft, id).priority;
-  const seen = new Set<string>();
-  const stack = dependenciesOf(draft.frontier, id);
-  for (let dep = stack.pop(); dep !== undefined; dep = stack.pop()) {
-    if (seen.has(dep)) continue;
-    seen.add(dep);
-    const question = mustFind(draft, dep);
-    if (!OPEN.has(question.status)) continue;
-    if (question.priority < floor) {
-      const meta = {
-        trigger: "reprioritized",
-        actor: "code",
-        causedBy: id,
-        reason: `floor raised by ${id} (P ${p2(floor)})`,
-      } as const;
-      move(draft, dep, question.status, meta, { priority: floor });
-    }
-    stack.push(...dependenciesOf(draft.frontier, dep));
-  }
-}
-
-/** Automatic blocking and unblocking, to a fixed point. */
-function cleanup(draft: Draft): void {
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const question of draft.frontier.questions) {
-      const failed = dependenciesOf(draft.frontier, question.id).find((dep) =>
-        FAILED.has(findQuestion(draft.frontier, dep)?.status ?? "pending"),
-      );
-      if (failed !== undefined && (question.status === "pending" || question.status === "in_progress")) {
-        const status = findQuestion(draft.frontier, failed)?.status ?? "";
-        const reason = `dependency ${failed} is ${status}; rewrite ${question.id} without it, or prune it`;
-        move(draft, question.id, "blocked", { trigger: "dependency_failed", actor: "code", causedBy: failed, reason });
-        changed = true;
-      } else if (failed === undefined && question.status === "blocked") {
-        const reason = "no failed dependency left";
-        move(draft, question.id, "pending", { trigger: "dependency_met", actor: "code", reason });
-        changed = true;
-      }
-    }
-  }
-}
-
-function finish<Extra>(draft: Draft, extra: Extra): FrontierResult<Extra> {
-  cleanup(draft);
-  const mutation: Mutation = {
-    ...EMPTY_MUTATION,
-    questions: draft.changed.map((id) => mustFind(draft, id)),
-    dependencies: draft.dependencies,
-    attempts: draft.attempts,
-    transitions: draft.transitions,
-  };
-  return ok({ frontier: draft.frontier, mutation, ...extra });
-}
-
-/** Runs the automatic blocking and unblocking alone; the mutating functions already end with it. */
-export function applyCleanups(frontier: Frontier, ctx: FrontierContext): FrontierChange {
-  const draft = draftOf(frontier, ctx);
-  const result = finish(draft, {});
-  if (!result.ok) throw new Error("frontier: cleanups cannot be rejected");
-  return result.value;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rejections shared by several tools
-
-function unknown(id: string, role = "question"): Result<never, Rejection> {
-  return reject(
-    "unknown-question",
-    `Unknown ${role} id "${id}": use an id shown in the frontier summary or frontier_view.`,
-  );
-}
-
-function wrongStatus(question: Question, allowed: string, hint: string): Result<never, Rejection> {
-  return reject(
-    "invalid-status",
-    `${question.id} is ${question.status}; this applies only to a ${allowed} question. ${hint}`,
-  );
-}
-
-function badPriority(priority: number): Result<never, Rejection> {
-  return reject(
-    "priority-range",
-    `priority ${priority} is outside 0..1: give a number from 0 (marginal) to 1 (critical).`,
-  );
-}
+import type { Attempt, Frontier, InvestigationConfig, Question, QuestionKind, Rejection } from "./types.js";
 
 // ---------------------------------------------------------------------------------------------
 // Tools
