@@ -448,7 +448,10 @@ export function resolveQuestion(
   const patch: QuestionPatch = {
     answer: input.answer,
     claimIds: [...input.claimIds],
-    ...(reason ? { exemption: reason } : {}),
+    // The root keeps its atomic statement in front of the reason (see `isDeclaredAtomic`).
+    ...(reason
+      ? { exemption: question.exemption.startsWith(ATOMIC_PREFIX) ? `${question.exemption}; ${reason}` : reason }
+      : {}),
   };
   const next = move(draft, question.id, "resolved", { trigger: "resolved", actor: ctx.actor, reason }, patch);
   return finish(draft, { question: next });

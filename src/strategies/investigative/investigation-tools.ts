@@ -4,7 +4,9 @@
  * decide (`decide`), writes the decision's rows in one store transaction (a status change
  * and its transition, the claim rows and the notes version together), then replaces the
  * notes.md working copy (temp file + rename). A decision computed from stale state (another
- * writer took the next id) is decided again once on fresh state.
+ * writer took the next id) is decided again once on fresh state. One writer per run is the
+ * design (seed 000 `max_parallel` 1): with two, the notes file may lag a version behind until
+ * the next `open` or `restoreNotes` repairs it from the versions.
  */
 import { createFrontier, isDeclaredAtomic } from "../../core/investigative/frontier.js";
 import { notesFileName, parseNotes } from "../../core/investigative/notes.js";
@@ -89,7 +91,12 @@ export class InvestigationTools {
         ...created.value.mutation,
         notes: { text: notesText({ ...investigation, frontier: created.value.frontier }), reason: "frontier" },
       };
-      await tools.#write(mutation);
+      try {
+        await tools.#write(mutation);
+      } catch (error) {
+        // Another process opened the same new run first and created its root: use theirs.
+        if (!(error instanceof IdConflictError)) throw error;
+      }
     }
     await tools.restoreNotes();
     return tools;
