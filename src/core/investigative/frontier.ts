@@ -74,6 +74,17 @@ export interface RootInput {
   validationCriteria?: string;
 }
 
+/** The fields a new question starts with: no answer, no claims, never reopened. */
+const unanswered = (ctx: FrontierContext) => ({
+  answer: "",
+  claimIds: [] as string[],
+  exemption: "",
+  claimedBy: null,
+  reopens: 0,
+  createdAt: ctx.now,
+  updatedAt: ctx.now,
+});
+
 /** A new frontier whose root `q_001` (depth 0, priority 1, pending) is the objective. */
 export function createFrontier(
   objective: string,
@@ -101,13 +112,7 @@ export function createFrontier(
     status: "pending",
     validationCriteria: root.validationCriteria ?? "",
     targetSources: [],
-    answer: "",
-    claimIds: [],
-    exemption: "",
-    claimedBy: null,
-    reopens: 0,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
+    ...unanswered(ctx),
   };
   createQuestion(draft, question, { trigger: "created", actor: ctx.actor, reason: "objective" });
   return finish(draft, { question });
@@ -260,13 +265,7 @@ export function addQuestion(
     status: "pending",
     validationCriteria: input.validationCriteria,
     targetSources: [...input.targetSources],
-    answer: "",
-    claimIds: [],
-    exemption: "",
-    claimedBy: null,
-    reopens: 0,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
+    ...unanswered(ctx),
   };
   const draft = draftOf(frontier, ctx);
   const reason = input.unblocksParent ? `unblocks ${parent.id}: ${input.rationale}` : input.rationale;

@@ -1,14 +1,3 @@
-/**
- * Crash safety at the tool level: a child process opens the investigative tools on a run
- * and calls them in a loop (add_question, frontier_next, notes_append, notes_scratch,
- * set_priority, retry_question) until the parent kills it with SIGKILL at a random moment.
- * After each kill the store is whole (statuses equal their latest transitions, seqs have no
- * gaps), the working copy is the latest version or the one before it (killed between the
- * commit and the file write), and opening the tools again repairs it so further calls work.
- * The child runs the built modules (`npm run build` first), since plain Node cannot import
- * TypeScript.
- */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +7,7 @@ import { FileNotes } from "../../adapters/notes/file-notes.js";
 import { openSqliteStore, type SqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { sampleRequest, sampleSource } from "../../adapters/store/store-contract.js";
 import { DEFAULT_INVESTIGATION_CONFIG, type InvestigationConfig } from "../../core/investigative/types.js";
+import { killLeftovers, runAndKill } from "../../testing/kill-child.js";
 import { tempDir } from "../../testing/temp-dir.js";
 import { InvestigationTools } from "./investigation-tools.js";
 
@@ -72,35 +62,7 @@ for (let n = 1; ; n++) {
 }
 `;
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-});
-
-/** Starts the child, waits until it ran one loop, lets it run `ms` more, then SIGKILLs it. */
-async function runAndKill(args: readonly string[], ms: number): Promise<void> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.on("exit", (code, signal) => resolve(signal ?? code)),
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on("data", (chunk) => {
-      if (String(chunk).includes("ready")) resolve();
-    });
-    child.on("exit", () => reject(new Error(`the child exited before its first loop: ${stderr}`)));
-  });
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  child.kill("SIGKILL");
-  const end = await exited;
-  // A tool call that threw (a leaked IdConflictError, an integrity error) ends the child early.
-  expect(end, `the child ended by itself: ${stderr}`).toBe("SIGKILL");
-}
+afterEach(killLeftovers);
 
 /** Statuses equal their latest transitions; transition, attempt and notes seqs have no gaps. */
 async function expectWhole(store: SqliteStore, runId: number): Promise<{ transitions: number; versions: string[] }> {
@@ -149,7 +111,9 @@ describe("investigative tool calls under SIGKILL", () => {
 
       let previous = 0;
       for (let round = 0; round < 5; round++) {
-        await runAndKill(args, 20 + Math.floor(Math.random() * 200));
+        const killed = await runAndKill(args, 20 + Math.floor(Math.random() * 200));
+        // A tool call that threw (a leaked IdConflictError, an integrity error) ends the child early.
+        expect(killed.end, `the child ended by itself: ${killed.stderr}`).toBe("SIGKILL");
         const store = openSqliteStore({ file });
         try {
           const killed = await expectWhole(store, run.id);

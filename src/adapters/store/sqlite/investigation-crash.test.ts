@@ -1,15 +1,8 @@
-/**
- * Crash safety of the investigative writes: a child process applies mutations in a loop
- * (each a status change, its transition and a notes version) and is killed with SIGKILL at a
- * random moment. Every committed mutation is whole: statuses equal the latest transitions,
- * and transition and notes seqs have no gaps. The child runs the built store
- * (`npm run build` first), since plain Node cannot import TypeScript.
- */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { killLeftovers, runAndKill } from "../../../testing/kill-child.js";
 import { tempDir } from "../../../testing/temp-dir.js";
 import { createQuestions } from "../investigation-contract.js";
 import { sampleRequest } from "../store-contract.js";
@@ -55,32 +48,7 @@ for (let step = 0; ; step++) {
 }
 `;
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
-
-/** Starts the child, waits until it committed once, lets it run `ms` more, then SIGKILLs it. */
-async function runAndKill(script: string, file: string, runId: number, ms: number): Promise<void> {
-  const child = spawn(process.execPath, [script, file, String(runId)], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.on("exit", (code, signal) => resolve(signal ?? code)),
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on("data", (chunk) => {
-      if (String(chunk).includes("ready")) resolve();
-    });
-    child.on("exit", () => reject(new Error(`the writer exited before its first write: ${stderr}`)));
-  });
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  child.kill("SIGKILL");
-  expect(await exited).toBe("SIGKILL");
-}
+afterEach(killLeftovers);
 
 describe("investigation writes under SIGKILL", () => {
   beforeAll(() => {
@@ -102,7 +70,8 @@ describe("investigation writes under SIGKILL", () => {
 
       let previous = 0;
       for (let round = 0; round < 4; round++) {
-        await runAndKill(script, file, run.id, 20 + Math.floor(Math.random() * 150));
+        const killed = await runAndKill([script, file, String(run.id)], 20 + Math.floor(Math.random() * 150));
+        expect(killed.end, killed.stderr).toBe("SIGKILL");
         const store = openSqliteStore({ file });
         try {
           const loaded = await store.loadInvestigation(run.id);
