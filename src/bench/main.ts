@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: prints the Host's own overhead (persisting evidence, first durable
  * evidence, whole-run overhead) over fake providers of fixed latency, and the pure cost of
- * building and rendering a large report. No assertions: it prints figures.
+ * building and rendering a large report, and the investigative prompt size per turn over a
+ * scripted exploration. No assertions: it prints figures.
  *
  * Environment: ASSAY_BENCH_RUNS (measured runs per figure, default 7; one warm-up run is
  * added), TMPDIR (where the temporary store and output folders go; fsync cost depends on it).
@@ -26,6 +27,7 @@ import {
   runHostOnce,
   timerLatenessMs,
 } from "./host-overhead-bench.js";
+import { investigativePromptBench } from "./investigative-prompt-bench.js";
 
 const RUNS = clampInt(process.env.ASSAY_BENCH_RUNS, 7, 1, 50);
 const SEARCH_LATENCY_MS = 50;
@@ -442,6 +444,8 @@ async function main(): Promise<void> {
     console.log(`
   D/E  one buildSourceBackedReport (excerpt selection over every chunk) followed by the three
        projections the Host publishes: JSON.stringify (2-space), renderMarkdown, renderHtml.`);
+
+    investigativePromptBench();
 
     await extractionBench(temp.path);
   } finally {

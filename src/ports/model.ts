@@ -113,6 +113,42 @@ export interface JudgeInput {
   reportText: string;
 }
 
+/** A tool a model may call in a general tool-calling turn: its arguments as a JSON Schema object. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** A JSON Schema (draft 7) object describing the arguments; plain data, no library types. */
+  parameters: Record<string, unknown>;
+}
+
+/** One message of a general tool-calling conversation, as the loop rebuilds it each turn. */
+export type ActMessage =
+  | { role: "user"; content: string }
+  | { role: "assistant"; text: string; calls: readonly { id: string; name: string; args: unknown }[] }
+  | { role: "tool"; callId: string; name: string; content: string };
+
+export interface ActInput {
+  system: string;
+  messages: readonly ActMessage[];
+  tools: readonly ToolSpec[];
+  /** `auto`: text or tools; `required`: at least one tool; `{ tool }`: exactly that tool (a forced last turn). */
+  toolChoice: "auto" | "required" | { tool: string };
+  /**
+   * The loop's own state as data, for engines that follow fixed rules instead of reading the
+   * prompt (the offline engine). Generative models ignore it.
+   */
+  state?: unknown;
+}
+
+/**
+ * What a turn returned: its text and its tool calls with their arguments as the model wrote
+ * them. The arguments are untrusted: the caller parses them against each tool's schema.
+ */
+export interface ActTurn {
+  text: string;
+  calls: { id: string; name: string; args: unknown }[];
+}
+
 export interface Model {
   /** `offline`, or `provider:model-name`. */
   readonly name: string;
@@ -124,6 +160,11 @@ export interface Model {
   synthesize(input: SynthesisInput, options: CallOptions): Promise<Generation<SynthesisOutput>>;
   /** One turn of a tool-calling research loop (the `simple` strategy). */
   step(input: AgentTurnInput, options: CallOptions): Promise<Generation<AgentTurn>>;
+  /**
+   * One turn of a general tool-calling loop (the investigative strategy). Optional: a model
+   * without it cannot drive that strategy.
+   */
+  act?(input: ActInput, options: CallOptions): Promise<Generation<ActTurn>>;
   /** Scores a report by the written rubric; only generative models can judge. */
   judge?(input: JudgeInput, options: CallOptions): Promise<Generation<JudgeOutput>>;
 }

@@ -5,6 +5,8 @@
 import type { JudgeOutput } from "../core/judge/rubric.js";
 import type { PlannerOutput, SynthesisOutput } from "../core/synthesis/proposals.js";
 import type {
+  ActInput,
+  ActTurn,
   AgentTurn,
   AgentTurnInput,
   CallOptions,
@@ -22,6 +24,7 @@ type Step =
       respond: (input: SynthesisInput, options: CallOptions) => Promise<Generation<SynthesisOutput>>;
     }
   | { call: "step"; respond: (input: AgentTurnInput, options: CallOptions) => Promise<Generation<AgentTurn>> }
+  | { call: "act"; respond: (input: ActInput, options: CallOptions) => Promise<Generation<ActTurn>> }
   | { call: "judge"; respond: (input: JudgeInput, options: CallOptions) => Promise<Generation<JudgeOutput>> };
 
 const usage = { inputTokens: 100, outputTokens: 50 };
@@ -42,6 +45,7 @@ export class ScriptedModel implements Model {
     | { call: "plan"; input: PlannerInput }
     | { call: "synthesize"; input: SynthesisInput }
     | { call: "step"; input: AgentTurnInput }
+    | { call: "act"; input: ActInput }
     | { call: "judge"; input: JudgeInput }
   )[] = [];
   readonly #steps: Step[] = [];
@@ -58,6 +62,11 @@ export class ScriptedModel implements Model {
 
   onStep(respond: Extract<Step, { call: "step" }>["respond"]): this {
     this.#steps.push({ call: "step", respond });
+    return this;
+  }
+
+  onAct(respond: Extract<Step, { call: "act" }>["respond"]): this {
+    this.#steps.push({ call: "act", respond });
     return this;
   }
 
@@ -93,6 +102,14 @@ export class ScriptedModel implements Model {
     this.calls.push({ call: "step", input: { ...input, transcript: [...input.transcript] } });
     const step = this.#next("step");
     if (step.call !== "step") throw new Error("unreachable");
+    return step.respond(input, options);
+  }
+
+  async act(input: ActInput, options: CallOptions): Promise<Generation<ActTurn>> {
+    // The conversation grows after the call: record it as it was.
+    this.calls.push({ call: "act", input: { ...input, messages: [...input.messages] } });
+    const step = this.#next("act");
+    if (step.call !== "act") throw new Error("unreachable");
     return step.respond(input, options);
   }
 

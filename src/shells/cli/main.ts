@@ -25,7 +25,7 @@ import { modelSpec, resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
 import { progressListener } from "./progress.js";
 import { displayStatus, isWorkerAlive } from "./run-state.js";
-import { listRuns, showRun } from "./runs-commands.js";
+import { EXPORT_FORMATS, type ExportFormat, exportRun, listRuns, showRun } from "./runs-commands.js";
 import { type SearchCommandOptions, searchCorpus } from "./search-command.js";
 import { buildRuntime, openStore } from "./wiring.js";
 
@@ -35,6 +35,13 @@ function positiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a positive whole number");
   return parsed;
+}
+
+/** `--format` of `runs export`: only `json` until the investigative loop brings `atif`. */
+function exportFormat(value: string): ExportFormat {
+  const format = EXPORT_FORMATS.find((known) => known === value);
+  if (format) return format;
+  throw new InvalidArgumentError("only json is supported for now (atif comes with the investigative loop)");
 }
 
 function positiveNumber(value: string): number {
@@ -404,6 +411,22 @@ export function buildProgram(): Command {
       const store = openStore(dataPaths(process.env), options.db);
       try {
         await showRun(store, runId, { json: options.json === true }, process.stdout);
+      } finally {
+        await store.close();
+      }
+    });
+  runs
+    .command("export")
+    .description("export a run's investigation (frontier, transitions, ledger, challenges, stats, events) as JSON")
+    .argument("<run>", "run id", positiveInteger)
+    .addOption(dbOption())
+    .option("--out <file>", "write to this file (atomically) instead of stdout")
+    .option("--format <format>", "export format: json (atif comes later)", exportFormat, "json")
+    .action(async (runId: number, options: CommonOptions & { out?: string; format: ExportFormat }) => {
+      const store = openStore(dataPaths(process.env), options.db);
+      try {
+        const target = options.out === undefined ? {} : { out: options.out };
+        await exportRun(store, runId, { ...target, format: options.format }, process.stdout);
       } finally {
         await store.close();
       }

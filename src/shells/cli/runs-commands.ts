@@ -1,8 +1,22 @@
-/** `assay runs list` and `assay runs show`. */
+/** `assay runs list`, `assay runs show` and `assay runs export`. */
+import { randomBytes } from "node:crypto";
+import { rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../../core/errors.js";
+import {
+  challengeLines,
+  challengeStats,
+  frontierStats,
+  frontierStatsLines,
+  frontierTree,
+  investigationExport,
+  ledgerLines,
+  transitionsTimeline,
+} from "../../core/investigative/observability.js";
 import { runTimings } from "../../core/timings.js";
 import { describeQuery } from "../../host/publication.js";
-import type { RunEvent, Store } from "../../ports/store.js";
+import type { InvestigationStore, StoredInvestigation } from "../../ports/investigation-store.js";
+import type { RunEvent, RunRecord, Store } from "../../ports/store.js";
 import { displayStatus } from "./run-state.js";
 
 /** "   2 generations, 1 800 in / 240 out tokens, $0.0012" from the generation events. */
@@ -58,6 +72,50 @@ export async function listRuns(
   }
 }
 
+/** How many of the latest transitions `runs show` prints. */
+const SHOWN_TRANSITIONS = 40;
+
+const hasInvestigations = (store: Store): store is Store & InvestigationStore =>
+  typeof (store as Partial<InvestigationStore>).loadInvestigation === "function";
+
+/** The run's investigation, or undefined for a run without one (or a store that keeps none). */
+async function loadInvestigation(store: Store, runId: number): Promise<StoredInvestigation | undefined> {
+  if (!hasInvestigations(store)) return undefined;
+  const stored = await store.loadInvestigation(runId);
+  return stored.questions.length > 0 ? stored : undefined;
+}
+
+/** The export without the run and the events, which `runs show --json` has already. */
+function investigationJson(run: RunRecord, stored: StoredInvestigation) {
+  const { run: _run, events: _events, ...rest } = investigationExport(run, stored, []);
+  return rest;
+}
+
+/** The Frontier, Transitions, Challenges and Claims sections of `runs show`. */
+function investigationLines(run: RunRecord, stored: StoredInvestigation): string[] {
+  const until = run.finishedAt ? { until: run.finishedAt } : {};
+  const timeline = transitionsTimeline(stored.transitions);
+  const shown = timeline.slice(-SHOWN_TRANSITIONS);
+  const left = timeline.length - shown.length;
+  const ledger = ledgerLines(stored.claims, stored.claimSources);
+  return [
+    "",
+    `Frontier (${stored.questions.length} questions):`,
+    ...frontierTree(stored.questions, stored.transitions).map((line) => `  ${line}`),
+    ...frontierStatsLines(frontierStats(stored.questions, stored.transitions, until)),
+    "",
+    `Transitions (${timeline.length}):`,
+    ...(left > 0 ? [`  (${left} earlier left out; assay runs export ${run.id} has them all)`] : []),
+    ...shown.map((line) => `  ${line}`),
+    "",
+    `Challenges (${stored.challenges.length}):`,
+    ...challengeLines(challengeStats(stored.challenges, stored.transitions)),
+    "",
+    `Claims (${stored.claims.length}):`,
+    ...(ledger.length > 0 ? ledger.map((line) => `  ${line}`) : ["  none"]),
+  ];
+}
+
 export async function showRun(
   store: Store,
   runId: number,
@@ -66,11 +124,12 @@ export async function showRun(
 ): Promise<void> {
   const run = await store.getRun(runId);
   if (!run) throw new UserError(`there is no run ${runId}; see assay runs list`);
-  const [events, calls, sources, diagnostics] = await Promise.all([
+  const [events, calls, sources, diagnostics, investigation] = await Promise.all([
     store.listEvents(runId),
     store.listSearchCalls(runId),
     store.listSources(runId),
     store.listDiagnostics(runId),
+    loadInvestigation(store, runId),
   ]);
   const timings = runTimings(events);
   if (options.json) {
@@ -86,6 +145,7 @@ export async function showRun(
         })),
         diagnostics,
         events,
+        investigation: investigation ? investigationJson(run, investigation) : null,
       })}\n`,
     );
     return;
@@ -119,6 +179,58 @@ export async function showRun(
       );
     }
   }
+  if (investigation) lines.push(...investigationLines(run, investigation));
   lines.push("", `Events: ${events.length} (assay runs show ${run.id} --json lists them)`);
   out.write(`${lines.join("\n")}\n`);
+}
+
+/** The formats `runs export` writes; `atif` (the agent trajectory format) comes with the investigative loop. */
+export const EXPORT_FORMATS = ["json"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Writes `text` to `file` through a temporary file in the same folder and a rename: readers never see half of it. */
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeFile(temporary, text, { flag: "wx" });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new UserError(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** `assay runs export`: the run's whole investigation as JSON, on stdout or into `options.out`. */
+export async function exportRun(
+  store: Store,
+  runId: number,
+  options: { out?: string; format: ExportFormat },
+  out: NodeJS.WritableStream,
+): Promise<void> {
+  const run = await store.getRun(runId);
+  if (!run) throw new UserError(`there is no run ${runId}; see assay runs list`);
+  const [events, stored] = await Promise.all([
+    store.listEvents(runId),
+    hasInvestigations(store) ? store.loadInvestigation(runId) : undefined,
+  ]);
+  const rows = stored ?? {
+    questions: [],
+    dependencies: [],
+    attempts: [],
+    transitions: [],
+    sources: [],
+    claims: [],
+    claimSources: [],
+    contradictions: [],
+    challenges: [],
+    notesVersions: 0,
+  };
+  const text = `${JSON.stringify(investigationExport({ ...run, displayStatus: displayStatus(run) }, rows, events), null, 2)}\n`;
+  if (options.out === undefined) {
+    out.write(text);
+    return;
+  }
+  const file = resolve(options.out);
+  await writeAtomically(file, text);
+  out.write(`Exported run ${run.id} to ${file}\n`);
 }

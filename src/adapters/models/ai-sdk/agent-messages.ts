@@ -1,10 +1,12 @@
 /**
- * The research loop's conversation as AI SDK messages, and the model's tool calls as a
+ * Tool-calling conversations as AI SDK messages, and the research loop's tool calls as a
  * validated turn. Pure; never throws.
  *
- * Two forms: native tool calling (assistant `tool-call` parts answered by `tool-result`
- * parts with the Host's text), and a JSON reply in text for servers that refuse tools
- * (the calls as `{"calls": [...]}`, their results as user messages).
+ * A conversation in the general form (`ActMessage`: the `act` turn's own, and the research
+ * loop's once mapped by `agentConversation`) has two renderings: native tool calling
+ * (assistant `tool-call` parts answered by `tool-result` parts with the Host's text), and a
+ * JSON reply in text for servers that refuse tools (each turn's calls as JSON, their results
+ * as user messages).
  */
 import type { ModelMessage } from "ai";
 import type { z } from "zod";
@@ -12,16 +14,11 @@ import { agentPrompt } from "../../../core/agent/prompt.js";
 import { agentReadArgsSchema, agentSearchArgsSchema, answerOutputSchema } from "../../../core/agent/turn.js";
 import { err, ok, type Result } from "../../../core/result.js";
 import { neutralizeDelimiters } from "../../../core/synthesis/prompts.js";
-import type { AgentToolCall, AgentTurn, AgentTurnInput } from "../../../ports/model.js";
+import type { ActMessage, AgentToolCall, AgentTurn, AgentTurnInput } from "../../../ports/model.js";
 import { describeIssues, dropNullProperties, extractJsonObject } from "./json-reply.js";
+import type { RawToolCall } from "./provider-call.js";
 
-/** A tool call as the provider returned it, before validation. */
-export interface RawToolCall {
-  id: string;
-  name: string;
-  /** The arguments: a parsed JSON value, or the raw text when it was not JSON. */
-  input: unknown;
-}
+type AssistantMessage = Extract<ActMessage, { role: "assistant" }>;
 
 /** Ids a provider accepts back in a transcript (Anthropic's `tool_use.id` pattern). */
 const CALL_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -32,47 +29,84 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const callArguments = (call: AgentToolCall): Record<string, string> =>
   call.tool === "search" ? { query: call.query } : { hit: call.hit };
 
-/** The conversation for native tool calling: the request, then the calls and their results. */
-export function toolCallingMessages(input: AgentTurnInput): ModelMessage[] {
-  const messages: ModelMessage[] = [{ role: "user", content: agentPrompt(input).prompt }];
+/** The research loop's conversation in the general form: the request, then each turn's calls and results. */
+export function agentConversation(input: AgentTurnInput): ActMessage[] {
+  const messages: ActMessage[] = [{ role: "user", content: agentPrompt(input).prompt }];
   for (const message of input.transcript) {
     if (message.role === "assistant") {
-      if (message.calls.length === 0) continue;
-      const content = message.calls.map((call) => ({
-        type: "tool-call" as const,
-        toolCallId: call.id,
-        toolName: call.tool,
-        input: callArguments(call),
-      }));
-      messages.push({ role: "assistant", content });
+      const calls = message.calls.map((call) => ({ id: call.id, name: call.tool, args: callArguments(call) }));
+      messages.push({ role: "assistant", text: "", calls });
+    } else {
+      messages.push({ role: "tool", callId: message.callId, name: message.tool, content: message.content });
+    }
+  }
+  return messages;
+}
+
+function nativeAssistant(message: AssistantMessage): ModelMessage | undefined {
+  const text = message.text.trim() === "" ? [] : [{ type: "text" as const, text: message.text }];
+  if (message.calls.length === 0) return text.length === 0 ? undefined : { role: "assistant", content: message.text };
+  const calls = message.calls.map((call) => ({
+    type: "tool-call" as const,
+    toolCallId: call.id,
+    toolName: call.name,
+    input: call.args,
+  }));
+  return { role: "assistant", content: [...text, ...calls] };
+}
+
+/**
+ * The conversation for native tool calling: an assistant message of text and `tool-call`
+ * parts per turn (an empty turn is left out), one `tool-result` per call.
+ */
+export function nativeMessages(conversation: readonly ActMessage[]): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  for (const message of conversation) {
+    if (message.role === "user") {
+      messages.push({ role: "user", content: message.content });
+    } else if (message.role === "assistant") {
+      const assistant = nativeAssistant(message);
+      if (assistant) messages.push(assistant);
     } else {
       const output = { type: "text" as const, value: message.content };
-      const part = { type: "tool-result" as const, toolCallId: message.callId, toolName: message.tool, output };
+      const part = { type: "tool-result" as const, toolCallId: message.callId, toolName: message.name, output };
       messages.push({ role: "tool", content: [part] });
     }
   }
   return messages;
 }
 
-/** The conversation for a JSON reply in text: each turn's calls as JSON, their results as one user message. */
-export function textTurnMessages(input: AgentTurnInput): ModelMessage[] {
-  const messages: ModelMessage[] = [{ role: "user", content: agentPrompt(input).prompt }];
+/**
+ * The conversation for a JSON reply in text: each assistant turn as `assistantText` renders
+ * it (its calls as JSON), the results of its calls as one user message.
+ */
+export function textFormMessages(
+  conversation: readonly ActMessage[],
+  assistantText: (message: AssistantMessage) => string,
+): ModelMessage[] {
+  const messages: ModelMessage[] = [];
   let results: string[] = [];
   const flush = (): void => {
     if (results.length > 0) messages.push({ role: "user", content: results.join("\n\n") });
     results = [];
   };
-  for (const message of input.transcript) {
-    if (message.role === "assistant") {
-      flush();
-      const calls = message.calls.map((call) => ({ tool: call.tool, ...callArguments(call) }));
-      messages.push({ role: "assistant", content: JSON.stringify({ calls }) });
-    } else {
-      results.push(`Result of your ${message.tool} call:\n${message.content}`);
+  for (const message of conversation) {
+    if (message.role === "tool") {
+      results.push(`Result of your ${message.name} call:\n${message.content}`);
+      continue;
     }
+    flush();
+    if (message.role === "user") messages.push({ role: "user", content: message.content });
+    else messages.push({ role: "assistant", content: assistantText(message) });
   }
   flush();
   return messages;
+}
+
+/** The research loop's calls as the text form writes them: `{"calls": [{"tool": …, …args}]}`. */
+export function agentTextCalls(message: AssistantMessage): string {
+  const calls = message.calls.map((call) => ({ tool: call.name, ...(isPlainObject(call.args) ? call.args : {}) }));
+  return JSON.stringify({ calls });
 }
 
 /** How to call the tools in text, appended to the system message in the text form. Pure. */
@@ -105,17 +139,23 @@ export function textReplyCalls(text: string): Result<RawToolCall[]> {
   );
 }
 
+/** The call ids a conversation already uses. */
+export function usedCallIds(conversation: readonly ActMessage[]): Set<string> {
+  const used = new Set<string>();
+  for (const message of conversation) {
+    if (message.role === "assistant") for (const call of message.calls) used.add(call.id);
+    else if (message.role === "tool") used.add(message.callId);
+  }
+  return used;
+}
+
 /**
  * The calls with ids a provider accepts back and that are unique in the conversation:
  * a missing, malformed or repeated id (some local servers send `call_0` every turn) is
  * replaced by the first free `call_N`.
  */
-export function withUniqueIds(calls: readonly RawToolCall[], input: AgentTurnInput): RawToolCall[] {
-  const used = new Set<string>();
-  for (const message of input.transcript) {
-    if (message.role === "assistant") for (const call of message.calls) used.add(call.id);
-    else used.add(message.callId);
-  }
+export function withUniqueIds(calls: readonly RawToolCall[], usedIds: ReadonlySet<string>): RawToolCall[] {
+  const used = new Set(usedIds);
   let next = 1;
   return calls.map((call) => {
     let id = call.id;
@@ -174,13 +214,18 @@ export function interpretTurn(calls: readonly RawToolCall[], input: AgentTurnInp
   return problems.length > 0 ? err(problems.join("\n")) : ok({ kind: "tools", calls: kept });
 }
 
-/** The repair round's message for native tool calling. Pure. */
-export function toolRepairPrompt(problem: string, mustAnswer: boolean): string {
+/** The repair round's message for native tool calling: what was wrong, then `instruction`. Pure. */
+export function toolRepairPrompt(problem: string, instruction: string): string {
   return [
     "Your previous reply could not be used, and none of its tool calls was run:",
     neutralizeDelimiters(problem),
-    mustAnswer
-      ? "Call the answer tool now, with arguments that follow its schema."
-      : "Call the tools again (search, read or answer), with arguments that follow their schemas. Do not reply with text.",
+    instruction,
   ].join("\n");
+}
+
+/** What the research loop's repair round asks for. Pure. */
+export function agentRepairInstruction(mustAnswer: boolean): string {
+  return mustAnswer
+    ? "Call the answer tool now, with arguments that follow its schema."
+    : "Call the tools again (search, read or answer), with arguments that follow their schemas. Do not reply with text.";
 }

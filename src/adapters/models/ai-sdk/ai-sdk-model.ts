@@ -2,9 +2,10 @@
  * Hosted and local models behind the Model port, through the Vercel AI SDK (v6):
  * `openai:`, `anthropic:`, `google:` and `openai-compatible:` (Ollama, vLLM, llama.cpp
  * server, LM Studio). Planning, synthesis and judging ask for structured output; a turn
- * of the research loop uses native tool calling (agent-call.ts). Every reply is validated
- * against the zod wire schemas; a reply that does not fit gets exactly one repair round,
- * then the call fails as `malformed`.
+ * of the research loop (`step`, agent-call.ts) and of the general tool-calling loop (`act`,
+ * act-call.ts) use native tool calling. Every reply is validated against the zod wire
+ * schemas (`act` returns its calls' arguments unparsed, for the caller to validate); an
+ * unusable reply gets exactly one repair round, then the call fails as `malformed`.
  * Failures are values: `timeout`, `cancelled`, `transport` (one line, no secrets),
  * `refused`, `malformed`. Nothing here reads the environment: the shell passes options.
  *
@@ -23,6 +24,8 @@ import {
   synthesisOutputSchema,
 } from "../../../core/synthesis/proposals.js";
 import type {
+  ActInput,
+  ActTurn,
   AgentTurn,
   AgentTurnInput,
   CallOptions,
@@ -34,7 +37,8 @@ import type {
   PlannerInput,
   SynthesisInput,
 } from "../../../ports/model.js";
-import { type AgentCallContext, agentTurn } from "./agent-call.js";
+import { actTurn } from "./act-call.js";
+import { type AgentCallContext, agentTurn, type TurnOutcome } from "./agent-call.js";
 import { parseReply } from "./json-reply.js";
 import { costOf, defaultPrices, type PriceTable } from "./price-table.js";
 import {
@@ -81,6 +85,7 @@ export interface AiSdkModelOptions {
 export interface AiSdkModel extends Model {
   readonly kind: "generative";
   cost(usage: ModelUsage): number | undefined;
+  act(input: ActInput, options: CallOptions): Promise<Generation<ActTurn>>;
   judge(input: JudgeInput, options: CallOptions): Promise<Generation<JudgeOutput>>;
 }
 
@@ -179,6 +184,18 @@ async function generate<T>(context: ModelContext, task: Task<T>, options: CallOp
   return fail(state, "malformed", `the reply still did not fit after one repair round: ${oneLine(reparsed.error)}`);
 }
 
+/** A tool-calling turn (`step`, `act`) as a Generation: nothing is sent when already cancelled. */
+async function turn<T>(
+  context: ModelContext,
+  options: CallOptions,
+  run: (state: CallState) => Promise<TurnOutcome<T>>,
+): Promise<Generation<T>> {
+  const state = startCall(context, options);
+  if (state.cancelled()) return fail(state, "cancelled", "the call was cancelled");
+  const outcome = await run(state);
+  return outcome.ok ? succeed(state, outcome.value) : fail(state, outcome.error.kind, outcome.error.error);
+}
+
 function contextFor(spec: ModelSpec, options: AiSdkModelOptions): ModelContext {
   const model = createLanguageModel(spec, {
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
@@ -237,11 +254,11 @@ export function createAiSdkModel(options: AiSdkModelOptions): AiSdkModel {
       };
       return generate(context, task, callOptions);
     },
-    async step(input: AgentTurnInput, callOptions: CallOptions): Promise<Generation<AgentTurn>> {
-      const state = startCall(context, callOptions);
-      if (state.cancelled()) return fail(state, "cancelled", "the call was cancelled");
-      const turn = await agentTurn(context, input, state);
-      return turn.ok ? succeed(state, turn.value) : fail(state, turn.error.kind, turn.error.error);
+    step(input: AgentTurnInput, callOptions: CallOptions): Promise<Generation<AgentTurn>> {
+      return turn(context, callOptions, (state) => agentTurn(context, input, state));
+    },
+    act(input: ActInput, callOptions: CallOptions): Promise<Generation<ActTurn>> {
+      return turn(context, callOptions, (state) => actTurn(context, input, state));
     },
     judge(input: JudgeInput, callOptions: CallOptions): Promise<Generation<JudgeOutput>> {
       const task = {

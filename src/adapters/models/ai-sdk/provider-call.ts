@@ -1,5 +1,6 @@
 /**
- * One provider request through the AI SDK, and the retry loop around it.
+ * One provider request through the AI SDK (a structured reply, or a tool-calling turn),
+ * and the retry loop around it.
  *
  * `generateText` runs with `maxRetries: 0`: the loop here decides what is retried
  * (408, 409, 429, 5xx and network failures; never 400/401/403), counts every request as
@@ -7,12 +8,21 @@
  * SDK then rejects still counts), and waits with an abortable backoff.
  */
 
-import type { JSONSchema7 } from "ai";
-import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output, wrapLanguageModel } from "ai";
+import type { JSONSchema7, ToolChoice, ToolSet } from "ai";
+import {
+  generateText,
+  jsonSchema,
+  type ModelMessage,
+  NoObjectGeneratedError,
+  Output,
+  ToolChoiceViolationError,
+  wrapLanguageModel,
+} from "ai";
 import { err, ok, type Result } from "../../../core/result.js";
 import { jsonReplyInstructions } from "../../../core/synthesis/prompts.js";
 import type { ModelUsage } from "../../../ports/model.js";
 import { sleepUnlessAborted } from "../../shared/abortable-sleep.js";
+import { safeParseJson } from "./json-reply.js";
 import { type CallFailure, classifyFailure, mayRejectStructuredOutput } from "./provider-errors.js";
 import type { ProviderId } from "./provider-registry.js";
 
@@ -34,6 +44,33 @@ export interface ReplyRequest {
   mode: StructuredOutputMode;
   wireSchema: JSONSchema7;
   schemaName: string;
+}
+
+/** A tool call as the provider returned it, before validation. */
+export interface RawToolCall {
+  id: string;
+  name: string;
+  /** The arguments: a parsed JSON value, or the raw text when it was not JSON. */
+  input: unknown;
+}
+
+/** A tool-calling reply: its calls (ids not yet checked), its text, or what made its text unusable. */
+export interface ToolReply {
+  calls: RawToolCall[];
+  text: string;
+  finishReason: string;
+  /** The text form only: the reply was not the JSON object asked for. */
+  problem?: string;
+  /** The text form only: the reply as the model wrote it, when `text` is taken from its JSON. */
+  raw?: string;
+}
+
+/** A tool-calling request. The tools have no `execute`: the caller runs the calls. */
+export interface ToolRequest {
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  toolChoice: ToolChoice<ToolSet>;
 }
 
 /** A provider's language model object (specification v3), as the provider packages create it. */
@@ -122,6 +159,57 @@ async function requestOnce(settings: CallSettings, request: ReplyRequest, state:
   }
 }
 
+/** A call's arguments as JSON when the provider gave them as text (the SDK's own form in errors). */
+const parsedInput = (input: unknown): unknown => {
+  if (typeof input !== "string") return input;
+  const parsed = safeParseJson(input);
+  return parsed.ok ? parsed.value : input;
+};
+
+/** The reply inside a "the model called no tool / not the required one" error. */
+function replyOfViolation(error: ToolChoiceViolationError): ToolReply {
+  const calls: RawToolCall[] = [];
+  const texts: string[] = [];
+  for (const part of error.content) {
+    if (part.type === "tool-call") {
+      calls.push({ id: part.toolCallId, name: part.toolName, input: parsedInput(part.input) });
+    } else if (part.type === "text") {
+      texts.push(part.text);
+    }
+  }
+  return { calls, text: texts.join(""), finishReason: error.finishReason };
+}
+
+/**
+ * One tool-calling request: `generateText` returns the model's calls after one request and
+ * never loops. Calls to unknown tools and arguments that are not JSON come back too (the SDK
+ * marks them invalid); the caller decides what to do with them.
+ */
+async function toolRequestOnce(settings: CallSettings, request: ToolRequest, state: CallState): Promise<ToolReply> {
+  try {
+    const result = await generateText({
+      model: meteredModel(settings.model, state),
+      system: request.system,
+      messages: request.messages,
+      tools: request.tools,
+      toolChoice: request.toolChoice,
+      maxRetries: 0,
+      abortSignal: state.signal,
+      ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
+    });
+    const calls = result.toolCalls.map((call) => ({
+      id: call.toolCallId,
+      name: call.toolName,
+      input: parsedInput(call.input),
+    }));
+    return { calls, text: result.text, finishReason: result.finishReason };
+  } catch (error) {
+    // The SDK rejects a reply that ignores the tool choice; its content goes to the repair round.
+    if (ToolChoiceViolationError.isInstance(error)) return replyOfViolation(error);
+    throw error;
+  }
+}
+
 function backoffMs(settings: CallSettings, retry: number, failure: CallFailure): number {
   if (failure.retryAfterMs !== undefined) return Math.min(failure.retryAfterMs, MAX_RETRY_AFTER_MS);
   return Math.min(settings.retryBaseDelayMs * 2 ** retry, MAX_BACKOFF_MS);
@@ -167,4 +255,13 @@ export function requestWithRetries(
   state: CallState,
 ): Promise<Result<ProviderReply, RequestFailure>> {
   return withRetries(settings, state, () => requestOnce(settings, request, state), request.mode === "native");
+}
+
+/** One tool-calling request, retried on retryable failures. Never throws. */
+export function toolRequestWithRetries(
+  settings: CallSettings,
+  request: ToolRequest,
+  state: CallState,
+): Promise<Result<ToolReply, RequestFailure>> {
+  return withRetries(settings, state, () => toolRequestOnce(settings, request, state), true);
 }

@@ -17,7 +17,7 @@
 --   notes_id   random id of the run's notes.md working copy ('' for runs made before it, and for pipeline runs)
 --   phase      investigative strategy phase: exploration | synthesis ('' for other strategies)
 --   stop_reason  why an investigation stopped: finalized, frontier_exhausted, breaker:iterations, breaker:tokens,
---              breaker:cost ('' while running)
+--              breaker:cost, breaker:wall_clock ('' while running)
 --   user_id    the owner of the run ('local' for the CLI)
 CREATE TABLE IF NOT EXISTS runs (
 	id              INTEGER PRIMARY KEY AUTOINCREMENT,
