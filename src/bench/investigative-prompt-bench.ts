@@ -142,7 +142,7 @@ function extract(sim: Sim, mode: Extract<TurnMode, { kind: "extraction" }>): Tur
       claims: [...ledger.claims, ...claims],
       claimSources: [
         ...ledger.claimSources,
-        ...claims.map((claim) => ({ claimId: claim.id, sourceId, stance: "supports" as const })),
+        ...claims.map((claim) => ({ claimId: claim.id, sourceId, stance: "supports" as const, chunkIds: [] })),
       ],
     };
     calls.push(

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Budgets } from "../core/budgets.js";
 import { describeError } from "../core/errors.js";
+import type { InvestigationConfig } from "../core/investigative/types.js";
 import { parseReportDocument, type ReportDocument } from "../core/report/report-document.js";
 import { runTimings } from "../core/timings.js";
 import type { ArtifactStore } from "../ports/artifact-store.js";
@@ -89,6 +90,8 @@ export interface HarnessOptions {
   /** Keys of runs an earlier, interrupted evaluation finished: not run again. */
   done: ReadonlySet<string>;
   budgets: Budgets;
+  /** The investigative knobs the user set, equal for every run; only investigative runs take them. */
+  investigation?: Partial<InvestigationConfig>;
   language: string;
   modelSpec: string;
   corpus: { root: string; label: string };
@@ -218,6 +221,9 @@ export async function runEvaluation(options: HarnessOptions): Promise<HarnessRes
       scope: { kind: "corpus", root: options.corpus.root, label: options.corpus.label },
       budgets: options.budgets,
       outDir,
+      ...(options.investigation !== undefined && planned.strategy === "investigative"
+        ? { investigation: options.investigation }
+        : {}),
     };
     const fault = planned.fault === "none" ? undefined : parseFault(planned.fault);
     const log: FaultLog = { searchesFailed: 0 };

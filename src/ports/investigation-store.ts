@@ -61,7 +61,8 @@ export interface InvestigationStore {
    * challenge ids must each be the next of their per-run counter (`IdConflictError`);
    * attempt and transition seqs the next of their question (`IdConflictError`); every
    * question the mutation writes must end with a latest transition whose `toStatus` equals
-   * its status, and cited sources must be the run's persisted sources
+   * its status, cited sources must be the run's persisted sources and the passages on a
+   * claim-source link (`chunkIds`) stored chunks of that link's source
    * (`LedgerIntegrityError`). With `mutation.notes`, appends a notes version (state seq
    * `options.stateSeq`) and returns its seq.
    */

@@ -5,6 +5,7 @@
  * test suite (src/adapters/store/store-contract.ts) runs against each.
  */
 import type { Budgets } from "../core/budgets.js";
+import type { InvestigationConfig } from "../core/investigative/types.js";
 import type { ArtifactStatus } from "../core/report/report-document.js";
 import type { FetchedDocument } from "./fetcher.js";
 import type { SearchHit, SearchQuery } from "./search-provider.js";
@@ -45,6 +46,11 @@ export interface RunRequest {
   model: string;
   /** Folder where the report is published; absolute, or '' for the runtime's default for the run. */
   outDir: string;
+  /**
+   * The investigative knobs the user set (only those; the rest take their defaults when the
+   * strategy resolves them). Absent when none was set. Stored with the run for `resume`.
+   */
+  investigation?: Partial<InvestigationConfig>;
 }
 
 export type RunStatus = "running" | "finished" | "failed";

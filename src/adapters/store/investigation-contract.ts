@@ -155,8 +155,8 @@ export function runInvestigationContract(name: string, factory: InvestigationSto
             sampleClaim("d_001", { value: "3", unit: "kg" }),
           ],
           claimSources: [
-            { claimId: "c_001", sourceId: "s_001", stance: "supports" },
-            { claimId: "c_001", sourceId: "s_002", stance: "contradicts" },
+            { claimId: "c_001", sourceId: "s_001", stance: "supports", chunkIds: [] },
+            { claimId: "c_001", sourceId: "s_002", stance: "contradicts", chunkIds: [] },
           ],
           contradictions: [{ claimId: "c_001", otherClaimId: "d_001", questionId: "", addressed: false }],
           notes: { text: "# Notes\n", reason: "notes_append" },
@@ -189,7 +189,7 @@ export function runInvestigationContract(name: string, factory: InvestigationSto
           questions: [selected],
           transitions: [sampleTransition("q_002", 2, "in_progress")],
           claims: [sampleClaim("c_001", { status: "VERIFIED", independence: "different archives" })],
-          claimSources: [{ claimId: "c_001", sourceId: "s_002", stance: "supports" }],
+          claimSources: [{ claimId: "c_001", sourceId: "s_002", stance: "supports", chunkIds: [] }],
           contradictions: [{ claimId: "c_001", otherClaimId: "d_001", questionId: "q_002", addressed: true }],
         };
         expect(await store.applyMutation(runId, second, { stateSeq: 2 })).toEqual({});
@@ -381,6 +381,42 @@ export function runInvestigationContract(name: string, factory: InvestigationSto
         };
         await expect(store.applyMutation(runId, notHost, { stateSeq: 3 })).rejects.toBeInstanceOf(LedgerIntegrityError);
         expect((await store.loadInvestigation(runId)).challenges).toEqual([closed]);
+      }));
+
+    it("stores the passages of a claim-source link and refuses a passage the source does not have", () =>
+      withRun(async (store, runId) => {
+        const link = { claimId: "c_001", sourceId: "s_001", stance: "supports" as const, chunkIds: ["s_001.p01"] };
+        await store.applyMutation(
+          runId,
+          {
+            ...createQuestions("q_001"),
+            claims: [sampleClaim("c_001")],
+            claimSources: [link, { claimId: "c_001", sourceId: "s_002", stance: "contradicts", chunkIds: [] }],
+          },
+          { stateSeq: 1 },
+        );
+        const loaded = await store.loadInvestigation(runId);
+        expect(loaded.claimSources).toEqual([
+          link,
+          { claimId: "c_001", sourceId: "s_002", stance: "contradicts", chunkIds: [] },
+        ]);
+        // A link carries its whole passage list: a later write replaces it.
+        const updated = { ...link, chunkIds: [] };
+        await store.applyMutation(runId, { ...EMPTY_MUTATION, claimSources: [updated] }, { stateSeq: 2 });
+        expect((await store.loadInvestigation(runId)).claimSources[0]).toEqual(updated);
+        for (const chunkIds of [["s_002.p01"], ["s_001.p02"], ["s_001.p1"], ["s_001"]]) {
+          const foreign = {
+            ...EMPTY_MUTATION,
+            claims: [sampleClaim("c_002")],
+            claimSources: [{ ...link, claimId: "c_002", chunkIds }],
+          };
+          await expect(store.applyMutation(runId, foreign, { stateSeq: 3 })).rejects.toBeInstanceOf(
+            LedgerIntegrityError,
+          );
+        }
+        const after = await store.loadInvestigation(runId);
+        expect(after.claims.map((claim) => claim.id)).toEqual(["c_001"]);
+        expect(after.claimSources).toHaveLength(2);
       }));
 
     it.skipIf(!factory.deleteRun)("deletes the investigation with its run", () =>

@@ -78,6 +78,20 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         expect(await store.getRun(run.id + 1000)).toBeUndefined();
       }));
 
+    it("round-trips the investigative knobs the user set, and only those", () =>
+      withStore(async (store) => {
+        const investigation = { maxDepth: 2, gatePriority: 0.75, maxTotalTokens: 200_000, maxCostUsd: 1.5 };
+        const run = await store.createRun(sampleRequest({ investigation }), origin);
+        expect(run.request.investigation).toEqual(investigation);
+        expect((await store.getRun(run.id))?.request).toEqual(sampleRequest({ investigation }));
+        const none = await store.createRun(sampleRequest(), origin);
+        expect(Object.hasOwn((await store.getRun(none.id))?.request ?? {}, "investigation")).toBe(false);
+        const empty = await store.createRun(sampleRequest({ investigation: {} }), origin);
+        expect((await store.getRun(empty.id))?.request.investigation).toEqual({});
+        const listed = await store.listRuns({ limit: 3 });
+        expect(listed.find((item) => item.id === run.id)?.request.investigation).toEqual(investigation);
+      }));
+
     it("keeps the investigative run columns", () =>
       withStore(async (store) => {
         const run = await store.createRun(sampleRequest(), origin);

@@ -89,7 +89,12 @@ const source = (id: string, domain: string, note = ""): LedgerSource => ({
   note,
 });
 
-const supports = (claimId: string, sourceId: string): ClaimSource => ({ claimId, sourceId, stance: "supports" });
+const supports = (claimId: string, sourceId: string): ClaimSource => ({
+  claimId,
+  sourceId,
+  stance: "supports",
+  chunkIds: [],
+});
 
 /**
  * A run that passes the gate: the root resolved on a VERIFIED claim, q_002 resolved on an
@@ -240,7 +245,7 @@ describe("explorationGate", () => {
       claims: base.ledger.claims.map((c) => (c.id === "d_001" ? { ...c, status: "RETRACTED" as const } : c)),
       claimSources: [
         ...base.ledger.claimSources,
-        { claimId: "c_002", sourceId: "s_007", stance: "contradicts" as const },
+        { claimId: "c_002", sourceId: "s_007", stance: "contradicts" as const, chunkIds: [] },
       ],
     };
     expect(sourcesInNotes({ ledger }).map((s) => s.id)).toEqual(["s_001", "s_002", "s_003", "s_004", "s_007"]);

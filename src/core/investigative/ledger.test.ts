@@ -9,6 +9,7 @@ import {
   type ClaimInput,
   EMPTY_LEDGER,
   independenceKey,
+  isPassageOf,
   linkSource,
   nextSequentialId,
   questionsCiting,
@@ -137,8 +138,8 @@ describe("appendClaim", () => {
     const change = value(appendClaim(withSources(), claimInput({ sourceIds: ["s_001", "s_003", "s_001"] }), ctx));
     expect(change.claim).toMatchObject({ id: "c_001", status: "UNVERIFIED", questionId: "q_002", createdAt: ctx.now });
     expect(change.mutation.claimSources).toEqual([
-      { claimId: "c_001", sourceId: "s_001", stance: "supports" },
-      { claimId: "c_001", sourceId: "s_003", stance: "supports" },
+      { claimId: "c_001", sourceId: "s_001", stance: "supports", chunkIds: [] },
+      { claimId: "c_001", sourceId: "s_003", stance: "supports", chunkIds: [] },
     ]);
     expect(change.mutation.claims).toEqual([change.claim]);
   });
@@ -179,27 +180,115 @@ describe("appendClaim", () => {
   });
 });
 
+describe("passages on claim-source links", () => {
+  it("tells a passage id of a source by its Host form", () => {
+    expect(isPassageOf("s_001.p03", "s_001")).toBe(true);
+    expect(isPassageOf("s_001.p120", "s_001")).toBe(true);
+    for (const id of ["s_002.p03", "s_001.p003", "s_001.p00", "s_001.p", "s_001.px1", "s_0011.p01", "s_001"]) {
+      expect(isPassageOf(id, "s_001")).toBe(false);
+    }
+  });
+
+  it("stores the passages given for each supporting source, once each", () => {
+    const chunkIds = new Map([["s_003", ["s_003.p02", "s_003.p01", "s_003.p02"]]]);
+    const change = value(appendClaim(withSources(), claimInput({ sourceIds: ["s_001", "s_003"], chunkIds }), ctx));
+    expect(change.mutation.claimSources).toEqual([
+      { claimId: "c_001", sourceId: "s_001", stance: "supports", chunkIds: [] },
+      { claimId: "c_001", sourceId: "s_003", stance: "supports", chunkIds: ["s_003.p02", "s_003.p01"] },
+    ]);
+  });
+
+  it("refuses passages of a source the claim does not cite, and ids that are not that source's passages", () => {
+    const ledger = withSources();
+    const other = new Map([["s_003", ["s_003.p01"]]]);
+    expect(rejection(appendClaim(ledger, claimInput({ sourceIds: ["s_001"], chunkIds: other }), ctx))).toEqual({
+      rule: "passage",
+      message: "passages of s_003 were given, but s_003 is not one of the claim's sources (s_001)",
+    });
+    const foreign = new Map([["s_001", ["s_001.p01", "s_003.p01"]]]);
+    expect(rejection(appendClaim(ledger, claimInput({ sourceIds: ["s_001"], chunkIds: foreign }), ctx))).toEqual({
+      rule: "passage",
+      message:
+        "s_003.p01 is not a passage of s_001: cite passage ids of that source as shown (s_001.p01, s_001.p02, …)",
+    });
+    const base = value(appendClaim(ledger, claimInput(), ctx)).ledger;
+    const link = { claimId: "c_001", sourceId: "s_003", stance: "supports" as const, chunkIds: ["s_001.p01"] };
+    expect(rejection(linkSource(base, link)).rule).toBe("passage");
+  });
+
+  it("adds new passages to an existing link with the same stance, and nothing twice", () => {
+    const base = value(appendClaim(withSources(), claimInput({ sourceIds: ["s_001"] }), ctx)).ledger;
+    const first = value(
+      linkSource(base, { claimId: "c_001", sourceId: "s_001", stance: "supports", chunkIds: ["s_001.p02"] }),
+    );
+    expect(first.mutation.claimSources).toEqual([
+      { claimId: "c_001", sourceId: "s_001", stance: "supports", chunkIds: ["s_001.p02"] },
+    ]);
+    expect(first.ledger.claimSources).toEqual(first.mutation.claimSources);
+    const more = value(
+      linkSource(first.ledger, {
+        claimId: "c_001",
+        sourceId: "s_001",
+        stance: "supports",
+        chunkIds: ["s_001.p02", "s_001.p05"],
+      }),
+    );
+    expect(more.link.chunkIds).toEqual(["s_001.p02", "s_001.p05"]);
+    const same = value(
+      linkSource(more.ledger, { claimId: "c_001", sourceId: "s_001", stance: "supports", chunkIds: ["s_001.p05"] }),
+    );
+    expect(same.mutation).toBe(EMPTY_MUTATION);
+    const flipped = linkSource(more.ledger, {
+      claimId: "c_001",
+      sourceId: "s_001",
+      stance: "contradicts",
+      chunkIds: ["s_001.p07"],
+    });
+    expect(rejection(flipped).rule).toBe("stance");
+  });
+
+  it("carries passages through updateClaim's addSource", () => {
+    const base = value(appendClaim(withSources(), claimInput({ sourceIds: ["s_001"] }), ctx)).ledger;
+    const change = value(
+      updateClaim(
+        base,
+        [],
+        { id: "c_001", addSource: { sourceId: "s_004", stance: "contradicts", chunkIds: ["s_004.p01"] } },
+        config,
+        later,
+      ),
+    );
+    expect(change.mutation.claimSources).toEqual([
+      { claimId: "c_001", sourceId: "s_004", stance: "contradicts", chunkIds: ["s_004.p01"] },
+    ]);
+  });
+});
+
 describe("linkSource", () => {
   const base = value(appendClaim(withSources(), claimInput(), ctx)).ledger;
 
   it("adds a link with its stance, once", () => {
-    const change = value(linkSource(base, "c_001", "s_003", "contradicts"));
-    expect(change.mutation.claimSources).toEqual([{ claimId: "c_001", sourceId: "s_003", stance: "contradicts" }]);
-    const again = value(linkSource(change.ledger, "c_001", "s_003", "contradicts"));
+    const change = value(linkSource(base, { claimId: "c_001", sourceId: "s_003", stance: "contradicts" }));
+    expect(change.mutation.claimSources).toEqual([
+      { claimId: "c_001", sourceId: "s_003", stance: "contradicts", chunkIds: [] },
+    ]);
+    const again = value(linkSource(change.ledger, { claimId: "c_001", sourceId: "s_003", stance: "contradicts" }));
     expect(again.ledger).toBe(change.ledger);
     expect(again.mutation).toBe(EMPTY_MUTATION);
   });
 
   it("rejects another stance for a linked source, an unknown claim and an unknown source", () => {
-    expect(rejection(linkSource(base, "c_001", "s_001", "contradicts"))).toEqual({
+    expect(rejection(linkSource(base, { claimId: "c_001", sourceId: "s_001", stance: "contradicts" }))).toEqual({
       rule: "stance",
       message: "s_001 is already linked to c_001 as 'supports'; a source has one stance per claim",
     });
-    expect(rejection(linkSource(base, "c_009", "s_001", "supports"))).toEqual({
+    expect(rejection(linkSource(base, { claimId: "c_009", sourceId: "s_001", stance: "supports" }))).toEqual({
       rule: "unknown-claim",
       message: "unknown claim id: c_009; refer only to claim ids shown in the notes",
     });
-    expect(rejection(linkSource(base, "c_001", "s_099", "supports")).rule).toBe("unknown-source");
+    expect(rejection(linkSource(base, { claimId: "c_001", sourceId: "s_099", stance: "supports" })).rule).toBe(
+      "unknown-source",
+    );
   });
 });
 
@@ -216,7 +305,7 @@ describe("verificationGaps", () => {
   });
 
   it("counts sources of a common origin once", () => {
-    const ledger = value(linkSource(base, "c_001", "s_002", "supports")).ledger;
+    const ledger = value(linkSource(base, { claimId: "c_001", sourceId: "s_002", stance: "supports" })).ledger;
     expect(supportingKeys(ledger, "c_001")).toEqual(["example.com"]);
     expect(verificationGaps(ledger, [], "c_001", config)[0]).toBe(
       "2 supporting sources with distinct domains; it has 1 (its 2 sources share origins: example.com): link a source from an independent origin",
@@ -225,9 +314,9 @@ describe("verificationGaps", () => {
 
   it("treats two corpus documents as independent and ignores contradicting sources", () => {
     let ledger = value(appendClaim(withSources(), claimInput({ sourceIds: ["s_004"] }), ctx)).ledger;
-    ledger = value(linkSource(ledger, "c_001", "s_003", "contradicts")).ledger;
+    ledger = value(linkSource(ledger, { claimId: "c_001", sourceId: "s_003", stance: "contradicts" })).ledger;
     expect(supportingKeys(ledger, "c_001")).toEqual(["corpus:docs/a.md"]);
-    ledger = value(linkSource(ledger, "c_001", "s_005", "supports")).ledger;
+    ledger = value(linkSource(ledger, { claimId: "c_001", sourceId: "s_005", stance: "supports" })).ledger;
     expect(supportingKeys(ledger, "c_001")).toEqual(["corpus:docs/a.md", "corpus:docs/b.md"]);
   });
 
@@ -254,7 +343,7 @@ describe("verificationGaps", () => {
 describe("updateClaim", () => {
   const base = value(appendClaim(withSources(), claimInput(), ctx)).ledger;
   const survived = [closedChallenge("ch_001", "c_001", "survived")];
-  const verifiable = value(linkSource(base, "c_001", "s_003", "supports")).ledger;
+  const verifiable = value(linkSource(base, { claimId: "c_001", sourceId: "s_003", stance: "supports" })).ledger;
 
   it("refuses VERIFIED with what is missing", () => {
     const refused = rejection(updateClaim(base, [], { id: "c_001", status: "VERIFIED" }, config, later));
@@ -282,7 +371,9 @@ describe("updateClaim", () => {
     expect(change.claim).toMatchObject({ status: "VERIFIED", independence: "two publishers", updatedAt: later.now });
     expect(change.refuted).toBe(false);
     expect(change.mutation.claims).toEqual([change.claim]);
-    expect(change.mutation.claimSources).toEqual([{ claimId: "c_001", sourceId: "s_003", stance: "supports" }]);
+    expect(change.mutation.claimSources).toEqual([
+      { claimId: "c_001", sourceId: "s_003", stance: "supports", chunkIds: [] },
+    ]);
   });
 
   it("does not verify with sources of a common origin", () => {
@@ -534,7 +625,8 @@ describe("property: VERIFIED only with independent sources and survived challeng
               if (change.ok) ledger = change.value.ledger;
             } else if (op.op === "link") {
               const claim = pick(ledger.claims, op.claim);
-              const change = claim && linkSource(ledger, claim.id, sourceAt(op.source), op.stance);
+              const change =
+                claim && linkSource(ledger, { claimId: claim.id, sourceId: sourceAt(op.source), stance: op.stance });
               if (change?.ok) ledger = change.value.ledger;
             } else if (op.op === "challenge") {
               const claim = pick(ledger.claims, op.claim);

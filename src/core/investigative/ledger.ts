@@ -6,6 +6,7 @@
  * `VERIFIED` is reachable only through `updateClaim`, which checks the source count, the
  * independence of the sources and the survived challenges in code.
  */
+import { chunkId } from "../ids.js";
 import { err, ok, type Result } from "../result.js";
 import {
   type Challenge,
@@ -51,6 +52,28 @@ export function nextSequentialId(prefix: string, ids: Iterable<string>): string 
  */
 export function independenceKey(source: Pick<LedgerSource, "domain" | "location">): string {
   return source.domain || `corpus:${source.location}`;
+}
+
+/**
+ * True when `id` is the Host id of a passage of `sourceId` (`s_001.p03` of `s_001`), by the
+ * form of Host chunk ids. Whether that passage exists is the Host's catalog to say (the tools
+ * check it, and the store refuses a link to a chunk it does not hold). Pure.
+ */
+export function isPassageOf(id: string, sourceId: string): boolean {
+  const prefix = `${sourceId}.p`;
+  if (!id.startsWith(prefix)) return false;
+  const seq = id.slice(prefix.length);
+  return /^\d+$/.test(seq) && Number(seq) >= 1 && chunkId(sourceId, Number(seq)) === id;
+}
+
+/** The passage ids of `sourceId` that are not of its form, as a rejection, or undefined. */
+function passageProblem(sourceId: string, chunkIds: readonly string[]): Rejection | undefined {
+  const foreign = chunkIds.filter((id) => !isPassageOf(id, sourceId));
+  if (foreign.length === 0) return undefined;
+  return {
+    rule: "passage",
+    message: `${foreign.join(", ")} ${foreign.length === 1 ? "is not a passage" : "are not passages"} of ${sourceId}: cite passage ids of that source as shown (${sourceId}.p01, ${sourceId}.p02, …)`,
+  };
 }
 
 /**
@@ -100,9 +123,17 @@ export interface ClaimInput {
   sourceIds: readonly string[];
   /** What would verify it. */
   check?: string;
+  /**
+   * The passages that support it, by source id: each key one of `sourceIds`, each value
+   * passage ids of that source. A source without an entry is linked without passages.
+   */
+  chunkIds?: ReadonlyMap<string, readonly string[]>;
 }
 
-/** Appends an UNVERIFIED claim (`c_NNN`) or datapoint (`d_NNN`) with its supporting sources. */
+/**
+ * Appends an UNVERIFIED claim (`c_NNN`) or datapoint (`d_NNN`) with its supporting sources,
+ * each link carrying the passages given for its source.
+ */
 export function appendClaim(
   ledger: Ledger,
   input: ClaimInput,
@@ -123,6 +154,16 @@ export function appendClaim(
   if (unknown.length > 0) {
     return reject("unknown-source", `unknown source id(s): ${unknown.join(", ")}; cite only sources you were shown`);
   }
+  for (const [sourceId, chunkIds] of input.chunkIds ?? []) {
+    if (!sourceIds.includes(sourceId)) {
+      return reject(
+        "passage",
+        `passages of ${sourceId} were given, but ${sourceId} is not one of the claim's sources (${sourceIds.join(", ")})`,
+      );
+    }
+    const problem = passageProblem(sourceId, chunkIds);
+    if (problem) return err(problem);
+  }
   const prefix = input.kind === "datapoint" ? "d" : "c";
   const claim: Claim = {
     id: nextSequentialId(
@@ -140,7 +181,12 @@ export function appendClaim(
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const links: ClaimSource[] = sourceIds.map((sourceId) => ({ claimId: claim.id, sourceId, stance: "supports" }));
+  const links: ClaimSource[] = sourceIds.map((sourceId) => ({
+    claimId: claim.id,
+    sourceId,
+    stance: "supports",
+    chunkIds: [...new Set(input.chunkIds?.get(sourceId) ?? [])],
+  }));
   return ok({
     ledger: { ...ledger, claims: [...ledger.claims, claim], claimSources: [...ledger.claimSources, ...links] },
     mutation: { ...EMPTY_MUTATION, claims: [claim], claimSources: links },
@@ -148,31 +194,46 @@ export function appendClaim(
   });
 }
 
+/** A link to make: the claim, the source, its stance and the passages of that source. */
+export interface LinkInput {
+  claimId: string;
+  sourceId: string;
+  stance: Stance;
+  /** Passage ids of `sourceId` (`s_001.p03`); none when omitted. */
+  chunkIds?: readonly string[];
+}
+
 /**
- * Links a source to a claim with a stance. One stance per (claim, source): linking again
- * with the same stance changes nothing; with the other stance it is rejected.
+ * Links a source to a claim with a stance and its passages. One stance per (claim, source):
+ * linking again with the same stance adds the passages not yet on the link (nothing new
+ * changes nothing); with the other stance it is rejected.
  */
-export function linkSource(
-  ledger: Ledger,
-  claimId: string,
-  sourceId: string,
-  stance: Stance,
-): Result<LedgerChange & { link: ClaimSource }, Rejection> {
+export function linkSource(ledger: Ledger, input: LinkInput): Result<LedgerChange & { link: ClaimSource }, Rejection> {
+  const { claimId, sourceId, stance } = input;
   if (!ledger.claims.some((claim) => claim.id === claimId)) return unknownClaim(claimId);
   if (!ledger.sources.some((source) => source.id === sourceId)) {
     return reject("unknown-source", `unknown source id: ${sourceId}; cite only sources you were shown`);
   }
+  const chunkIds = [...new Set(input.chunkIds ?? [])];
+  const problem = passageProblem(sourceId, chunkIds);
+  if (problem) return err(problem);
   const existing = ledger.claimSources.find((link) => link.claimId === claimId && link.sourceId === sourceId);
-  if (existing) {
-    if (existing.stance === stance) return ok({ ledger, mutation: EMPTY_MUTATION, link: existing });
+  if (existing && existing.stance !== stance) {
     return reject(
       "stance",
       `${sourceId} is already linked to ${claimId} as '${existing.stance}'; a source has one stance per claim`,
     );
   }
-  const link: ClaimSource = { claimId, sourceId, stance };
+  const added = chunkIds.filter((id) => !existing?.chunkIds.includes(id));
+  if (existing && added.length === 0) return ok({ ledger, mutation: EMPTY_MUTATION, link: existing });
+  const link: ClaimSource = existing
+    ? { ...existing, chunkIds: [...existing.chunkIds, ...added] }
+    : { claimId, sourceId, stance, chunkIds };
+  const claimSources = existing
+    ? ledger.claimSources.map((known) => (known === existing ? link : known))
+    : [...ledger.claimSources, link];
   return ok({
-    ledger: { ...ledger, claimSources: [...ledger.claimSources, link] },
+    ledger: { ...ledger, claimSources },
     mutation: { ...EMPTY_MUTATION, claimSources: [link] },
     link,
   });
@@ -239,7 +300,7 @@ export interface ClaimChange {
   id: string;
   status?: ClaimStatus;
   /** Linked before the status is checked, so it can count toward VERIFIED or REFUTED. */
-  addSource?: { sourceId: string; stance: Stance };
+  addSource?: { sourceId: string; stance: Stance; chunkIds?: readonly string[] };
   /** Why the supporting sources are independent; must not be empty when given. */
   independence?: string;
   /** Required to RETRACT: why the claim is withdrawn (the caller records it in the notes). */
@@ -266,7 +327,7 @@ export function updateClaim(
   let next = ledger;
   let links: readonly ClaimSource[] = [];
   if (change.addSource) {
-    const linked = linkSource(ledger, change.id, change.addSource.sourceId, change.addSource.stance);
+    const linked = linkSource(ledger, { claimId: change.id, ...change.addSource });
     if (!linked.ok) return linked;
     next = linked.value.ledger;
     links = linked.value.mutation.claimSources;

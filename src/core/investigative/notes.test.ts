@@ -64,7 +64,12 @@ function question(id: string, status: QuestionStatus, answer: string): Question 
   };
 }
 
-const supports = (claimId: string, sourceId: string): ClaimSource => ({ claimId, sourceId, stance: "supports" });
+const supports = (claimId: string, sourceId: string): ClaimSource => ({
+  claimId,
+  sourceId,
+  stance: "supports",
+  chunkIds: [],
+});
 
 const EXAMPLE: NotesInput = {
   objective: "How much VRAM does the model need?",
@@ -98,7 +103,7 @@ const EXAMPLE: NotesInput = {
     claimSources: [
       supports("c_007", "s_003"),
       supports("c_007", "s_005"),
-      { claimId: "c_007", sourceId: "s_004", stance: "contradicts" },
+      { claimId: "c_007", sourceId: "s_004", stance: "contradicts", chunkIds: [] },
       supports("c_009", "s_004"),
       supports("d_002", "s_001"),
     ],
@@ -325,6 +330,7 @@ const inputArbitrary: fc.Arbitrary<NotesInput> = fc
               claimId: fc.constant(claimId),
               sourceId: fc.constantFrom(...sourceIds),
               stance: fc.constantFrom<ClaimSource["stance"]>("supports", "contradicts"),
+              chunkIds: fc.constant([]),
             }),
             { maxLength: 3 },
           );

@@ -302,8 +302,8 @@ describe("ledgerLines", () => {
         claim("d_002", { kind: "datapoint", value: "3.6", unit: "V" }),
       ],
       [
-        { claimId: "c_010", sourceId: "s_001", stance: "supports" },
-        { claimId: "c_010", sourceId: "s_003", stance: "contradicts" },
+        { claimId: "c_010", sourceId: "s_001", stance: "supports", chunkIds: [] },
+        { claimId: "c_010", sourceId: "s_003", stance: "contradicts", chunkIds: [] },
       ],
     );
     expect(lines).toEqual([

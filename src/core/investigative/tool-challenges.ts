@@ -103,7 +103,7 @@ function applyConsequence(investigation: Investigation, consequence: ChallengeCo
       for (const sourceId of consequence.sourceIds) {
         if (ledger.claimSources.some((link) => link.claimId === consequence.claimId && link.sourceId === sourceId))
           continue;
-        const linked = linkSource(ledger, consequence.claimId, sourceId, "contradicts");
+        const linked = linkSource(ledger, { claimId: consequence.claimId, sourceId, stance: "contradicts" });
         if (!linked.ok) return linked;
         ledger = linked.value.ledger;
         mutation = mergeMutations(mutation, linked.value.mutation);

@@ -2,6 +2,7 @@ import { err, ok } from "../result.js";
 import { findQuestion } from "./frontier.js";
 import { addContradiction, appendClaim, registerSource, updateClaim } from "./ledger.js";
 import {
+  assignPassages,
   claimLine,
   currentQuestion,
   ensureSources,
@@ -32,8 +33,12 @@ export const NOTES_HANDLERS: Handlers<"notes_append" | "notes_update" | "notes_s
             message: `There is no question ${entry.question_id}: question_id names the question the finding answers.`,
           });
         }
-        const sources = ensureSources(current, entry.source_ids ?? [], ctx);
+        const sourceIds = entry.source_ids ?? [];
+        const sources = ensureSources(current, sourceIds, ctx);
         if (!sources.ok) return fail(sources.error);
+        // With no source ids appendClaim refuses the entry for that, the first thing to fix.
+        const passages = sourceIds.length > 0 ? assignPassages(entry.passage_ids ?? [], sourceIds, ctx) : ok(new Map());
+        if (!passages.ok) return fail(passages.error);
         const appended = appendClaim(
           sources.value.investigation.ledger,
           {
@@ -42,7 +47,8 @@ export const NOTES_HANDLERS: Handlers<"notes_append" | "notes_update" | "notes_s
             ...(entry.value ? { value: entry.value } : {}),
             ...(entry.unit ? { unit: entry.unit } : {}),
             questionId: entry.question_id ?? questionId,
-            sourceIds: entry.source_ids ?? [],
+            sourceIds,
+            chunkIds: passages.value,
             ...(entry.check ? { check: entry.check } : {}),
           },
           { now: ctx.now, actor: "agent" },
@@ -50,7 +56,12 @@ export const NOTES_HANDLERS: Handlers<"notes_append" | "notes_update" | "notes_s
         if (!appended.ok) return fail(appended.error);
         current = { ...sources.value.investigation, ledger: appended.value.ledger };
         mutation = mergeMutations(mergeMutations(mutation, sources.value.mutation), appended.value.mutation);
-        lines.push(claimLine(appended.value.claim));
+        lines.push(`${claimLine(appended.value.claim)}${passagesNote(entry.passage_ids ?? [])}`);
+      } else if (entry.passage_ids !== undefined) {
+        return fail({
+          rule: "passage",
+          message: `passage_ids belong to unverified claims and datapoints, not to ${args.section} entries: drop them here.`,
+        });
       } else if (args.section === "sources") {
         const host = ctx.hostSources.find((source) => source.id === entry.source_id);
         if (!host)
@@ -97,9 +108,13 @@ export const NOTES_HANDLERS: Handlers<"notes_append" | "notes_update" | "notes_s
     if (!claim) return reject("unknown-claim", `${args.id} is not a recorded claim or datapoint.`);
     let current = investigation;
     let mutation = EMPTY_MUTATION;
+    let chunkIds: readonly string[] = [];
     if (args.add_source) {
       const sources = ensureSources(current, [args.add_source.source_id], ctx);
       if (!sources.ok) return sources;
+      const passages = assignPassages(args.add_source.passage_ids ?? [], [args.add_source.source_id], ctx);
+      if (!passages.ok) return passages;
+      chunkIds = passages.value.get(args.add_source.source_id) ?? [];
       current = sources.value.investigation;
       mutation = sources.value.mutation;
     }
@@ -110,7 +125,7 @@ export const NOTES_HANDLERS: Handlers<"notes_append" | "notes_update" | "notes_s
         id: args.id,
         ...(args.status ? { status: args.status } : {}),
         ...(args.add_source
-          ? { addSource: { sourceId: args.add_source.source_id, stance: args.add_source.stance } }
+          ? { addSource: { sourceId: args.add_source.source_id, stance: args.add_source.stance, chunkIds } }
           : {}),
         ...(args.independence ? { independence: args.independence } : {}),
         ...(args.reason ? { retractReason: args.reason } : {}),
@@ -121,7 +136,7 @@ export const NOTES_HANDLERS: Handlers<"notes_append" | "notes_update" | "notes_s
     if (!updated.ok) return updated;
     current = { ...current, ledger: updated.value.ledger };
     mutation = mergeMutations(mutation, updated.value.mutation);
-    const lines = [claimLine(updated.value.claim)];
+    const lines = [`${claimLine(updated.value.claim)}${passagesNote(chunkIds)}`];
     if (updated.value.refuted) {
       const reopened = reopenCiting(current, args.id, args.id, ctx);
       current = reopened.investigation;
@@ -140,3 +155,7 @@ export const NOTES_HANDLERS: Handlers<"notes_append" | "notes_update" | "notes_s
     });
   },
 };
+
+/** The passages a reply confirms, when there are any. */
+const passagesNote = (passageIds: readonly string[]): string =>
+  passageIds.length === 0 ? "" : ` (passages: ${[...new Set(passageIds)].join(", ")})`;

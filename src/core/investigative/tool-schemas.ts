@@ -16,6 +16,8 @@ import {
 const id = z.string().trim().min(1).max(40);
 const text = (max: number) => z.string().trim().min(1).max(max);
 const priority = z.number().min(0).max(1);
+/** Host chunk ids (`s_001.p03`): the passages a finding was read from. */
+const passageIds = z.array(z.string().trim().min(1).max(60)).max(16);
 
 export const TOOL_SCHEMAS = {
   frontier_next: z.object({}).strict(),
@@ -51,6 +53,8 @@ export const TOOL_SCHEMAS = {
             .object({
               text: text(600).optional(),
               source_ids: z.array(id).max(8).optional(),
+              /** The passages of those sources that support the finding. */
+              passage_ids: passageIds.optional(),
               check: text(300).optional(),
               question_id: id.optional(),
               value: text(60).optional(),
@@ -71,7 +75,7 @@ export const TOOL_SCHEMAS = {
       id,
       status: z.enum(["VERIFIED", "REFUTED", "RETRACTED"]).optional(),
       add_source: z
-        .object({ source_id: id, stance: z.enum(["supports", "contradicts"]) })
+        .object({ source_id: id, stance: z.enum(["supports", "contradicts"]), passage_ids: passageIds.optional() })
         .strict()
         .optional(),
       independence: text(500).optional(),
@@ -122,9 +126,9 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
   prune_branch:
     "Drop a question and its pending or blocked descendants, with the reason (e.g. it would not alter the conclusion).",
   notes_append:
-    "Append records to notes.md: unverified claims (text, source_ids, check), datapoints (value, unit, text as context, source_ids), sources (source_id, note), contradictions (claim_id, other_claim_id). Write open gaps and the conclusion with notes_scratch.",
+    "Append records to notes.md: unverified claims (text, source_ids, passage_ids, check), datapoints (value, unit, text as context, source_ids, passage_ids), sources (source_id, note), contradictions (claim_id, other_claim_id). passage_ids are the ids of the passages (s_001.p03) of those sources the finding was read from: the report cites them. Write open gaps and the conclusion with notes_scratch.",
   notes_update:
-    "Change a claim: add a supporting or contradicting source, state the independence of its sources, or set VERIFIED, REFUTED or RETRACTED (the rules are checked).",
+    "Change a claim: add a supporting or contradicting source (with the passage_ids of that source that say so), state the independence of its sources, or set VERIFIED, REFUTED or RETRACTED (the rules are checked).",
   notes_scratch: "Replace the free-text Scratch section (reasoning, plans, the stated conclusion).",
   challenge:
     "Register an adversarial query against a claim, a question's answer or the conclusion: what it negates, the strategy, what the evidence would look like if the belief were wrong, and the query. Runs nothing itself.",

@@ -36,6 +36,8 @@ export interface ToolContext {
   now: string;
   /** Persisted Host sources the notes may cite (`s_001`), with their independence keys. */
   hostSources: readonly LedgerSource[];
+  /** The Host's chunk catalog: each persisted source id → its passage (chunk) ids, `s_001.p01`, …. */
+  hostChunks: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ToolOutcome {
@@ -169,6 +171,41 @@ export function ensureSources(
     mutation = mergeMutations(mutation, registered.value.mutation);
   }
   return ok({ investigation: { ...investigation, ledger }, mutation });
+}
+
+/** A source's passages for a message: `s_001.p01–s_001.p12`, or that it has none. */
+function passageRange(sourceId: string, ctx: ToolContext): string {
+  const chunks = ctx.hostChunks.get(sourceId) ?? [];
+  if (chunks.length === 0) return `${sourceId} has no passages`;
+  return chunks.length === 1 ? `${sourceId} has ${chunks[0]}` : `${sourceId} has ${chunks[0]}–${chunks.at(-1)}`;
+}
+
+/**
+ * Assigns each passage id to the one of `sourceIds` whose passages (the Host's chunk catalog,
+ * `ctx.hostChunks`) include it: source id → its passages, in the given order. A passage of
+ * another source, or of none, is refused with what the model can do instead. Pure.
+ */
+export function assignPassages(
+  passageIds: readonly string[],
+  sourceIds: readonly string[],
+  ctx: ToolContext,
+): Result<Map<string, string[]>, Rejection> {
+  const bySource = new Map<string, string[]>();
+  for (const passageId of new Set(passageIds)) {
+    const owner = sourceIds.find((sourceId) => ctx.hostChunks.get(sourceId)?.includes(passageId));
+    if (owner !== undefined) {
+      bySource.set(owner, [...(bySource.get(owner) ?? []), passageId]);
+      continue;
+    }
+    const listed = sourceIds.length === 0 ? "none" : sourceIds.join(", ");
+    const elsewhere = [...ctx.hostChunks].find(([, chunks]) => chunks.includes(passageId))?.[0];
+    const message =
+      elsewhere === undefined
+        ? `${passageId} is not a passage of any source this run has read; cite passages of the finding's sources (${sourceIds.map((sourceId) => passageRange(sourceId, ctx)).join("; ") || "none given"}).`
+        : `${passageId} is a passage of ${elsewhere}, which is not among the finding's sources (${listed}): add ${elsewhere} to its sources or drop the passage.`;
+    return err({ rule: "passage", message });
+  }
+  return ok(bySource);
 }
 
 /** Reopens every resolved question whose answer cites `claimId` (a refuted claim), by code. */

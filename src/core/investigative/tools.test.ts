@@ -33,7 +33,11 @@ const HOST_SOURCES: readonly LedgerSource[] = [
   { id: "s_006", location: "docs/profiling.md", domain: "", title: "Profiling log", note: "" },
 ];
 const READ_SOURCES = HOST_SOURCES.map((source) => source.id).join(", ");
-const CTX: ToolContext = { now: NOW, hostSources: HOST_SOURCES };
+/** Each source has three passages (`s_001.p01`–`s_001.p03`). */
+const HOST_CHUNKS: ReadonlyMap<string, readonly string[]> = new Map(
+  HOST_SOURCES.map((source) => [source.id, [1, 2, 3].map((n) => `${source.id}.p0${n}`)]),
+);
+const CTX: ToolContext = { now: NOW, hostSources: HOST_SOURCES, hostChunks: HOST_CHUNKS };
 
 const frozen = new WeakSet<object>();
 /** Freezes a value deeply, so a decision that edits its input in place throws instead of passing. */
@@ -527,7 +531,9 @@ describe("notes_append", () => {
     });
     expect(outcome.text).toBe("Appended to unverified:\n[c_001] UNVERIFIED  Model X has 7B parameters.");
     expect(session.claim("c_001")).toMatchObject({ questionId: "q_002", status: "UNVERIFIED" });
-    expect(outcome.mutation.claimSources).toEqual([{ claimId: "c_001", sourceId: "s_001", stance: "supports" }]);
+    expect(outcome.mutation.claimSources).toEqual([
+      { claimId: "c_001", sourceId: "s_001", stance: "supports", chunkIds: [] },
+    ]);
     expect(outcome.mutation.notes?.reason).toBe("notes_append");
     expect(session.notes()).toContain(
       "- [c_001] UNVERIFIED  Model X has 7B parameters.  src: s_001  | check: an independent model card\n",
@@ -633,6 +639,98 @@ describe("notes_append", () => {
   });
 });
 
+describe("notes_append passages", () => {
+  it("stores each passage on the link of the source it belongs to, and confirms them", () => {
+    const session = expanded();
+    const outcome = session.ok("notes_append", {
+      section: "datapoints",
+      entries: [
+        {
+          text: "fp16 weights of model X",
+          value: "14",
+          unit: "GB",
+          source_ids: ["s_001", "s_002"],
+          passage_ids: ["s_002.p03", "s_001.p01", "s_002.p01", "s_001.p01"],
+        },
+      ],
+    });
+    expect(outcome.mutation.claimSources).toEqual([
+      { claimId: "d_001", sourceId: "s_001", stance: "supports", chunkIds: ["s_001.p01"] },
+      { claimId: "d_001", sourceId: "s_002", stance: "supports", chunkIds: ["s_002.p03", "s_002.p01"] },
+    ]);
+    expect(outcome.text).toContain("(passages: s_002.p03, s_001.p01, s_002.p01)");
+  });
+
+  it("refuses a passage of a source the entry does not cite, naming that source", () => {
+    const session = expanded();
+    const rejection = session.no("notes_append", {
+      section: "unverified",
+      entries: [
+        { text: "Model X has 7B parameters.", source_ids: ["s_001"] },
+        { text: "Model X needs 14 GB at fp16.", source_ids: ["s_001", "s_003"], passage_ids: ["s_004.p02"] },
+      ],
+    });
+    expect(rejection).toEqual({
+      rule: "passage",
+      message:
+        "entry 2: s_004.p02 is a passage of s_004, which is not among the finding's sources (s_001, s_003): add s_004 to its sources or drop the passage. Nothing was appended.",
+    });
+    expect(session.investigation.ledger.claims).toEqual([]);
+  });
+
+  it("refuses a passage no read source has, listing the passages of the entry's sources", () => {
+    const session = expanded();
+    const rejection = session.no("notes_append", {
+      section: "unverified",
+      entries: [{ text: "Model X has 7B parameters.", source_ids: ["s_001"], passage_ids: ["s_001.p09"] }],
+    });
+    expect(rejection.rule).toBe("passage");
+    expect(rejection.message).toBe(
+      "entry 1: s_001.p09 is not a passage of any source this run has read; cite passages of the finding's sources (s_001 has s_001.p01–s_001.p03). Nothing was appended.",
+    );
+  });
+
+  it("refuses passage_ids on source and contradiction entries", () => {
+    const session = expanded();
+    const rejection = session.no("notes_append", {
+      section: "sources",
+      entries: [{ source_id: "s_001", note: "read", passage_ids: ["s_001.p01"] }],
+    });
+    expect(rejection.rule).toBe("passage");
+    expect(rejection.message).toContain(
+      "passage_ids belong to unverified claims and datapoints, not to sources entries",
+    );
+  });
+
+  it("adds passages with add_source, also to a link that had none", () => {
+    const session = expanded();
+    const claim = session.addClaim("Model X has 7B parameters.", ["s_001"]);
+    const added = session.ok("notes_update", {
+      id: claim,
+      add_source: { source_id: "s_001", stance: "supports", passage_ids: ["s_001.p02"] },
+    });
+    expect(added.mutation.claimSources).toEqual([
+      { claimId: claim, sourceId: "s_001", stance: "supports", chunkIds: ["s_001.p02"] },
+    ]);
+    expect(added.text).toBe("[c_001] UNVERIFIED  Model X has 7B parameters. (passages: s_001.p02)");
+    const contradicting = session.ok("notes_update", {
+      id: claim,
+      add_source: { source_id: "s_003", stance: "contradicts", passage_ids: ["s_003.p01"] },
+    });
+    expect(contradicting.mutation.claimSources).toEqual([
+      { claimId: claim, sourceId: "s_003", stance: "contradicts", chunkIds: ["s_003.p01"] },
+    ]);
+    const wrong = session.no("notes_update", {
+      id: claim,
+      add_source: { source_id: "s_005", stance: "supports", passage_ids: ["s_001.p03"] },
+    });
+    expect(wrong.rule).toBe("passage");
+    expect(wrong.message).toContain(
+      "s_001.p03 is a passage of s_001, which is not among the finding's sources (s_005)",
+    );
+  });
+});
+
 describe("notes_update", () => {
   it("refuses VERIFIED listing what is missing, and accepts it once all of it holds", () => {
     const session = expanded();
@@ -644,7 +742,9 @@ describe("notes_update", () => {
     expect(missing.message).toContain("1 closed challenge(s) with outcome survived on c_001; it has 0");
     expect(missing.message).toContain("a statement of why its supporting sources are independent");
     const linked = session.ok("notes_update", { id: claim, add_source: { source_id: "s_005", stance: "supports" } });
-    expect(linked.mutation.claimSources).toEqual([{ claimId: claim, sourceId: "s_005", stance: "supports" }]);
+    expect(linked.mutation.claimSources).toEqual([
+      { claimId: claim, sourceId: "s_005", stance: "supports", chunkIds: [] },
+    ]);
     expect(session.no("notes_update", { id: claim, status: "VERIFIED" }).message).not.toContain("distinct domains");
     session.ok("notes_update", { id: claim, independence: "a vendor card and a local profiling log, written apart" });
     const stillMissing = session.no("notes_update", { id: claim, status: "VERIFIED" });
@@ -836,8 +936,8 @@ describe("record_challenge_result", () => {
     expect(session.claim(claim).status).toBe("REFUTED");
     expect(session.investigation.ledger.claimSources).toEqual(
       expect.arrayContaining([
-        { claimId: claim, sourceId: "s_002", stance: "contradicts" },
-        { claimId: claim, sourceId: "s_003", stance: "contradicts" },
+        { claimId: claim, sourceId: "s_002", stance: "contradicts", chunkIds: [] },
+        { claimId: claim, sourceId: "s_003", stance: "contradicts", chunkIds: [] },
       ]),
     );
     const spawned = session.question("q_005");
@@ -1101,7 +1201,15 @@ function planCall(
       const sources = [pickSource(a, bogus === 1), ...(b % 3 === 0 ? [] : [pickSource(b, false)])];
       return call("notes_append", {
         section: "unverified",
-        entries: [{ text: `Model X claim ${c % 17} about memory.`, source_ids: sources, check: "another source" }],
+        entries: [
+          {
+            text: `Model X claim ${c % 17} about memory.`,
+            source_ids: sources,
+            check: "another source",
+            // Sometimes a passage of a source the entry does not cite (refused).
+            ...(c % 2 === 0 ? { passage_ids: [`${pickSource(c % 4 === 0 ? a : b + 1, false)}.p0${(b % 3) + 1}`] } : {}),
+          },
+        ],
       });
     }
     case "append_datapoint":
@@ -1134,7 +1242,7 @@ function planCall(
       const id = pickClaim(investigation, a, bogus === 1, variant === 3 || variant === 4);
       const source = pickSource(b, bogus === 2);
       const changes = [
-        { add_source: { source_id: source, stance: "supports" } },
+        { add_source: { source_id: source, stance: "supports", passage_ids: [`${source}.p0${(c % 3) + 1}`] } },
         { add_source: { source_id: source, stance: "contradicts" } },
         { independence: "different publishers measured it separately" },
         {
@@ -1215,6 +1323,9 @@ function expectInvariants(investigation: Investigation): void {
     expect(question.depth).toBeLessThanOrEqual(config.maxDepth);
   }
   expect(frontier.questions.length).toBeLessThanOrEqual(config.maxQuestions);
+  for (const link of ledger.claimSources) {
+    for (const passage of link.chunkIds) expect(HOST_CHUNKS.get(link.sourceId)).toContain(passage);
+  }
   for (const claim of ledger.claims) {
     if (claim.status === "VERIFIED") {
       const keys = new Set(

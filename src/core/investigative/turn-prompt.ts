@@ -72,16 +72,11 @@ export interface TurnPrompt {
   toolNames: string[];
 }
 
-/** Every block name this prompt uses; untrusted text can neither open nor close one. */
-const TAGS = "task|notes|frontier|challenges|question|result";
-const TAG_LIKE = new RegExp(`<(\\s*/?\\s*)(${TAGS})(?=[\\s>/=]|$)`, "gi");
 const MAX_CHALLENGE_LINES = 10;
 const MAX_TRIED = 8;
 
 /** Neutralizes tag-like occurrences of this prompt's block names and of the shared ones. Pure. */
-export function neutralizePromptText(text: string): string {
-  return neutralizeDelimiters(text).replace(TAG_LIKE, "&lt;$1$2");
-}
+export const neutralizePromptText = neutralizeDelimiters;
 
 const attribute = (text: string): string => neutralizePromptText(readerLine(text, 80)).replace(/"/g, "&quot;");
 const block = (tag: string, text: string): string => `<${tag}>\n${neutralizePromptText(text)}\n</${tag}>`;

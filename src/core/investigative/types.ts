@@ -6,12 +6,20 @@
  * transaction. Ids and times come in as arguments.
  */
 
-/** Seed 000 "Configuration", with its defaults (the stage-1 subset plus what the gates use). */
+/**
+ * Seed 000 "Configuration", with its defaults (the stage-1 subset plus what the gates use).
+ * The seed's snake_case names (`max_depth`, …) map to these camelCase ones
+ * (`investigationKnob` in config.ts).
+ */
 export interface InvestigationConfig {
   maxDepth: number;
   maxAttempts: number;
   maxQuestions: number;
   maxIterations: number;
+  /** Tokens the whole run may spend (input and output); absent: no limit. */
+  maxTotalTokens?: number;
+  /** US dollars the whole run may spend; absent: no limit. */
+  maxCostUsd?: number;
   synthesisReserve: number;
   keepTurns: number;
   extractionThreshold: number;
@@ -182,6 +190,11 @@ export interface ClaimSource {
   claimId: string;
   sourceId: string;
   stance: "supports" | "contradicts";
+  /**
+   * The passages of that source (Host chunk ids, `s_001.p03`) that support or contradict the
+   * claim: what a report cites. Empty for links recorded without passages (older rows).
+   */
+  chunkIds: readonly string[];
 }
 
 /** Two claims in conflict, and the question spawned to resolve it ('' until spawned). */

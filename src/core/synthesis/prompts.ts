@@ -42,8 +42,9 @@ export const synthesisSchemaLimits: SynthesisPromptLimits = {
   itemChars: MAX_ITEM_CHARS,
 };
 
-/** Every block name any prompt uses: planner, synthesis, the tool loop and the judge. */
-const DELIMITER_TAGS = "request|sources|source|chunk|scope|boundary|hits|hit|items|item|passage|reference|report";
+/** Every block name any prompt uses: planner, synthesis, the tool loops and the judge. */
+const DELIMITER_TAGS =
+  "request|sources|source|chunk|scope|boundary|hits|hit|items|item|passage|reference|report|task|notes|frontier|challenges|question|result";
 const DELIMITER_LIKE = new RegExp(`<(\\s*/?\\s*)(${DELIMITER_TAGS})(?=[\\s>/=]|$)`, "gi");
 
 /**

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { parseReportDocument } from "../../core/report/report-document.js";
-import { BIN, EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { BIN, EXAMPLE_CORPUS, REPO_ROOT, runCli } from "../../testing/cli.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
@@ -123,5 +124,115 @@ describe("assay run", () => {
     const markdown = readFileSync(join(out, "report.md"), "utf8");
     expect(markdown).toContain("No evidence");
     expect(markdown).toContain("“zyzzyva quuxblorf”");
+  });
+});
+
+describe("settings: the config file and --set", () => {
+  it("refuses a bad config file with exit code 2, naming the file and the key, before writing anything", async () => {
+    const dir = home();
+    const file = join(dir, "config.json");
+    const run = () => runCli(["run", "a question", "--corpus", EXAMPLE_CORPUS], { home: dir });
+    writeFileSync(file, '{"investigative": {"max_depth": 11}}');
+    const range = await run();
+    expect(range.code).toBe(2);
+    expect(range.stderr).toBe(
+      `assay: config file ${file}: investigative.max_depth must be a whole number from 0 to 10 (got 11)\n`,
+    );
+    writeFileSync(file, '{"investigative": {"max_depth": 2},');
+    const malformed = await run();
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(new RegExp(`^assay: config file ${file} is not valid JSON: `));
+    writeFileSync(file, '{"budget": {"maxSources": 2}}');
+    const unknown = await run();
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(`assay: config file ${file}: unknown key "budget" (known: investigative, budgets)\n`);
+    const missing = await runCli(["run", "q", "--corpus", EXAMPLE_CORPUS, "--config", join(dir, "nope.json")], {
+      home: dir,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`assay: --config: cannot read ${join(dir, "nope.json")}\n`);
+    // --no-config skips the broken file in the home folder: the next error is the flag's.
+    const skipped = await runCli(["run", "q", "--corpus", EXAMPLE_CORPUS, "--no-config", "--set", "max_depth=11"], {
+      home: dir,
+    });
+    expect(skipped.code).toBe(2);
+    expect(skipped.stderr).toMatch(/^assay: --set max_depth=11: /);
+    const cases = join(REPO_ROOT, "examples", "eval", "cases.jsonl");
+    const evaluation = await runCli(["eval", cases, "--corpus", EXAMPLE_CORPUS], { home: dir });
+    expect(evaluation.code).toBe(2);
+    expect(evaluation.stderr).toMatch(/unknown key "budget"/);
+    expect(existsSync(join(dir, "assay.db"))).toBe(false);
+    expect(existsSync(join(dir, "evals"))).toBe(false);
+  });
+
+  it("refuses a bad --set with exit code 2, naming the knob and its range", async () => {
+    const dir = home();
+    const run = (...flags: string[]) =>
+      runCli(["run", "a question", "--corpus", EXAMPLE_CORPUS, ...flags], { home: dir });
+    const range = await run("--set", "max_depth=11");
+    expect(range.code).toBe(2);
+    expect(range.stderr).toBe("assay: --set max_depth=11: max_depth must be a whole number from 0 to 10 (got 11)\n");
+    const camel = await run("--set", "gatePriority=2");
+    expect(camel.code).toBe(2);
+    expect(camel.stderr).toBe("assay: --set gatePriority=2: gatePriority must be a number from 0 to 1 (got 2)\n");
+    const unknown = await run("--set", "max_dpeth=2");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^assay: --set max_dpeth=2: unknown investigative knob "max_dpeth" \(known: max_depth, /,
+    );
+    const strategy = await run("--set", "max_depth=2", "--strategy", "simple");
+    expect(strategy.code).toBe(2);
+    expect(strategy.stderr).toBe(
+      "assay: --set max_depth=2: the investigative knobs apply only to the investigative strategy, not to simple\n",
+    );
+    const cases = join(REPO_ROOT, "examples", "eval", "cases.jsonl");
+    const evaluation = await runCli(["eval", cases, "--corpus", EXAMPLE_CORPUS, "--set", "max_depth=2"], { home: dir });
+    expect(evaluation.code).toBe(2);
+    expect(evaluation.stderr).toBe(
+      "assay: --set max_depth=2: the investigative knobs apply only to the investigative strategy, not to simple, pipeline\n",
+    );
+    expect(existsSync(join(dir, "assay.db"))).toBe(false);
+  });
+
+  it("applies the config file's budgets under the --budget flags, and not its knobs to a pipeline run", async () => {
+    const dir = home();
+    writeFileSync(
+      join(dir, "config.json"),
+      JSON.stringify({ investigative: { max_depth: 2 }, budgets: { maxSearchCalls: 5, maxSources: 2 } }),
+    );
+    const run = await runCli(
+      ["run", "thermal runaway onset temperature", "--corpus", EXAMPLE_CORPUS, "--budget", "maxSources=3", "--quiet"],
+      { home: dir },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const store = openSqliteStore({ file: join(dir, "assay.db") });
+    try {
+      const request = (await store.getRun(1))?.request;
+      expect(request?.budgets).toMatchObject({ maxSearchCalls: 5, maxSources: 3 });
+      expect(request?.investigation).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("records the config file's settings in an evaluation's manifest, and resumes an older manifest without knobs", async () => {
+    const dir = home();
+    const cases = join(dir, "cases.jsonl");
+    const example = readFileSync(join(REPO_ROOT, "examples", "eval", "cases.jsonl"), "utf8").split("\n")[0] ?? "";
+    writeFileSync(cases, `${example}\n`);
+    const config = join(dir, "settings.json");
+    writeFileSync(config, JSON.stringify({ investigative: { maxDepth: 2 }, budgets: { maxSearchCalls: 3 } }));
+    const out = join(dir, "eval");
+    const args = ["eval", cases, "--corpus", EXAMPLE_CORPUS, "--repeat", "1", "--config", config, "--out", out];
+    const first = await runCli([...args, "--quiet"], { home: dir, timeoutMs: 120_000 });
+    expect(first.code, first.stderr).toBe(0);
+    const manifestFile = join(out, "manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, unknown>;
+    expect(manifest).toMatchObject({ configFile: config, investigation: {}, budgets: { maxSearchCalls: 3 } });
+    delete manifest.investigation;
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    const resumed = await runCli([...args, "--resume", "--quiet"], { home: dir, timeoutMs: 120_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^2 of 2 runs recorded/);
   });
 });

@@ -3,7 +3,8 @@
  * in the output folder, the shared corpus index, the chosen model and judge), runs the
  * plan with a progress bar, writes one JSON line per run as it finishes, and the summary in
  * JSON, Markdown and HTML. `--resume` continues an interrupted evaluation without redoing
- * finished runs; a changed configuration is refused.
+ * finished runs; a changed configuration is refused. The config file and `--set` give every
+ * strategy the same investigative knobs (only the investigative one uses them).
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -27,6 +28,7 @@ import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { type Budgets, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
+import type { InvestigationConfig } from "../../core/investigative/types.js";
 import { loadCases } from "../../eval/cases.js";
 import type { EvalRunRow, EvalSummary, VerdictThresholds } from "../../eval/eval-types.js";
 import { parseFaultList } from "../../eval/faults.js";
@@ -36,6 +38,7 @@ import { renderSummaryHtml } from "../../eval/summary-html.js";
 import { renderSummaryMarkdown } from "../../eval/summary-markdown.js";
 import type { Model } from "../../ports/model.js";
 import { type RunRequest, STRATEGY_NAMES } from "../../ports/store.js";
+import { readConfigFile, resolveRunSettings } from "./config-file.js";
 import { EvalProgress } from "./eval-progress.js";
 import { resolveModel } from "./model-choice.js";
 import type { DataPaths } from "./paths.js";
@@ -52,6 +55,10 @@ export interface EvalCommandOptions {
   faults: string;
   faultCases: number;
   budget?: Partial<Budgets>;
+  /** `--set name=value` as typed. */
+  set?: string[];
+  /** `--config <file>`, or false for `--no-config`. */
+  config?: string | false;
   threshold?: Partial<VerdictThresholds>;
   language: string;
   out?: string;
@@ -74,6 +81,10 @@ interface Manifest {
   judge: string | null;
   language: string;
   budgets: Budgets;
+  /** The investigative knobs the user set (config file, then `--set`); {} when none. */
+  investigation: Partial<InvestigationConfig>;
+  /** The config file read, if any (informative: its values are in `budgets` and `investigation`). */
+  configFile: string | null;
   thresholds: VerdictThresholds;
   startedAt: string;
   command: string;
@@ -91,6 +102,7 @@ const SAME_FIELDS: (keyof Manifest)[] = [
   "judge",
   "language",
   "budgets",
+  "investigation",
   "thresholds",
 ];
 
@@ -160,6 +172,11 @@ export function crashRunner(database: string, environment: NodeJS.ProcessEnv) {
         return;
       }
       const budgetFlags = Object.entries(request.budgets).flatMap(([name, value]) => ["--budget", `${name}=${value}`]);
+      // The request carries every setting; the child reads no config file of its own.
+      const knobFlags = Object.entries(request.investigation ?? {}).flatMap(([name, value]) => [
+        "--set",
+        `${name}=${value}`,
+      ]);
       const child = spawn(
         process.execPath,
         [
@@ -179,6 +196,8 @@ export function crashRunner(database: string, environment: NodeJS.ProcessEnv) {
           "--language",
           request.language,
           ...budgetFlags,
+          ...knobFlags,
+          "--no-config",
           "--json",
           "--quiet",
           "--fault",
@@ -243,8 +262,12 @@ export async function evalCommand(
   if (!Number.isInteger(options.repeat) || options.repeat < 1 || options.repeat > 20)
     throw new UserError("--repeat must be a whole number from 1 to 20");
   const faults = parseFaultList(options.faults);
-  const budgets = resolveBudgets(options.budget ?? {});
+  const file = readConfigFile({ explicit: options.config, home: context.paths.home });
+  const settings = resolveRunSettings({ strategies, file, budgets: options.budget, assignments: options.set });
+  if (!settings.ok) throw new UserError(settings.error);
+  const budgets = resolveBudgets(settings.value.budgets);
   if (!budgets.ok) throw new UserError(budgets.error);
+  const investigation = settings.value.investigation ?? {};
   const thresholds = { ...DEFAULT_THRESHOLDS, ...options.threshold };
   const modelSpec = options.model?.trim() || "offline";
   const model = resolveModel(modelSpec, context.environment);
@@ -267,6 +290,8 @@ export async function evalCommand(
     judge: options.judge ?? null,
     language: options.language,
     budgets: budgets.value,
+    investigation,
+    configFile: file?.file ?? null,
     thresholds,
     startedAt: new Date().toISOString(),
     command: ["assay", ...context.argv].join(" "),
@@ -274,7 +299,10 @@ export async function evalCommand(
   let previous: EvalRunRow[] = [];
   if (options.resume) {
     if (!existsSync(manifestFile)) throw new UserError(`${out} holds no evaluation to resume (no manifest.json)`);
-    const earlier = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
+    // A manifest written before the knobs existed had none.
+    const stored = JSON.parse(readFileSync(manifestFile, "utf8")) as Omit<Manifest, "investigation"> &
+      Partial<Manifest>;
+    const earlier: Manifest = { ...stored, investigation: stored.investigation ?? {} };
     const changed = SAME_FIELDS.filter((field) => JSON.stringify(earlier[field]) !== JSON.stringify(manifest[field]));
     if (changed.length > 0)
       throw new UserError(
@@ -314,6 +342,7 @@ export async function evalCommand(
       plan,
       done,
       budgets: budgets.value,
+      ...(settings.value.investigation === undefined ? {} : { investigation: settings.value.investigation }),
       language: options.language,
       modelSpec,
       corpus: { root, label: options.corpus },

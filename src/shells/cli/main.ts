@@ -20,6 +20,7 @@ import {
 } from "../../ports/store.js";
 import type { RunOutcome } from "../../runtime/runtime.js";
 import { version } from "../../version.js";
+import { type ConfigFile, collectAssignment, readConfigFile, resolveRunSettings } from "./config-file.js";
 import { type EvalCommandOptions, evalCommand, thresholdAssignment } from "./eval-command.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
@@ -90,6 +91,10 @@ interface RunCommandOptions extends CommonOptions {
   maxSources?: number;
   timeout?: number;
   budget?: Partial<Budgets>;
+  /** `--set name=value` as typed. */
+  set?: string[];
+  /** `--config <file>`, or false for `--no-config`. */
+  config?: string | false;
   strategy: StrategyName;
   language: string;
 }
@@ -127,7 +132,11 @@ async function scopeOf(options: RunCommandOptions): Promise<EvidenceScope> {
   };
 }
 
-async function buildRequest(question: string, options: RunCommandOptions, model: string): Promise<RunRequest> {
+async function buildRequest(
+  question: string,
+  options: RunCommandOptions,
+  context: { model: string; file: ConfigFile | undefined },
+): Promise<RunRequest> {
   const trimmed = question.trim();
   if (trimmed.length === 0) throw new UserError("the question is empty");
   if (trimmed.length > 4_000) throw new UserError("the question is longer than 4000 characters");
@@ -137,8 +146,15 @@ async function buildRequest(question: string, options: RunCommandOptions, model:
     throw new UserError("give the source limit once: --max-sources or --budget maxSources=N");
   if (options.budget?.wallClockMs !== undefined && wallClockMs !== undefined)
     throw new UserError("give the wall clock once: --timeout or --budget wallClockMs=N");
+  const settings = resolveRunSettings({
+    strategies: [options.strategy],
+    file: context.file,
+    budgets: options.budget,
+    assignments: options.set,
+  });
+  if (!settings.ok) throw new UserError(settings.error);
   const budgets = resolveBudgets({
-    ...options.budget,
+    ...settings.value.budgets,
     ...(options.maxSources === undefined ? {} : { maxSources: options.maxSources }),
     ...(wallClockMs === undefined
       ? {}
@@ -153,10 +169,11 @@ async function buildRequest(question: string, options: RunCommandOptions, model:
     question: trimmed,
     language: options.language,
     strategy: options.strategy,
-    model,
+    model: context.model,
     scope,
     budgets: budgets.value,
     outDir: options.out ? resolve(options.out) : "",
+    ...(settings.value.investigation === undefined ? {} : { investigation: settings.value.investigation }),
   };
 }
 
@@ -285,6 +302,13 @@ export function buildProgram(): Command {
       "set one budget, e.g. maxSearchCalls=10 (repeatable; see docs/configuration.md)",
       budgetAssignment,
     )
+    .option(
+      "--set <name=value>",
+      "set one investigative knob, e.g. max_depth=2 (repeatable; --strategy investigative only)",
+      collectAssignment,
+    )
+    .option("--config <file>", "settings file (default: $ASSAY_HOME/config.json when it exists)")
+    .option("--no-config", "read no settings file")
     .option("--model <spec>", "offline (default: the embedded extractive engine), none, or provider:model-name")
     .option("--json", "print a one-line JSON summary on stdout")
     .option("--quiet", "no progress on stderr")
@@ -293,7 +317,8 @@ export function buildProgram(): Command {
       const paths = dataPaths(process.env);
       const spec = modelSpec(options.model, process.env);
       const model = resolveModel(spec, process.env);
-      const request = await buildRequest(question, options, spec);
+      const file = readConfigFile({ explicit: options.config, home: paths.home });
+      const request = await buildRequest(question, options, { model: spec, file });
       const store = openStore(paths, options.db);
       const runtime = buildRuntime(paths, store, model, process.env);
       process.exitCode = await execute(store, options, request.budgets.maxSources, (listeners, signal) =>
@@ -355,6 +380,9 @@ export function buildProgram(): Command {
     )
     .option("--fault-cases <n>", "how many cases (from the top of the file) each fault runs on", positiveInteger, 3)
     .option("--budget <name=value>", "one budget, equal for every strategy (repeatable)", budgetAssignment)
+    .option("--set <name=value>", "one investigative knob, equal for every strategy (repeatable)", collectAssignment)
+    .option("--config <file>", "settings file (default: $ASSAY_HOME/config.json when it exists)")
+    .option("--no-config", "read no settings file")
     .option("--threshold <name=value>", "one verdict threshold (repeatable; see docs/eval.md)", thresholdAssignment)
     .option("--language <code>", "report language", "en")
     .option(

@@ -447,6 +447,44 @@ describe("InvestigationTools", () => {
     });
   });
 
+  it("checks passages against the Host's chunk catalog of each call and stores them on the links", async () => {
+    const tools = await f.open();
+    const append = (entry: Record<string, unknown>) => ({
+      section: "unverified",
+      entries: [{ text: "Sony sold the first cells in 1991.", ...entry }],
+    });
+    await step(f, tools, "notes_append", append({ source_ids: ["s_001"], passage_ids: ["s_001.p03"] }), {
+      ok: false,
+      rule: "passage",
+    });
+    await step(f, tools, "notes_append", append({ source_ids: ["s_001"], passage_ids: ["s_002.p01"] }), {
+      ok: false,
+      rule: "passage",
+    });
+    const appended = await step(
+      f,
+      tools,
+      "notes_append",
+      append({ source_ids: ["s_001", "s_002"], passage_ids: ["s_002.p02", "s_001.p01"] }),
+      { ok: true, transitions: 0, version: "notes_append" },
+    );
+    expect(appended.text).toContain("(passages: s_002.p02, s_001.p01)");
+    // A source persisted after the tools were opened is in the next call's catalog.
+    await f.store.persistSource(f.runId, sampleSource("history/sanyo.md"), () => 2);
+    await step(
+      f,
+      tools,
+      "notes_update",
+      { id: "c_001", add_source: { source_id: "s_004", stance: "supports", passage_ids: ["s_004.p02"] } },
+      { ok: true, transitions: 0, version: "notes_update" },
+    );
+    expect((await f.store.loadInvestigation(f.runId)).claimSources).toEqual([
+      { claimId: "c_001", sourceId: "s_001", stance: "supports", chunkIds: ["s_001.p01"] },
+      { claimId: "c_001", sourceId: "s_002", stance: "supports", chunkIds: ["s_002.p02"] },
+      { claimId: "c_001", sourceId: "s_004", stance: "supports", chunkIds: ["s_004.p02"] },
+    ]);
+  });
+
   it("two writers on one run both add a question: the id conflict is decided again", async () => {
     await f.open();
     const other = openSqliteStore({ file: f.file });

@@ -164,7 +164,8 @@ export class InvestigationTools {
     for (let attempt = 0; ; attempt++) {
       const investigation = await this.load();
       const hostSources = investigation.ledger.sources;
-      const decision = decide(investigation, { name, args }, { now: this.#options.now(), hostSources });
+      const hostChunks = await this.#hostChunks();
+      const decision = decide(investigation, { name, args }, { now: this.#options.now(), hostSources, hostChunks });
       if (!decision.ok)
         return {
           ok: false,
@@ -180,6 +181,12 @@ export class InvestigationTools {
       }
       return { ok: true, text: decision.value.text };
     }
+  }
+
+  /** The Host's chunk catalog of the run: each persisted source id → its passage ids. */
+  async #hostChunks(): Promise<Map<string, string[]>> {
+    const sources = await this.#options.store.listSources(this.#options.runId);
+    return new Map(sources.map((source) => [source.id, source.chunks.map((chunk) => chunk.id)]));
   }
 
   async #write(mutation: Mutation): Promise<void> {

@@ -19,6 +19,8 @@
 --   stop_reason  why an investigation stopped: finalized, frontier_exhausted, breaker:iterations, breaker:tokens,
 --              breaker:cost, breaker:wall_clock ('' while running)
 --   user_id    the owner of the run ('local' for the CLI)
+--   options    JSON run options beyond the budgets: {"investigation": {maxDepth: 2, ...}} holds only the
+--              investigative knobs the user set; '{}' when none
 CREATE TABLE IF NOT EXISTS runs (
 	id              INTEGER PRIMARY KEY AUTOINCREMENT,
 	question        TEXT NOT NULL CHECK (question <> ''),
@@ -39,7 +41,8 @@ CREATE TABLE IF NOT EXISTS runs (
 	notes_id        TEXT NOT NULL DEFAULT '',
 	phase           TEXT NOT NULL DEFAULT '' CHECK (phase IN ('', 'exploration', 'synthesis')),
 	stop_reason     TEXT NOT NULL DEFAULT '',
-	user_id         TEXT NOT NULL DEFAULT 'local'
+	user_id         TEXT NOT NULL DEFAULT 'local',
+	options         TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS idx_runs_status ON runs(status, id);
 
@@ -271,11 +274,14 @@ CREATE TABLE IF NOT EXISTS inv_claims (
 );
 
 -- Claim <-> source links (sources are the Host's persisted sources); stance: supports | contradicts.
+--   chunk_ids  JSON array of the passages of that source (chunk ids 's_001.p03', each a row of
+--              chunks, checked by the store) that support or contradict the claim; '[]' for none
 CREATE TABLE IF NOT EXISTS inv_claim_sources (
 	run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
 	claim_id  TEXT NOT NULL,
 	source_id TEXT NOT NULL,
 	stance    TEXT NOT NULL CHECK (stance IN ('supports', 'contradicts')),
+	chunk_ids TEXT NOT NULL DEFAULT '[]',
 	PRIMARY KEY (run_id, claim_id, source_id),
 	FOREIGN KEY (run_id, claim_id)  REFERENCES inv_claims(run_id, id) ON DELETE CASCADE,
 	FOREIGN KEY (run_id, source_id) REFERENCES sources(run_id, id) ON DELETE CASCADE

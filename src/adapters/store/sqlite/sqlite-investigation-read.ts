@@ -168,6 +168,7 @@ export function loadInvestigation(db: Database, runId: number): StoredInvestigat
       claimId: text(row, "claim_id"),
       sourceId: text(row, "source_id"),
       stance: text(row, "stance") as "supports" | "contradicts",
+      chunkIds: stringArray(row.chunk_ids, "claim passages"),
     })),
     contradictions: all("SELECT * FROM inv_claim_links WHERE run_id = ? ORDER BY rowid").map((row) => ({
       claimId: text(row, "claim_id"),

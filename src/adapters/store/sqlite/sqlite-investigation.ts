@@ -5,6 +5,7 @@
  */
 import type { Database } from "better-sqlite3";
 import { describeError, StoreError } from "../../../core/errors.js";
+import { chunkId } from "../../../core/ids.js";
 import type { Attempt, Challenge, Mutation, Question, Transition } from "../../../core/investigative/types.js";
 import { IdConflictError, LedgerIntegrityError } from "../../../ports/investigation-store.js";
 import { num, type Row, text } from "./sqlite-investigation-read.js";
@@ -61,6 +62,21 @@ class MutationWriter {
   #requireSource(id: string): void {
     if (!this.#get("SELECT 1 AS found FROM sources WHERE run_id = ? AND id = ?", id)) {
       throw new LedgerIntegrityError(`${id} is not a persisted source of run ${this.#runId}`);
+    }
+  }
+
+  /** Each chunk id must name a stored chunk of `sourceId` (`s_001.p03` is chunk 3 of `s_001`). */
+  #requireChunks(sourceId: string, chunkIds: readonly string[]): void {
+    const prefix = `${sourceId}.p`;
+    for (const id of chunkIds) {
+      const seq = id.startsWith(prefix) ? Number(id.slice(prefix.length)) : Number.NaN;
+      const canonical = Number.isSafeInteger(seq) && seq >= 1 && chunkId(sourceId, seq) === id;
+      if (
+        !canonical ||
+        !this.#get("SELECT 1 AS found FROM chunks WHERE run_id = ? AND source_id = ? AND seq = ?", sourceId, seq)
+      ) {
+        throw new LedgerIntegrityError(`${id} is not a stored passage of ${sourceId} in run ${this.#runId}`);
+      }
     }
   }
 
@@ -156,10 +172,12 @@ class MutationWriter {
     }
     for (const link of mutation.claimSources) {
       this.#requireSource(link.sourceId);
+      this.#requireChunks(link.sourceId, link.chunkIds);
       this.#write(
-        `INSERT INTO inv_claim_sources (run_id, claim_id, source_id, stance) VALUES (@runId, @claimId, @sourceId, @stance)
-         ON CONFLICT (run_id, claim_id, source_id) DO UPDATE SET stance = excluded.stance`,
-        link,
+        `INSERT INTO inv_claim_sources (run_id, claim_id, source_id, stance, chunk_ids)
+         VALUES (@runId, @claimId, @sourceId, @stance, @chunkIds)
+         ON CONFLICT (run_id, claim_id, source_id) DO UPDATE SET stance = excluded.stance, chunk_ids = excluded.chunk_ids`,
+        { ...link, chunkIds: JSON.stringify(link.chunkIds) },
       );
     }
     for (const link of mutation.contradictions) {

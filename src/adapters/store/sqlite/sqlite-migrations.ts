@@ -33,6 +33,8 @@ export const SQLITE_UPGRADES: readonly ColumnUpgrade[] = [
   { table: "runs", column: "stop_reason", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "runs", column: "user_id", definition: "TEXT NOT NULL DEFAULT 'local'" },
   { table: "sources", column: "note", definition: "TEXT NOT NULL DEFAULT ''" },
+  { table: "runs", column: "options", definition: "TEXT NOT NULL DEFAULT '{}'" },
+  { table: "inv_claim_sources", column: "chunk_ids", definition: "TEXT NOT NULL DEFAULT '[]'" },
 ];
 
 /** Indexes on upgraded columns, created after the upgrades. */

@@ -121,7 +121,7 @@ describe("SQLite store", () => {
       expect(tableColumns(store.db, "runs").has("worker")).toBe(true);
       expect(tableColumns(store.db, "runs").has("finished_at")).toBe(true);
       expect(tableColumns(store.db, "sources").has("content_type")).toBe(true);
-      for (const column of ["notes_id", "phase", "stop_reason", "user_id"]) {
+      for (const column of ["notes_id", "phase", "stop_reason", "user_id", "options"]) {
         expect(tableColumns(store.db, "runs").has(column)).toBe(true);
       }
       expect(tableColumns(store.db, "sources").has("note")).toBe(true);
@@ -129,6 +129,7 @@ describe("SQLite store", () => {
       const legacy = await store.getRun(1);
       expect(legacy).toMatchObject({ worker: "", finishedAt: "", request: { question: "An old question" } });
       expect(legacy).toMatchObject({ notesId: "", phase: "", stopReason: "", userId: "local" });
+      expect(legacy?.request.investigation).toBeUndefined();
       // The old run can hold an investigation.
       await store.persistSource(1, sampleSource("a.md"), () => 1);
       const noted = { id: "s_001", location: "a.md", domain: "", title: "", note: "read" };
@@ -142,6 +143,29 @@ describe("SQLite store", () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'idx_runs_worker'")
         .all();
       expect(indexes).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("stores the investigative knobs as JSON in runs.options and parses them on load", async () => {
+    const store = openSqliteStore({ file: freshFile() });
+    try {
+      const run = await store.createRun(sampleRequest({ investigation: { maxDepth: 2 } }), origin);
+      const plain = await store.createRun(sampleRequest(), origin);
+      const stored = (id: number) =>
+        (store.db.prepare("SELECT options FROM runs WHERE id = ?").get(id) as { options: string }).options;
+      expect(JSON.parse(stored(run.id))).toEqual({ investigation: { maxDepth: 2 } });
+      expect(stored(plain.id)).toBe("{}");
+      // A knob this version does not know (a newer one wrote it) is left out; other keys are ignored.
+      store.db
+        .prepare("UPDATE runs SET options = ? WHERE id = ?")
+        .run('{"investigation": {"maxDepth": 2, "futureKnob": 7}, "other": true}', run.id);
+      expect((await store.getRun(run.id))?.request.investigation).toEqual({ maxDepth: 2 });
+      store.db.prepare("UPDATE runs SET options = ? WHERE id = ?").run('{"investigation": {"maxDepth": "2"}}', run.id);
+      await expect(store.getRun(run.id)).rejects.toThrow(/stored run options are invalid/);
+      store.db.prepare("UPDATE runs SET options = ? WHERE id = ?").run("{", run.id);
+      await expect(store.getRun(run.id)).rejects.toThrow(/stored run options is not valid JSON/);
     } finally {
       await store.close();
     }

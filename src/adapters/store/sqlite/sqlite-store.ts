@@ -5,10 +5,12 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
+import { z } from "zod";
 import { type Budgets, completeBudgets } from "../../../core/budgets.js";
 import { describeError, StoreError, UserError } from "../../../core/errors.js";
 import { chunkId, queryId, sourceId } from "../../../core/ids.js";
-import type { Mutation } from "../../../core/investigative/types.js";
+import { INVESTIGATION_LIMITS } from "../../../core/investigative/config.js";
+import type { InvestigationConfig, Mutation } from "../../../core/investigative/types.js";
 import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../../../ports/investigation-store.js";
 import type {
   ChunkRecord,
@@ -50,6 +52,25 @@ function parseJson<T>(value: unknown, what: string): T {
   } catch (error) {
     throw new StoreError(`stored ${what} is not valid JSON: ${describeError(error)}`);
   }
+}
+
+/** `runs.options`: a JSON object; `investigation` holds the knobs the user set (camelCase). */
+const runOptionsSchema = z.looseObject({ investigation: z.record(z.string(), z.number()).optional() });
+
+function runOptionsOf(request: RunRequest): string {
+  return JSON.stringify(request.investigation === undefined ? {} : { investigation: request.investigation });
+}
+
+function parseRunOptions(value: unknown): Pick<RunRequest, "investigation"> {
+  const parsed = runOptionsSchema.safeParse(parseJson(value, "run options"));
+  if (!parsed.success) throw new StoreError(`stored run options are invalid: ${z.prettifyError(parsed.error)}`);
+  if (parsed.data.investigation === undefined) return {};
+  const investigation: Partial<InvestigationConfig> = {};
+  for (const [name, setting] of Object.entries(parsed.data.investigation)) {
+    // A knob this version does not know (written by a newer one) is left out.
+    if (Object.hasOwn(INVESTIGATION_LIMITS, name)) investigation[name as keyof InvestigationConfig] = setting;
+  }
+  return { investigation };
 }
 
 /** Opens (creating and upgrading) a SQLite store. Throws UserError when the file cannot be opened. */
@@ -94,6 +115,7 @@ export class SqliteStore implements Store, InvestigationStore {
         scope: parseJson(row.scope, "scope"),
         budgets: completeBudgets(parseJson<Partial<Budgets>>(row.budgets, "budgets")),
         outDir: text(row, "out_dir"),
+        ...parseRunOptions(row.options ?? "{}"),
       },
       status: text(row, "status") as RunRecord["status"],
       artifactStatus: text(row, "artifact_status") as RunRecord["artifactStatus"],
@@ -117,9 +139,9 @@ export class SqliteStore implements Store, InvestigationStore {
     const now = this.#iso();
     const info = this.db
       .prepare(
-        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, origin_at, worker, user_id,
-           created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, options, origin_at, worker,
+           user_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         request.question,
@@ -129,6 +151,7 @@ export class SqliteStore implements Store, InvestigationStore {
         JSON.stringify(request.scope),
         JSON.stringify(request.budgets),
         request.outDir,
+        runOptionsOf(request),
         options.originAt,
         options.worker,
         options.userId ?? "local",
