@@ -8,7 +8,7 @@ import { readerLine } from "../text.js";
 import { challengesOn, openChallenges } from "./challenges.js";
 import { isDeclaredAtomic } from "./frontier.js";
 import { findQuestion, OPEN, p2, ROOT_QUESTION_ID, rankActionable } from "./frontier-queries.js";
-import { independenceKey } from "./ledger.js";
+import { contradictionSettled, independenceKey } from "./ledger.js";
 import type { Challenge, Claim, Frontier, Investigation, LedgerSource, Question } from "./types.js";
 
 /** A gate's verdict: `missing` lists one message per failing check, in a fixed order. */
@@ -161,7 +161,10 @@ function verifiedCheck(investigation: Investigation): string | undefined {
 }
 
 function contradictionCheck(investigation: Investigation): string | undefined {
-  const open = investigation.ledger.contradictions.filter((contradiction) => !contradiction.addressed);
+  const { claims } = investigation.ledger;
+  const open = investigation.ledger.contradictions.filter(
+    (contradiction) => !contradictionSettled(contradiction, claims, investigation.frontier.questions),
+  );
   if (open.length === 0) return undefined;
   const listed = open.map(
     (entry) =>

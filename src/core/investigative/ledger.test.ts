@@ -7,6 +7,7 @@ import {
   addressContradiction,
   appendClaim,
   type ClaimInput,
+  contradictionSettled,
   EMPTY_LEDGER,
   independenceKey,
   isPassageOf,
@@ -724,5 +725,33 @@ describe("property: VERIFIED only with independent sources and survived challeng
     );
     // The generator must reach VERIFIED for the property to say anything.
     expect(verifiedSeen).toBeGreaterThan(0);
+  });
+});
+
+describe("contradictionSettled", () => {
+  const pair = (questionId: string, addressed = false) => ({
+    claimId: "c_001",
+    otherClaimId: "c_002",
+    questionId,
+    addressed,
+  });
+  const claims = [
+    { id: "c_001", status: "UNVERIFIED" as const },
+    { id: "c_002", status: "REFUTED" as const },
+  ];
+
+  it("waits for the question spawned to resolve it, whatever the claims' statuses", () => {
+    expect(contradictionSettled(pair("q_005"), claims, [{ id: "q_005", status: "pending" }])).toBe(false);
+    expect(contradictionSettled(pair("q_005"), claims, [{ id: "q_005", status: "in_progress" }])).toBe(false);
+    for (const status of ["resolved", "unresolvable", "pruned"]) {
+      expect(contradictionSettled(pair("q_005"), claims, [{ id: "q_005", status }]), status).toBe(true);
+    }
+  });
+
+  it("without a question, is settled once one of the claims is refuted or retracted", () => {
+    expect(contradictionSettled(pair(""), claims, [])).toBe(true);
+    const alive = claims.map((claim) => ({ ...claim, status: "UNVERIFIED" as const }));
+    expect(contradictionSettled(pair(""), alive, [])).toBe(false);
+    expect(contradictionSettled(pair("", true), alive, [])).toBe(true);
   });
 });

@@ -485,3 +485,24 @@ export function questionsCiting<Q extends CitingQuestion>(claimId: string, quest
 function unknownClaim(claimId: string): Result<never, Rejection> {
   return reject("unknown-claim", `unknown claim id: ${claimId}; refer only to claim ids shown in the notes`);
 }
+
+/**
+ * Whether a contradiction is settled: marked addressed; or, when a question was spawned to
+ * resolve it, that question reached a terminal status (resolved, unresolvable, pruned);
+ * or, without a question, one of its claims was refuted or retracted. Unsettled ones stay
+ * in notes' Contradictions and block the exploration gate.
+ */
+export function contradictionSettled(
+  contradiction: Contradiction,
+  claims: readonly Pick<Claim, "id" | "status">[],
+  questions: readonly { id: string; status: string }[],
+): boolean {
+  if (contradiction.addressed) return true;
+  if (contradiction.questionId !== "") {
+    const question = questions.find((row) => row.id === contradiction.questionId);
+    return question !== undefined && ["resolved", "unresolvable", "pruned"].includes(question.status);
+  }
+  const dead = (id: string) =>
+    claims.some((claim) => claim.id === id && (claim.status === "REFUTED" || claim.status === "RETRACTED"));
+  return dead(contradiction.claimId) || dead(contradiction.otherClaimId);
+}

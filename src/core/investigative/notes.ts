@@ -31,6 +31,7 @@
  */
 import type { Result } from "../result.js";
 import { err, ok } from "../result.js";
+import { contradictionSettled } from "./ledger.js";
 import type { Frontier, InvestigationConfig, Ledger } from "./types.js";
 
 export const NOTES_SECTIONS = [
@@ -149,7 +150,7 @@ export function notesDocument(input: NotesInput): NotesDocument {
     verified: claims("VERIFIED"),
     unverified: claims("UNVERIFIED"),
     contradictions: ledger.contradictions
-      .filter((contradiction) => !contradiction.addressed)
+      .filter((contradiction) => !contradictionSettled(contradiction, ledger.claims, input.frontier.questions))
       .map(({ claimId, otherClaimId, questionId }) => ({ claimId, otherClaimId, questionId })),
     // Refuted and retracted datapoints stay in the DB history only, like claims.
     datapoints: ledger.claims
