@@ -1,266 +1,28 @@
-/**
- * @module The `assay` command line.
- *
- * Exit codes: 0 published; 1 failed (the report could not be published, or an internal
- * error); 2 usage or configuration error; 130 interrupted by Ctrl-C (after publishing).
- */
-import { resolve } from "node:path";
-import { Command, InvalidArgumentError, Option } from "commander";
-import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
-import { parseSearchSpec, searchKeyVariable } from "../../adapters/search/search-registry.js";
-import { type Budgets, DEFAULT_BUDGETS, resolveBudgets } from "../../core/budgets.js";
+import { Command, Option } from "commander";
 import { AssayError, UserError } from "../../core/errors.js";
-import {
-  type EvidenceScope,
-  type RunEvent,
-  type RunRequest,
-  STRATEGY_NAMES,
-  type Store,
-  type StrategyName,
-} from "../../ports/store.js";
-import type { RunOutcome } from "../../runtime/runtime.js";
+import { STRATEGY_NAMES } from "../../ports/store.js";
 import { version } from "../../version.js";
-import { type ConfigFile, collectAssignment, readConfigFile, resolveRunSettings } from "./config-file.js";
+import { collectAssignment, readConfigFile } from "./config-file.js";
 import { type EvalCommandOptions, evalCommand, thresholdAssignment } from "./eval-command.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
-import { progressListener } from "./progress.js";
+import { EXIT, execute } from "./run-execution.js";
+import {
+  budgetAssignment,
+  buildRequest,
+  type CommonOptions,
+  exportFormat,
+  parseFault,
+  positiveInteger,
+  positiveNumber,
+  type RunCommandOptions,
+} from "./run-request.js";
 import { displayStatus, isWorkerAlive } from "./run-state.js";
-import { EXPORT_FORMATS, type ExportFormat, exportRun, listRuns, showRun } from "./runs-commands.js";
+import { type ExportFormat, exportRun, listRuns, showRun } from "./runs-commands.js";
 import { type SearchCommandOptions, searchCorpus } from "./search-command.js";
 import { buildRuntime, openStore } from "./wiring.js";
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
-
-function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a positive whole number");
-  return parsed;
-}
-
-/** `--format` of `runs export`: only `json` until the investigative loop brings `atif`. */
-function exportFormat(value: string): ExportFormat {
-  const format = EXPORT_FORMATS.find((known) => known === value);
-  if (format) return format;
-  throw new InvalidArgumentError("only json is supported for now (atif comes with the investigative loop)");
-}
-
-function positiveNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a positive number");
-  return parsed;
-}
-
-/** A deterministic crash: SIGKILL right after the K-th persisted source, or after the first event of a type. */
-type Fault = { afterPersisted: number } | { afterEvent: string };
-
-/** `crash-after-persisted:K` or `crash-after:<event-type>`. */
-function parseFault(value: string): Fault {
-  const persisted = /^crash-after-persisted:(\d+)$/.exec(value);
-  if (persisted) return { afterPersisted: Number(persisted[1]) };
-  const event = /^crash-after:([a-z]+(?:-[a-z]+)+)$/.exec(value);
-  if (event?.[1]) return { afterEvent: event[1] };
-  throw new InvalidArgumentError("known faults: crash-after-persisted:K, crash-after:<event-type>");
-}
-
-/** `name=value` for one budget (`maxSearchCalls=10`); accumulates over repeated flags. */
-function budgetAssignment(value: string, previous: Partial<Budgets> | undefined): Partial<Budgets> {
-  const match = /^([A-Za-z]+)=(\d+)$/.exec(value.trim());
-  const name = match?.[1];
-  if (!match || name === undefined) throw new InvalidArgumentError("expected name=value, e.g. maxSearchCalls=10");
-  if (!Object.hasOwn(DEFAULT_BUDGETS, name)) {
-    throw new InvalidArgumentError(`unknown budget "${name}" (known: ${Object.keys(DEFAULT_BUDGETS).join(", ")})`);
-  }
-  return { ...previous, [name]: Number(match[2]) };
-}
-
-interface CommonOptions {
-  db?: string;
-  json?: boolean;
-  quiet?: boolean;
-  fault?: Fault;
-}
-
-interface RunCommandOptions extends CommonOptions {
-  corpus?: string;
-  web?: boolean;
-  search?: string;
-  allowHost?: string[];
-  model?: string;
-  out?: string;
-  maxSources?: number;
-  timeout?: number;
-  budget?: Partial<Budgets>;
-  /** `--set name=value` as typed. */
-  set?: string[];
-  /** `--config <file>`, or false for `--no-config`. */
-  config?: string | false;
-  strategy: StrategyName;
-  language: string;
-}
-
-/** The evidence scope: a corpus folder, or the web through a search provider. */
-async function scopeOf(options: RunCommandOptions): Promise<EvidenceScope> {
-  if (options.web && options.corpus !== undefined)
-    throw new UserError("choose one evidence scope: --corpus DIR or --web");
-  if (!options.web) {
-    if (options.corpus === undefined)
-      throw new UserError("give an evidence scope: --corpus DIR, or --web with --search");
-    if (options.search !== undefined || options.allowHost !== undefined) {
-      throw new UserError("--search and --allow-host apply to --web runs only");
-    }
-    const root = await resolveCorpusRoot(options.corpus);
-    return { kind: "corpus", root, label: options.corpus };
-  }
-  const spec = parseSearchSpec(options.search ?? "searxng");
-  if (!spec.ok) throw new UserError(`--search: ${spec.error}`);
-  const variable = searchKeyVariable(spec.value.provider);
-  if (variable !== undefined && !process.env[variable]) {
-    throw new UserError(`--search ${spec.value.provider} needs the ${variable} environment variable`);
-  }
-  const names: Record<string, string> = {
-    searxng: "SearXNG",
-    tavily: "Tavily",
-    brave: "Brave Search",
-    serper: "Serper",
-  };
-  return {
-    kind: "web",
-    search: { provider: spec.value.provider, ...(spec.value.baseUrl ? { baseUrl: spec.value.baseUrl } : {}) },
-    allowHosts: options.allowHost ?? [],
-    label: `the web, searched with ${names[spec.value.provider] ?? spec.value.provider}`,
-  };
-}
-
-async function buildRequest(
-  question: string,
-  options: RunCommandOptions,
-  context: { model: string; file: ConfigFile | undefined },
-): Promise<RunRequest> {
-  const trimmed = question.trim();
-  if (trimmed.length === 0) throw new UserError("the question is empty");
-  if (trimmed.length > 4_000) throw new UserError("the question is longer than 4000 characters");
-  const scope = await scopeOf(options);
-  const wallClockMs = options.timeout === undefined ? undefined : Math.round(options.timeout * 1000);
-  if (options.budget?.maxSources !== undefined && options.maxSources !== undefined)
-    throw new UserError("give the source limit once: --max-sources or --budget maxSources=N");
-  if (options.budget?.wallClockMs !== undefined && wallClockMs !== undefined)
-    throw new UserError("give the wall clock once: --timeout or --budget wallClockMs=N");
-  const settings = resolveRunSettings({
-    strategies: [options.strategy],
-    file: context.file,
-    budgets: options.budget,
-    assignments: options.set,
-  });
-  if (!settings.ok) throw new UserError(settings.error);
-  const budgets = resolveBudgets({
-    ...settings.value.budgets,
-    ...(options.maxSources === undefined ? {} : { maxSources: options.maxSources }),
-    ...(wallClockMs === undefined
-      ? {}
-      : {
-          wallClockMs,
-          publishReserveMs:
-            options.budget?.publishReserveMs ?? Math.min(10_000, Math.max(100, Math.floor(wallClockMs * 0.2))),
-        }),
-  });
-  if (!budgets.ok) throw new UserError(budgets.error);
-  return {
-    question: trimmed,
-    language: options.language,
-    strategy: options.strategy,
-    model: context.model,
-    scope,
-    budgets: budgets.value,
-    outDir: options.out ? resolve(options.out) : "",
-    ...(settings.value.investigation === undefined ? {} : { investigation: settings.value.investigation }),
-  };
-}
-
-function faultListener(fault: Fault | undefined): ((event: RunEvent) => void)[] {
-  if (fault === undefined) return [];
-  let persisted = 0;
-  return [
-    (event) => {
-      const hit =
-        "afterPersisted" in fault
-          ? event.type === "source-persisted" && ++persisted >= fault.afterPersisted
-          : event.type === fault.afterEvent;
-      if (hit) process.kill(process.pid, "SIGKILL");
-    },
-  ];
-}
-
-function report(outcome: RunOutcome, options: CommonOptions): void {
-  if (options.json) {
-    process.stdout.write(
-      `${JSON.stringify({
-        runId: outcome.runId,
-        status: outcome.status,
-        artifactStatus: outcome.artifactStatus,
-        artifacts: outcome.paths ?? null,
-        timings: outcome.timings,
-      })}\n`,
-    );
-    return;
-  }
-  const lines = [`Run ${outcome.runId} ${outcome.status}: ${outcome.artifactStatus || "nothing"} published.`];
-  if (outcome.paths) {
-    lines.push(`  ${outcome.paths.markdown}`, `  ${outcome.paths.html}`, `  ${outcome.paths.json}`);
-  }
-  const t = outcome.timings;
-  if (t.firstSourcePersistedMs !== undefined)
-    lines.push(`First source persisted at ${Math.round(t.firstSourcePersistedMs)} ms.`);
-  if (t.terminalMs !== undefined) lines.push(`Finished at ${Math.round(t.terminalMs)} ms.`);
-  process.stdout.write(`${lines.join("\n")}\n`);
-}
-
-/** Runs `work` with Ctrl-C turned into a cancel signal: acquisition stops, the Host publishes. */
-async function withInterrupt(
-  work: (signal: AbortSignal) => Promise<RunOutcome>,
-): Promise<{ outcome: RunOutcome; interrupted: boolean }> {
-  const controller = new AbortController();
-  let interrupted = false;
-  const onSignal = (): void => {
-    if (interrupted) process.exit(EXIT.interrupted);
-    interrupted = true;
-    process.stderr.write("\nInterrupted: publishing what is persisted (Ctrl-C again to quit now).\n");
-    controller.abort(new Error("interrupted"));
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
-    return { outcome: await work(controller.signal), interrupted };
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
-}
-
-async function execute(
-  store: Store,
-  options: CommonOptions,
-  maxSources: number,
-  start: (listeners: ((event: RunEvent) => void)[], signal: AbortSignal) => Promise<RunOutcome>,
-): Promise<number> {
-  const progress = options.quiet ? undefined : progressListener({ stream: process.stderr, maxSources });
-  try {
-    const { outcome, interrupted } = await withInterrupt((signal) =>
-      start([...(progress ? [progress.listener] : []), ...faultListener(options.fault)], signal),
-    );
-    progress?.end();
-    report(outcome, options);
-    if (outcome.error !== undefined) {
-      process.stderr.write(`assay: ${outcome.error}\n`);
-      return EXIT.usage;
-    }
-    if (interrupted) return EXIT.interrupted;
-    return outcome.status === "finished" ? EXIT.ok : EXIT.failed;
-  } finally {
-    progress?.end();
-    await store.close();
-  }
-}
+export { EXIT } from "./run-execution.js";
 
 export function buildProgram(): Command {
   const program = new Command()

@@ -1,0 +1,158 @@
+/**
+ * Parsing of the command line into a run: option values (numbers, faults, budgets), the
+ * evidence scope and the `RunRequest` with its settings. Shells only.
+ */
+import { resolve } from "node:path";
+import { InvalidArgumentError } from "commander";
+import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
+import { parseSearchSpec, searchKeyVariable } from "../../adapters/search/search-registry.js";
+import { type Budgets, DEFAULT_BUDGETS, resolveBudgets } from "../../core/budgets.js";
+import { UserError } from "../../core/errors.js";
+import type { EvidenceScope, RunRequest, StrategyName } from "../../ports/store.js";
+import { type ConfigFile, resolveRunSettings } from "./config-file.js";
+import { EXPORT_FORMATS, type ExportFormat } from "./runs-commands.js";
+
+export function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a positive whole number");
+  return parsed;
+}
+
+/** `--format` of `runs export`: only `json` until the investigative loop brings `atif`. */
+export function exportFormat(value: string): ExportFormat {
+  const format = EXPORT_FORMATS.find((known) => known === value);
+  if (format) return format;
+  throw new InvalidArgumentError("only json is supported for now (atif comes with the investigative loop)");
+}
+
+export function positiveNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a positive number");
+  return parsed;
+}
+
+/** A deterministic crash: SIGKILL right after the K-th persisted source, or after the first event of a type. */
+export type Fault = { afterPersisted: number } | { afterEvent: string };
+
+/** `crash-after-persisted:K` or `crash-after:<event-type>`. */
+export function parseFault(value: string): Fault {
+  const persisted = /^crash-after-persisted:(\d+)$/.exec(value);
+  if (persisted) return { afterPersisted: Number(persisted[1]) };
+  const event = /^crash-after:([a-z]+(?:-[a-z]+)+)$/.exec(value);
+  if (event?.[1]) return { afterEvent: event[1] };
+  throw new InvalidArgumentError("known faults: crash-after-persisted:K, crash-after:<event-type>");
+}
+
+/** `name=value` for one budget (`maxSearchCalls=10`); accumulates over repeated flags. */
+export function budgetAssignment(value: string, previous: Partial<Budgets> | undefined): Partial<Budgets> {
+  const match = /^([A-Za-z]+)=(\d+)$/.exec(value.trim());
+  const name = match?.[1];
+  if (!match || name === undefined) throw new InvalidArgumentError("expected name=value, e.g. maxSearchCalls=10");
+  if (!Object.hasOwn(DEFAULT_BUDGETS, name)) {
+    throw new InvalidArgumentError(`unknown budget "${name}" (known: ${Object.keys(DEFAULT_BUDGETS).join(", ")})`);
+  }
+  return { ...previous, [name]: Number(match[2]) };
+}
+
+export interface CommonOptions {
+  db?: string;
+  json?: boolean;
+  quiet?: boolean;
+  fault?: Fault;
+}
+
+export interface RunCommandOptions extends CommonOptions {
+  corpus?: string;
+  web?: boolean;
+  search?: string;
+  allowHost?: string[];
+  model?: string;
+  out?: string;
+  maxSources?: number;
+  timeout?: number;
+  budget?: Partial<Budgets>;
+  /** `--set name=value` as typed. */
+  set?: string[];
+  /** `--config <file>`, or false for `--no-config`. */
+  config?: string | false;
+  strategy: StrategyName;
+  language: string;
+}
+
+/** The evidence scope: a corpus folder, or the web through a search provider. */
+export async function scopeOf(options: RunCommandOptions): Promise<EvidenceScope> {
+  if (options.web && options.corpus !== undefined)
+    throw new UserError("choose one evidence scope: --corpus DIR or --web");
+  if (!options.web) {
+    if (options.corpus === undefined)
+      throw new UserError("give an evidence scope: --corpus DIR, or --web with --search");
+    if (options.search !== undefined || options.allowHost !== undefined) {
+      throw new UserError("--search and --allow-host apply to --web runs only");
+    }
+    const root = await resolveCorpusRoot(options.corpus);
+    return { kind: "corpus", root, label: options.corpus };
+  }
+  const spec = parseSearchSpec(options.search ?? "searxng");
+  if (!spec.ok) throw new UserError(`--search: ${spec.error}`);
+  const variable = searchKeyVariable(spec.value.provider);
+  if (variable !== undefined && !process.env[variable]) {
+    throw new UserError(`--search ${spec.value.provider} needs the ${variable} environment variable`);
+  }
+  const names: Record<string, string> = {
+    searxng: "SearXNG",
+    tavily: "Tavily",
+    brave: "Brave Search",
+    serper: "Serper",
+  };
+  return {
+    kind: "web",
+    search: { provider: spec.value.provider, ...(spec.value.baseUrl ? { baseUrl: spec.value.baseUrl } : {}) },
+    allowHosts: options.allowHost ?? [],
+    label: `the web, searched with ${names[spec.value.provider] ?? spec.value.provider}`,
+  };
+}
+
+export async function buildRequest(
+  question: string,
+  options: RunCommandOptions,
+  context: { model: string; file: ConfigFile | undefined },
+): Promise<RunRequest> {
+  const trimmed = question.trim();
+  if (trimmed.length === 0) throw new UserError("the question is empty");
+  if (trimmed.length > 4_000) throw new UserError("the question is longer than 4000 characters");
+  const scope = await scopeOf(options);
+  const wallClockMs = options.timeout === undefined ? undefined : Math.round(options.timeout * 1000);
+  if (options.budget?.maxSources !== undefined && options.maxSources !== undefined)
+    throw new UserError("give the source limit once: --max-sources or --budget maxSources=N");
+  if (options.budget?.wallClockMs !== undefined && wallClockMs !== undefined)
+    throw new UserError("give the wall clock once: --timeout or --budget wallClockMs=N");
+  const settings = resolveRunSettings({
+    strategies: [options.strategy],
+    file: context.file,
+    budgets: options.budget,
+    assignments: options.set,
+  });
+  if (!settings.ok) throw new UserError(settings.error);
+  const budgets = resolveBudgets({
+    ...settings.value.budgets,
+    ...(options.maxSources === undefined ? {} : { maxSources: options.maxSources }),
+    ...(wallClockMs === undefined
+      ? {}
+      : {
+          wallClockMs,
+          publishReserveMs:
+            options.budget?.publishReserveMs ?? Math.min(10_000, Math.max(100, Math.floor(wallClockMs * 0.2))),
+        }),
+  });
+  if (!budgets.ok) throw new UserError(budgets.error);
+  return {
+    question: trimmed,
+    language: options.language,
+    strategy: options.strategy,
+    model: context.model,
+    scope,
+    budgets: budgets.value,
+    outDir: options.out ? resolve(options.out) : "",
+    ...(settings.value.investigation === undefined ? {} : { investigation: settings.value.investigation }),
+  };
+}
