@@ -3,53 +3,21 @@
  * that speaks the providers' wire formats: OpenAI Chat Completions with `tool_calls`,
  * Anthropic Messages with `tool_use` blocks. No real network, no real keys.
  */
-import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ActInput, ActMessage, ToolSpec } from "../../../ports/model.js";
-import { type Loopback, type ScriptedReply, startLoopback } from "../../../testing/loopback-http.js";
-import { type AiSdkModelOptions, createAiSdkModel } from "./ai-sdk-model.js";
+import {
+  anthropicModel,
+  chatCompletion,
+  compatibleModel,
+  fixture,
+  KEY,
+  toolCompletion,
+  toolUse,
+  useLoopback,
+} from "./__fixtures__/wire-builders.js";
+import { createAiSdkModel } from "./ai-sdk-model.js";
 
-const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
-const KEY = "sk-test-4f9a1c2e7b3d5f6a8c0e";
-
-const servers: Loopback[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function loopback(replies: ScriptedReply[]): Promise<Loopback> {
-  const server = await startLoopback(replies);
-  servers.push(server);
-  return server;
-}
-
-interface WireCall {
-  id: string;
-  name: string;
-  arguments: unknown;
-}
-
-/** A recorded chat completion whose assistant message says `content` and makes `calls`. */
-function toolCompletion(calls: WireCall[], content: string | null = null, finishReason = "tool_calls"): unknown {
-  const body = JSON.parse(fixture("openai-chat-tool-calls.json"));
-  body.choices[0].message.content = content;
-  body.choices[0].message.tool_calls = calls.map((call) => ({
-    id: call.id,
-    type: "function",
-    function: {
-      name: call.name,
-      arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
-    },
-  }));
-  body.choices[0].finish_reason = finishReason;
-  return body;
-}
-
-function textCompletion(content: string): unknown {
-  const body = JSON.parse(fixture("openai-chat-completion.json"));
-  body.choices[0].message.content = content;
-  return body;
-}
+const loopback = useLoopback();
 
 const searchSchema = {
   type: "object",
@@ -95,13 +63,7 @@ const conversation: ActMessage[] = [
 const actInput: ActInput = { system: "You investigate with tools.", messages: conversation, tools, toolChoice: "auto" };
 const call = { timeoutMs: 10_000 };
 
-const compatible = (server: Loopback, options: Partial<AiSdkModelOptions> = {}) =>
-  createAiSdkModel({
-    spec: "openai-compatible:qwen2.5:7b",
-    baseURL: `${server.baseUrl}/v1`,
-    retryBaseDelayMs: 5,
-    ...options,
-  });
+const compatible = compatibleModel("qwen2.5:7b");
 
 describe("act over Chat Completions (openai-compatible)", () => {
   it("sends the tools with their JSON Schemas, tool_choice auto and the mapped conversation", async () => {
@@ -221,7 +183,7 @@ describe("act over Chat Completions (openai-compatible)", () => {
 
   it("takes a plain-text reply as a turn without calls under auto", async () => {
     const server = await loopback([
-      { body: textCompletion("I have enough evidence.") },
+      { body: chatCompletion("I have enough evidence.") },
       { body: toolCompletion([{ id: "call_x", name: "fetch", arguments: {} }], "Fetching.") },
     ]);
     const model = compatible(server);
@@ -239,7 +201,7 @@ describe("act over Chat Completions (openai-compatible)", () => {
 
   it("repairs a reply without a call when a tool is required, summing the usage", async () => {
     const server = await loopback([
-      { body: textCompletion("LFP, clearly.") },
+      { body: chatCompletion("LFP, clearly.") },
       { body: toolCompletion([{ id: "call_9", name: "search", arguments: { query: "LFP" } }]) },
     ]);
     const result = await compatible(server).act({ ...actInput, toolChoice: "required" }, call);
@@ -259,7 +221,7 @@ describe("act over Chat Completions (openai-compatible)", () => {
   it("fails as malformed when a forced tool is still not called after the repair round", async () => {
     const server = await loopback([
       { body: toolCompletion([{ id: "call_1", name: "search", arguments: { query: "LFP" } }]) },
-      { body: textCompletion("I would rather not take notes.") },
+      { body: chatCompletion("I would rather not take notes.") },
     ]);
     const result = await compatible(server).act({ ...actInput, toolChoice: { tool: "note" } }, call);
     expect(result).toMatchObject({
@@ -334,8 +296,8 @@ describe("act's text fallback (openai-compatible servers without tools)", () => 
     };
     const server = await loopback([
       rejection,
-      { body: textCompletion(`\`\`\`json\n${JSON.stringify(reply)}\n\`\`\``) },
-      { body: textCompletion('{"text": "", "calls": [{"name": "note", "args": {"text": "x", "tags": []}}]}') },
+      { body: chatCompletion(`\`\`\`json\n${JSON.stringify(reply)}\n\`\`\``) },
+      { body: chatCompletion('{"text": "", "calls": [{"name": "note", "args": {"text": "x", "tags": []}}]}') },
     ]);
     const model = compatible(server);
     const first = await model.act(actInput, call);
@@ -387,7 +349,7 @@ describe("act's text fallback (openai-compatible servers without tools)", () => 
   });
 
   it("takes prose as a turn without calls under auto", async () => {
-    const server = await loopback([rejection, { body: textCompletion("I think LFP is the answer.") }]);
+    const server = await loopback([rejection, { body: chatCompletion("I think LFP is the answer.") }]);
     const result = await compatible(server).act(actInput, call);
     expect(result).toMatchObject({ ok: true, attempts: 2, value: { text: "I think LFP is the answer.", calls: [] } });
   });
@@ -395,8 +357,8 @@ describe("act's text fallback (openai-compatible servers without tools)", () => 
   it("repairs prose once with the JSON repair prompt when a tool is required, then fails as malformed", async () => {
     const server = await loopback([
       { status: 422, body: { error: { message: "unknown field: tools" } } },
-      { body: textCompletion("I will search for LFP.") },
-      { body: textCompletion("Still prose.") },
+      { body: chatCompletion("I will search for LFP.") },
+      { body: chatCompletion("Still prose.") },
     ]);
     const result = await compatible(server).act({ ...actInput, toolChoice: "required" }, call);
     expect(result).toMatchObject({ ok: false, kind: "malformed", attempts: 3 });
@@ -415,23 +377,9 @@ describe("act's text fallback (openai-compatible servers without tools)", () => 
 });
 
 describe("act over Anthropic Messages", () => {
-  const anthropic = (server: Loopback) =>
-    createAiSdkModel({
-      spec: "anthropic:claude-sonnet-4-5",
-      apiKey: KEY,
-      baseURL: `${server.baseUrl}/v1`,
-      retryBaseDelayMs: 5,
-    });
-
-  function toolUse(blocks: unknown[]): unknown {
-    const body = JSON.parse(fixture("anthropic-tool-use.json"));
-    body.content = blocks;
-    return body;
-  }
-
   it("sends the tools and the conversation as tool_use and tool_result blocks, and returns text and calls", async () => {
     const server = await loopback([{ body: JSON.parse(fixture("anthropic-tool-use.json")) }]);
-    const result = await anthropic(server).act(actInput, call);
+    const result = await anthropicModel(server).act(actInput, call);
     expect(result).toEqual({
       ok: true,
       value: {
@@ -466,7 +414,7 @@ describe("act over Anthropic Messages", () => {
   it("maps required to any and a forced tool to tool, offering only that tool", async () => {
     const reply = { body: toolUse([{ type: "tool_use", id: "toolu_01N", name: "note", input: { text: 3 } }]) };
     const server = await loopback([reply, reply]);
-    const model = anthropic(server);
+    const model = anthropicModel(server);
     expect(await model.act({ ...actInput, toolChoice: "required" }, call)).toMatchObject({ ok: true });
     const forced = await model.act({ ...actInput, toolChoice: { tool: "note" } }, call);
     expect(forced).toMatchObject({
@@ -481,7 +429,7 @@ describe("act over Anthropic Messages", () => {
   it("repairs a forced turn that called another tool, then fails as malformed, summing the usage", async () => {
     const reply = { body: toolUse([{ type: "tool_use", id: "toolu_01S", name: "search", input: { query: "x" } }]) };
     const server = await loopback([reply, reply]);
-    const result = await anthropic(server).act({ ...actInput, toolChoice: { tool: "note" } }, call);
+    const result = await anthropicModel(server).act({ ...actInput, toolChoice: { tool: "note" } }, call);
     expect(result).toMatchObject({
       ok: false,
       kind: "malformed",

@@ -3,54 +3,23 @@
  * HTTP server that speaks the providers' wire formats: OpenAI Chat Completions with
  * `tool_calls`, Anthropic Messages with `tool_use` blocks. No real network, no real keys.
  */
-import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AnswerOutput } from "../../../core/agent/turn.js";
 import type { AgentTurnInput, JudgeInput } from "../../../ports/model.js";
-import { type Loopback, type ScriptedReply, startLoopback } from "../../../testing/loopback-http.js";
-import { type AiSdkModelOptions, createAiSdkModel } from "./ai-sdk-model.js";
+import {
+  anthropicModel,
+  chatCompletion,
+  compatibleModel,
+  fixture,
+  KEY,
+  toolCompletion,
+  toolUse,
+  useLoopback,
+} from "./__fixtures__/wire-builders.js";
+import { createAiSdkModel } from "./ai-sdk-model.js";
 import { agentAnswerWireSchema, agentSearchWireSchema } from "./wire-schemas.js";
 
-const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
-const KEY = "sk-test-4f9a1c2e7b3d5f6a8c0e";
-
-const servers: Loopback[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function loopback(replies: ScriptedReply[]): Promise<Loopback> {
-  const server = await startLoopback(replies);
-  servers.push(server);
-  return server;
-}
-
-interface WireCall {
-  id: string;
-  name: string;
-  arguments: unknown;
-}
-
-/** A recorded chat completion whose assistant message makes `calls` (arguments as JSON text unless a string). */
-function toolCompletion(calls: WireCall[], finishReason = "tool_calls"): unknown {
-  const body = JSON.parse(fixture("openai-chat-tool-calls.json"));
-  body.choices[0].message.tool_calls = calls.map((call) => ({
-    id: call.id,
-    type: "function",
-    function: {
-      name: call.name,
-      arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
-    },
-  }));
-  body.choices[0].finish_reason = finishReason;
-  return body;
-}
-
-function textCompletion(content: string): unknown {
-  const body = JSON.parse(fixture("openai-chat-completion.json"));
-  body.choices[0].message.content = content;
-  return body;
-}
+const loopback = useLoopback();
 
 const answer: AnswerOutput = {
   statements: [{ text: "LFP cells tolerate more than 3000 full cycles.", sourceId: "s_001", chunkIds: ["s_001.p01"] }],
@@ -87,13 +56,7 @@ const turnInput: AgentTurnInput = {
 const firstTurn: AgentTurnInput = { ...turnInput, transcript: [] };
 const call = { timeoutMs: 10_000 };
 
-const compatible = (server: Loopback, options: Partial<AiSdkModelOptions> = {}) =>
-  createAiSdkModel({
-    spec: "openai-compatible:qwen2.5:7b",
-    baseURL: `${server.baseUrl}/v1`,
-    retryBaseDelayMs: 5,
-    ...options,
-  });
+const compatible = compatibleModel("qwen2.5:7b");
 
 describe("step over Chat Completions (openai-compatible)", () => {
   it("sends the tools, tool_choice required and the mapped transcript, and parses a search call", async () => {
@@ -228,7 +191,7 @@ describe("step over Chat Completions (openai-compatible)", () => {
 
   it("repairs a text reply that called no tool, counting the usage of the rejected reply", async () => {
     const server = await loopback([
-      { body: textCompletion("LFP is the better choice.") },
+      { body: chatCompletion("LFP is the better choice.") },
       { body: toolCompletion([{ id: "call_1", name: "answer", arguments: answer }]) },
     ]);
     const result = await compatible(server).step(turnInput, call);
@@ -288,7 +251,7 @@ describe("step over Chat Completions (openai-compatible)", () => {
   });
 
   it("maps a content filter stop without a usable call to refused", async () => {
-    const server = await loopback([{ body: toolCompletion([], "content_filter") }]);
+    const server = await loopback([{ body: toolCompletion([], null, "content_filter") }]);
     const result = await compatible(server).step(turnInput, call);
     expect(result).toMatchObject({ ok: false, kind: "refused", attempts: 1 });
   });
@@ -298,8 +261,8 @@ describe("step over Chat Completions (openai-compatible)", () => {
     const calls = { calls: [{ tool: "search", query: "LFP cycle life", hit: null }], answer: null };
     const server = await loopback([
       rejection,
-      { body: textCompletion(JSON.stringify(calls)) },
-      { body: textCompletion(`\`\`\`json\n${JSON.stringify({ answer })}\n\`\`\``) },
+      { body: chatCompletion(JSON.stringify(calls)) },
+      { body: chatCompletion(`\`\`\`json\n${JSON.stringify({ answer })}\n\`\`\``) },
     ]);
     const model = compatible(server);
     const first = await model.step(turnInput, call);
@@ -334,8 +297,8 @@ describe("step over Chat Completions (openai-compatible)", () => {
     const rejection = { status: 422, body: { error: { message: "unknown field: tools" } } };
     const server = await loopback([
       rejection,
-      { body: textCompletion("I will search for LFP.") },
-      { body: textCompletion('{"calls": [{"tool": "read", "hit": "h1", "query": null}], "answer": null}') },
+      { body: chatCompletion("I will search for LFP.") },
+      { body: chatCompletion('{"calls": [{"tool": "read", "hit": "h1", "query": null}], "answer": null}') },
     ]);
     const result = await compatible(server).step(turnInput, call);
     expect(result).toMatchObject({ ok: true, attempts: 3, value: { kind: "tools", calls: [{ tool: "read" }] } });
@@ -354,23 +317,9 @@ describe("step over Chat Completions (openai-compatible)", () => {
 });
 
 describe("step over Anthropic Messages", () => {
-  const anthropic = (server: Loopback) =>
-    createAiSdkModel({
-      spec: "anthropic:claude-sonnet-4-5",
-      apiKey: KEY,
-      baseURL: `${server.baseUrl}/v1`,
-      retryBaseDelayMs: 5,
-    });
-
-  function toolUse(blocks: unknown[]): unknown {
-    const body = JSON.parse(fixture("anthropic-tool-use.json"));
-    body.content = blocks;
-    return body;
-  }
-
   it("sends the tools and the transcript as tool_use and tool_result blocks, and parses tool_use", async () => {
     const server = await loopback([{ body: JSON.parse(fixture("anthropic-tool-use.json")) }]);
-    const result = await anthropic(server).step(turnInput, call);
+    const result = await anthropicModel(server).step(turnInput, call);
     expect(result).toEqual({
       ok: true,
       value: {
@@ -405,7 +354,7 @@ describe("step over Anthropic Messages", () => {
     const server = await loopback([
       { body: toolUse([{ type: "tool_use", id: "toolu_01Answer", name: "answer", input: answer }]) },
     ]);
-    const result = await anthropic(server).step({ ...turnInput, mustAnswer: true }, call);
+    const result = await anthropicModel(server).step({ ...turnInput, mustAnswer: true }, call);
     expect(result).toMatchObject({ ok: true, value: { kind: "answer", answer } });
     expect(server.seen[0]?.body.tool_choice).toEqual({ type: "tool", name: "answer" });
     expect(server.seen[0]?.body.tools.map((tool: { name: string }) => tool.name)).toEqual(["answer"]);
@@ -415,7 +364,7 @@ describe("step over Anthropic Messages", () => {
     const invalid = { statements: [{ text: "LFP lasts.", sourceId: "s_001", chunkIds: [] }], gaps: [] };
     const reply = { body: toolUse([{ type: "tool_use", id: "toolu_01Bad", name: "answer", input: invalid }]) };
     const server = await loopback([reply, reply]);
-    const result = await anthropic(server).step({ ...turnInput, mustAnswer: true }, call);
+    const result = await anthropicModel(server).step({ ...turnInput, mustAnswer: true }, call);
     expect(result).toMatchObject({
       ok: false,
       kind: "malformed",
@@ -454,7 +403,7 @@ const verdict = {
 
 describe("judge", () => {
   it("sends the rubric and the report with a judgement schema, and parses the verdict", async () => {
-    const server = await loopback([{ body: textCompletion(JSON.stringify(verdict)) }]);
+    const server = await loopback([{ body: chatCompletion(JSON.stringify(verdict)) }]);
     const model = createAiSdkModel({ spec: "openai:gpt-4.1-mini", apiKey: KEY, baseURL: `${server.baseUrl}/v1` });
     const result = await model.judge(judgeInput, call);
     expect(result).toEqual({ ok: true, value: verdict, usage: { inputTokens: 1240, outputTokens: 212 }, attempts: 1 });
@@ -467,8 +416,8 @@ describe("judge", () => {
   it("repairs a verdict that skips an item, then fails as malformed", async () => {
     const partial = { ...verdict, items: [verdict.items[0]] };
     const server = await loopback([
-      { body: textCompletion(JSON.stringify(partial)) },
-      { body: textCompletion(JSON.stringify({ ...verdict, coverage: 3 })) },
+      { body: chatCompletion(JSON.stringify(partial)) },
+      { body: chatCompletion(JSON.stringify({ ...verdict, coverage: 3 })) },
     ]);
     const result = await compatible(server).judge(judgeInput, call);
     expect(result).toMatchObject({ ok: false, kind: "malformed", attempts: 2 });

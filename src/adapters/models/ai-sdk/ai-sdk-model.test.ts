@@ -3,41 +3,22 @@
  * formats (OpenAI Chat Completions, Anthropic Messages), with recorded response bodies.
  * No real network, no real keys.
  */
-import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PlannerInput, SynthesisInput } from "../../../ports/model.js";
-import { type Loopback, type ScriptedReply, startLoopback } from "../../../testing/loopback-http.js";
-import { type AiSdkModelOptions, createAiSdkModel } from "./ai-sdk-model.js";
+import {
+  anthropicMessage,
+  anthropicModel,
+  chatCompletion,
+  compatibleModel,
+  fixture,
+  KEY,
+  openaiModel,
+  useLoopback,
+} from "./__fixtures__/wire-builders.js";
+import { createAiSdkModel } from "./ai-sdk-model.js";
 
-const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
 const validReply = fixture("synthesis-reply.json");
-const KEY = "sk-test-4f9a1c2e7b3d5f6a8c0e";
-
-/** A recorded chat completion with `content` as the assistant's text. */
-function chatCompletion(content: string, finishReason = "stop"): unknown {
-  const body = JSON.parse(fixture("openai-chat-completion.json"));
-  body.choices[0].message.content = content;
-  body.choices[0].finish_reason = finishReason;
-  return body;
-}
-
-function anthropicMessage(text: string): unknown {
-  const body = JSON.parse(fixture("anthropic-message.json"));
-  body.content[0].text = text;
-  return body;
-}
-
-const servers: Loopback[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-/** Answers each request with the next reply in `replies`; an unexpected request gets a 418. */
-async function loopback(replies: ScriptedReply[]): Promise<Loopback> {
-  const instance = await startLoopback(replies);
-  servers.push(instance);
-  return instance;
-}
+const loopback = useLoopback();
 
 const synthesisInput: SynthesisInput = {
   question: "Which battery chemistry suits home storage?",
@@ -71,13 +52,7 @@ const plannerInput: PlannerInput = {
 };
 
 const call = { timeoutMs: 10_000 };
-const compatible = (server: Loopback, options: Partial<AiSdkModelOptions> = {}) =>
-  createAiSdkModel({
-    spec: "openai-compatible:llama3.1:8b",
-    baseURL: `${server.baseUrl}/v1`,
-    retryBaseDelayMs: 5,
-    ...options,
-  });
+const compatible = compatibleModel("llama3.1:8b");
 
 describe("openai-compatible (Chat Completions)", () => {
   it("parses a valid structured synthesis reply and sends the sources, model and schema", async () => {
@@ -276,17 +251,9 @@ describe("openai-compatible (Chat Completions)", () => {
 });
 
 describe("openai (Chat Completions, strict json_schema)", () => {
-  const openai = (server: Loopback) =>
-    createAiSdkModel({
-      spec: "openai:gpt-4.1-mini",
-      apiKey: KEY,
-      baseURL: `${server.baseUrl}/v1`,
-      retryBaseDelayMs: 5,
-    });
-
   it("sends the key, the model and a strict schema, and parses the reply", async () => {
     const server = await loopback([{ body: chatCompletion(validReply) }]);
-    const model = openai(server);
+    const model = openaiModel(server);
     expect(model.name).toBe("openai:gpt-4.1-mini");
     const result = await model.synthesize(synthesisInput, call);
     expect(result).toMatchObject({ ok: true, attempts: 1, usage: { inputTokens: 1240, outputTokens: 212 } });
@@ -302,7 +269,7 @@ describe("openai (Chat Completions, strict json_schema)", () => {
   it("does not retry a 401 and keeps the key out of the error", async () => {
     const body = JSON.parse(fixture("openai-error-401.json").replace("REPLACED_BY_TEST", KEY));
     const server = await loopback([{ status: 401, body }, { body: chatCompletion(validReply) }]);
-    const result = await openai(server).synthesize(synthesisInput, call);
+    const result = await openaiModel(server).synthesize(synthesisInput, call);
     expect(result).toMatchObject({ ok: false, kind: "transport", attempts: 1 });
     expect(server.seen).toHaveLength(1);
     const error = result.ok ? "" : result.error;
@@ -315,23 +282,15 @@ describe("openai (Chat Completions, strict json_schema)", () => {
 
   it("does not retry a 400", async () => {
     const server = await loopback([{ status: 400, body: { error: { message: "bad request" } } }]);
-    const result = await openai(server).synthesize(synthesisInput, call);
+    const result = await openaiModel(server).synthesize(synthesisInput, call);
     expect(result).toMatchObject({ ok: false, kind: "transport", attempts: 1 });
   });
 });
 
 describe("anthropic (Messages)", () => {
-  const anthropic = (server: Loopback) =>
-    createAiSdkModel({
-      spec: "anthropic:claude-sonnet-4-5",
-      apiKey: KEY,
-      baseURL: `${server.baseUrl}/v1`,
-      retryBaseDelayMs: 5,
-    });
-
   it("sends the key, the model and the output format, and parses the text content", async () => {
     const server = await loopback([{ body: anthropicMessage(validReply) }]);
-    const result = await anthropic(server).synthesize(synthesisInput, call);
+    const result = await anthropicModel(server).synthesize(synthesisInput, call);
     expect(result).toMatchObject({ ok: true, attempts: 1, usage: { inputTokens: 2095, outputTokens: 503 } });
     const [request] = server.seen;
     expect(request?.path).toBe("/v1/messages");
@@ -347,7 +306,7 @@ describe("anthropic (Messages)", () => {
       { body: anthropicMessage("I cannot produce JSON right now.") },
       { body: anthropicMessage(validReply) },
     ]);
-    const result = await anthropic(server).synthesize(synthesisInput, call);
+    const result = await anthropicModel(server).synthesize(synthesisInput, call);
     expect(result).toMatchObject({ ok: true, attempts: 2, usage: { inputTokens: 4190, outputTokens: 1006 } });
     expect(JSON.stringify(server.seen[1]?.body.messages)).toContain("Your previous reply could not be used");
   });
@@ -355,7 +314,7 @@ describe("anthropic (Messages)", () => {
   it("retries an overloaded 529 and succeeds", async () => {
     const overloaded = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
     const server = await loopback([{ status: 529, body: overloaded }, { body: anthropicMessage(validReply) }]);
-    const result = await anthropic(server).synthesize(synthesisInput, call);
+    const result = await anthropicModel(server).synthesize(synthesisInput, call);
     expect(result).toMatchObject({ ok: true, attempts: 2 });
   });
 });
