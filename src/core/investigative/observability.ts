@@ -7,15 +7,12 @@
 import { p2 } from "./frontier-queries.js";
 import {
   type Actor,
-  type Attempt,
   CHALLENGE_OUTCOMES,
   type Challenge,
   type ChallengeOutcome,
   type Claim,
   type ClaimSource,
-  type Contradiction,
-  type Dependency,
-  type LedgerSource,
+  type InvestigationRowSet,
   QUESTION_STATUSES,
   type Question,
   type QuestionStatus,
@@ -320,16 +317,7 @@ export function frontierStatsLines(stats: FrontierStats): string[] {
 }
 
 /** The stored rows an export reads (the store's `StoredInvestigation` fits). */
-export interface InvestigationRows {
-  questions: readonly Question[];
-  dependencies: readonly Dependency[];
-  attempts: readonly Attempt[];
-  transitions: readonly Transition[];
-  sources: readonly LedgerSource[];
-  claims: readonly Claim[];
-  claimSources: readonly ClaimSource[];
-  contradictions: readonly Contradiction[];
-  challenges: readonly Challenge[];
+export interface InvestigationRows extends InvestigationRowSet {
   notesVersions: number;
 }
 

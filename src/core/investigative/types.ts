@@ -265,12 +265,8 @@ export interface Investigation {
   stateSeq: number;
 }
 
-/**
- * The rows one decision adds or changes: what the effect layer writes in one transaction.
- * Question rows are upserts of the whole current value; transitions, attempts and version
- * rows are appends.
- */
-export interface Mutation {
+/** Every kind of row an investigation stores, one array per table. */
+export interface InvestigationRowSet {
   questions: readonly Question[];
   dependencies: readonly Dependency[];
   attempts: readonly Attempt[];
@@ -280,6 +276,14 @@ export interface Mutation {
   claimSources: readonly ClaimSource[];
   contradictions: readonly Contradiction[];
   challenges: readonly Challenge[];
+}
+
+/**
+ * The rows one decision adds or changes: what the effect layer writes in one transaction.
+ * Question rows are upserts of the whole current value; transitions, attempts and version
+ * rows are appends.
+ */
+export interface Mutation extends InvestigationRowSet {
   /** The whole notes.md after the change, when the change writes notes, with what wrote it. */
   notes?: {
     text: string;
