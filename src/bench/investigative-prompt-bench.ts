@@ -48,7 +48,7 @@ const MAX_CALLS = 3;
 const MAX_RESULT_CHARS = 8_000;
 const OBJECTIVE = "How much GPU memory does model X need for inference at fp16, and what drives it?";
 const TOOLS = (
-  "web_search fetch_page frontier_next frontier_view add_question resolve_question retry_question notes_append " +
+  "search fetch_page frontier_next frontier_view add_question resolve_question retry_question notes_append " +
   "notes_update notes_scratch challenge record_challenge_result finish_exploration"
 ).split(" ");
 const WORDS =
@@ -234,7 +234,7 @@ function explore(sim: Sim): TurnCall[] {
     for (let index = 0; index < between(sim, 1, MAX_CALLS); index++) {
       const fetch = sim.random() < 0.5;
       const query = prose(sim, between(sim, 20, 60));
-      const tool = fetch ? "fetch_page" : "web_search";
+      const tool = fetch ? "fetch_page" : "search";
       const size = fetch ? between(sim, 1_500, MAX_RESULT_CHARS) : between(sim, 300, 2_500);
       frontier = must(recordAttempt(frontier, { questionId: current.id, query, tool, outcome: "read" }, ctx));
       calls.push(call(sim, tool, { query }, prose(sim, size)));

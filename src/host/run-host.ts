@@ -8,6 +8,7 @@ import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { Clock } from "../ports/clock.js";
 import type { Fetcher } from "../ports/fetcher.js";
 import type { Model } from "../ports/model.js";
+import type { NotesFiles } from "../ports/notes-store.js";
 import type { SearchProvider } from "../ports/search-provider.js";
 import type { RunEvent, RunRecord, RunRequest, SearchCallRecord, SourceRecord, Store } from "../ports/store.js";
 import { RunClock } from "./run-clock.js";
@@ -37,6 +38,8 @@ export interface RunHostOptions {
   signal?: AbortSignal;
   /** Continue an interrupted run: state is reloaded from the store. */
   resumed?: { lastOffsetMs: number };
+  /** Where investigative runs keep their notes.md working copies (`research_notes_dir`). */
+  notes?: NotesFiles;
 }
 
 export class RunHost {
@@ -48,6 +51,7 @@ export class RunHost {
   readonly fetcher: Fetcher;
   readonly artifacts: ArtifactStore;
   readonly model: Model | undefined;
+  readonly notes: NotesFiles | undefined;
   /** Aborted at the acquisition deadline (wall clock minus the publish reserve) or on cancel. */
   readonly signal: AbortSignal;
   readonly #listeners: EventListener[];
@@ -71,6 +75,7 @@ export class RunHost {
     this.fetcher = options.fetcher;
     this.artifacts = options.artifacts;
     this.model = options.model;
+    this.notes = options.notes;
     this.#listeners = [...(options.listeners ?? [])];
     this.#deadline = new AbortController();
     this.signal = options.signal ? AbortSignal.any([this.#deadline.signal, options.signal]) : this.#deadline.signal;

@@ -72,6 +72,16 @@ export interface InvestigationStore {
   listNotesVersions(runId: number): Promise<NotesVersion[]>;
 }
 
+/** Whether a store also keeps investigations (the investigative strategy needs one that does). */
+export function isInvestigationStore<S extends object>(store: S): store is S & InvestigationStore {
+  const candidate = store as Partial<InvestigationStore>;
+  return (
+    typeof candidate.loadInvestigation === "function" &&
+    typeof candidate.applyMutation === "function" &&
+    typeof candidate.listNotesVersions === "function"
+  );
+}
+
 /**
  * A mutation used an id or seq that is not the next of its counter: another writer got
  * there first, or the caller computed from stale state. Reload and decide again.

@@ -32,7 +32,7 @@ export interface WebScope {
 export type EvidenceScope = CorpusScope | WebScope;
 
 /** The research strategies a run may name (see docs/architecture.md). */
-export const STRATEGY_NAMES = ["pipeline", "simple"] as const;
+export const STRATEGY_NAMES = ["pipeline", "simple", "investigative"] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 /** Everything needed to run (and resume) a research. */

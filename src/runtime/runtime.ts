@@ -12,7 +12,9 @@ import type { ArtifactStore, PublishedArtifacts } from "../ports/artifact-store.
 import type { Clock } from "../ports/clock.js";
 import type { OpenScope, ScopeOpener } from "../ports/evidence-scope.js";
 import type { Model } from "../ports/model.js";
+import type { NotesFiles } from "../ports/notes-store.js";
 import type { RunRecord, RunRequest, Store } from "../ports/store.js";
+import { investigativeStrategy } from "../strategies/investigative/investigative-strategy.js";
 import { pipelineStrategy } from "../strategies/pipeline/pipeline-strategy.js";
 import { simpleStrategy } from "../strategies/simple/simple-strategy.js";
 import type { Strategy, StrategyResult } from "../strategies/strategy.js";
@@ -24,6 +26,8 @@ export interface RuntimeOptions {
   scopes: ScopeOpener;
   /** Plans and synthesizes; without one a run publishes a source-backed report. */
   model?: Model;
+  /** notes.md working copies of investigative runs (`research_notes_dir`); required by that strategy. */
+  notes?: NotesFiles;
   /** Identifies this process in runs it executes (default host:pid). */
   worker?: string;
   strategies?: Record<string, Strategy>;
@@ -45,6 +49,8 @@ export interface RunOutcome {
   timings: RunTimings;
   /** A configuration problem the user must fix (a provider's key, an endpoint); the run failed on it. */
   error?: string;
+  /** Why the strategy failed the run (an investigative run whose synthesis reserve ran out, with the breaker). */
+  failure?: string;
 }
 
 export interface Runtime {
@@ -59,6 +65,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const strategies: Record<string, Strategy> = {
     pipeline: pipelineStrategy,
     simple: simpleStrategy,
+    investigative: investigativeStrategy,
     ...options.strategies,
   };
 
@@ -77,6 +84,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     fetcher: scope.fetcher,
     artifacts: options.artifacts,
     ...(options.model ? { model: options.model } : {}),
+    ...(options.notes ? { notes: options.notes } : {}),
     listeners: runOptions.listeners ?? [],
     ...(runOptions.signal ? { signal: runOptions.signal } : {}),
   });
@@ -98,10 +106,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       await host.stage("publication");
       final = await publish(host, await buildFromPersisted(host, "final", result.synthesis), "final");
-      if (final && configurationError) {
+      const failure = configurationError ?? result.error;
+      if (final && failure) {
         await store.updateRun(run.id, {
           status: "failed",
-          error: configurationError,
+          error: failure,
           finishedAt: host.clock.wallIso(),
         });
       } else if (final) {
@@ -128,6 +137,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       artifactStatus: record?.artifactStatus ?? "",
       ...(final ? { paths: final.paths } : {}),
       ...(configurationError ? { error: configurationError } : {}),
+      ...(result.error && !configurationError ? { failure: result.error } : {}),
       timings: runTimings(events),
     };
   }

@@ -9,6 +9,11 @@ import type { RunHost } from "../host/run-host.js";
 /** What a strategy hands back: admitted synthesis items, when a synthesis produced them. */
 export interface StrategyResult {
   synthesis?: { admitted: Admitted; producedBy: string };
+  /**
+   * Why the run failed although the Host still publishes what was persisted (the investigative
+   * strategy's exhausted synthesis reserve names its breaker here); absent for a run that ended well.
+   */
+  error?: string;
 }
 
 export interface Strategy {

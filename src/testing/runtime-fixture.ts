@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { FilesystemArtifactStore } from "../adapters/artifacts/filesystem/filesystem-artifact-store.js";
 import { systemClock } from "../adapters/clock/system-clock.js";
+import { FileNotes } from "../adapters/notes/file-notes.js";
 import { openSqliteStore, type SqliteStore } from "../adapters/store/sqlite/sqlite-store.js";
 import { type Budgets, resolveBudgets } from "../core/budgets.js";
 import type { Clock } from "../ports/clock.js";
@@ -17,6 +18,8 @@ export interface RuntimeFixture {
   scope: ReturnType<typeof fakeScopeOpener>;
   dbFile: string;
   outDir: string;
+  /** Where investigative runs keep notes.md. */
+  notesDir: string;
   request(question: string, budgets?: Partial<Budgets>): RunRequest;
   /** Another runtime over the same store and scope (a restarted process), with `model`. */
   withModel(model?: Model): Runtime;
@@ -31,6 +34,7 @@ export function runtimeFixture(
   const dir = tempDir();
   const dbFile = join(dir.path, "assay.db");
   const outDir = join(dir.path, "out");
+  const notesDir = join(dir.path, "notes");
   const store = openSqliteStore({ file: dbFile });
   const scope = fakeScopeOpener(scopeOptions);
   const runtimeWith = (chosen?: Model): Runtime =>
@@ -40,6 +44,7 @@ export function runtimeFixture(
       clock,
       scopes: scope,
       worker: "test:1",
+      notes: new FileNotes({ directory: notesDir }),
       ...(chosen ? { model: chosen } : {}),
     });
   const runtime = runtimeWith(model);
@@ -49,6 +54,7 @@ export function runtimeFixture(
     scope,
     dbFile,
     outDir,
+    notesDir,
     withModel: runtimeWith,
     request(question, budgets = {}) {
       const resolved = resolveBudgets(budgets);

@@ -212,6 +212,7 @@ describe("stop reasons and the cut-short note", () => {
     expect(STOP_REASONS).toEqual([
       "finalized",
       "frontier_exhausted",
+      "model_failed",
       "breaker:iterations",
       "breaker:tokens",
       "breaker:cost",

@@ -162,16 +162,17 @@ export function forcedFinalTurn(state: BreakerState, limits: BreakerLimits): boo
 /**
  * Why an investigation stopped, as stored in `runs.stop_reason`: `finalized` (finish_exploration
  * passed the exploration gate), `frontier_exhausted` (no actionable question left and the final
- * verification check queued nothing), or `breaker:<name>` for a breaker that fired —
- * `breaker:iterations`, `breaker:tokens`, `breaker:cost`, and `breaker:wall_clock`, which the
- * schema comment and docs/schema.md do not list yet.
+ * verification check queued nothing), `model_failed` (the model failed several turns in a row),
+ * or `breaker:<name>` for a breaker that fired — `breaker:iterations`, `breaker:tokens`,
+ * `breaker:cost`, `breaker:wall_clock`.
  */
 export const STOP_REASONS = [
   "finalized",
   "frontier_exhausted",
+  "model_failed",
   ...BREAKERS.map((breaker) => `breaker:${breaker}` as const),
 ] as const;
-export type StopReason = "finalized" | "frontier_exhausted" | `breaker:${Breaker}`;
+export type StopReason = "finalized" | "frontier_exhausted" | "model_failed" | `breaker:${Breaker}`;
 
 /** The stored stop reason of an end: a named end, or the breaker that fired. Pure. */
 export function stopReason(end: "finalized" | "frontier_exhausted" | Pick<BreakerFired, "breaker">): StopReason {

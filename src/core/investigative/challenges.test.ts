@@ -354,7 +354,7 @@ describe("recordChallengeResult", () => {
     expect(rejection(recordChallengeResult(open, verdict("survived"), known, later))).toEqual({
       rule: "not-executed",
       message:
-        'ch_001 was not executed: run web_search or fetch_page with its query "model X out of memory 11 GB not enough" first',
+        'ch_001 was not executed: run search with its query "model X out of memory 11 GB not enough" first',
     });
   });
 

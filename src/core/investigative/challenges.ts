@@ -361,7 +361,7 @@ export function recordChallengeResult(
   if (outcome === "survived" && !challenge.attempt) {
     return reject(
       "not-executed",
-      `${challenge.id} was not executed: run web_search or fetch_page with its query "${readerLine(challenge.query, 120)}" first`,
+      `${challenge.id} was not executed: run search with its query "${readerLine(challenge.query, 120)}" first`,
     );
   }
   const resultClaimId = input.resultClaimId?.trim() || null;

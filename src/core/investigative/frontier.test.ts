@@ -370,7 +370,7 @@ describe("frontierNext", () => {
     expect(error.message).toContain(
       "No actionable question: 0 pending (each waiting on an unresolved dependency), 1 blocked.",
     );
-    expect(error.message).toContain("finalize_report");
+    expect(error.message).toContain("finish_exploration");
   });
 });
 

@@ -170,7 +170,7 @@ export function frontierNext(
       "nothing-actionable",
       `No actionable question: ${waiting} pending (each waiting on an unresolved dependency), ` +
         `${count.blocked} blocked. Rewrite or prune the blocked ones (prune_branch), add a question for a gap ` +
-        "that remains, or call finalize_report when the frontier is done.",
+        "that remains, or call finish_exploration when the frontier is done.",
     );
   }
   const draft = draftOf(frontier, ctx);

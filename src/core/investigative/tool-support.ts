@@ -38,6 +38,8 @@ export interface ToolContext {
   hostSources: readonly LedgerSource[];
   /** The Host's chunk catalog: each persisted source id → its passage (chunk) ids, `s_001.p01`, …. */
   hostChunks: ReadonlyMap<string, readonly string[]>;
+  /** Who made the call: the model (default), or the loop's code (its own selection). */
+  actor?: "agent" | "code";
 }
 
 export interface ToolOutcome {
@@ -126,7 +128,7 @@ export function withFrontier(investigation: Investigation, frontier: Investigati
 export function frontierCtx(
   investigation: Investigation,
   ctx: ToolContext,
-  actor: "agent" | "code" = "agent",
+  actor: "agent" | "code" = ctx.actor ?? "agent",
 ): FrontierContext {
   return { now: ctx.now, actor, stateSeq: investigation.stateSeq };
 }

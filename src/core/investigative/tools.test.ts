@@ -906,7 +906,7 @@ describe("record_challenge_result", () => {
     expect(session.no("record_challenge_result", verdict("refuted", "x", ["s_404"])).rule).toBe("unknown-source");
     const notRun = session.no("record_challenge_result", verdict("survived", "", []));
     expect(notRun.rule).toBe("not-executed");
-    expect(notRun.message).toContain("run web_search or fetch_page with its query");
+    expect(notRun.message).toContain("run search with its query");
     expect(session.no("record_challenge_result", { ...verdict("survived", "", []), challenge_id: "ch_404" }).rule).toBe(
       "unknown-challenge",
     );

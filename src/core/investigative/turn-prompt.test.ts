@@ -22,7 +22,7 @@ import { DEFAULT_INVESTIGATION_CONFIG, type Frontier, type Investigation } from 
 
 const NOW = "2026-03-01T12:00:00.000Z";
 const config = { ...DEFAULT_INVESTIGATION_CONFIG };
-const EXPLORATION_TOOLS = ["web_search", "fetch_page", "frontier_next", "notes_append", "finish_exploration"];
+const EXPLORATION_TOOLS = ["search", "fetch_page", "frontier_next", "notes_append", "finish_exploration"];
 const PAGE = "The card says X needs 14 GB at fp16. ".repeat(150);
 
 const turn = (number: number, name: string, resultText: string): TurnRecord => ({
@@ -78,7 +78,7 @@ const contents = (messages: readonly TurnMessage[]): string => messages.map((mes
 
 describe("buildTurnPrompt", () => {
   it("holds exactly the seed's parts: system + tools, the task first, the scratchpad, the visible turns", () => {
-    const turns = [turn(1, "web_search", "hits for query 1"), turn(2, "frontier_next", "selected q_002")];
+    const turns = [turn(1, "search", "hits for query 1"), turn(2, "frontier_next", "selected q_002")];
     const prompt = buildTurnPrompt(input({ turns }));
     expect(prompt.toolNames).toEqual(EXPLORATION_TOOLS);
     for (const name of EXPLORATION_TOOLS) expect(prompt.system).toContain(`- ${name}: `);
@@ -97,13 +97,13 @@ describe("buildTurnPrompt", () => {
     expect(prompt.messages[2]).toEqual({
       role: "assistant",
       content: "",
-      calls: [{ id: "call_1", name: "web_search", args: { q: "query 1" } }],
+      calls: [{ id: "call_1", name: "search", args: { q: "query 1" } }],
     });
     expect(prompt.messages[3]).toEqual({
       role: "tool",
       callId: "call_1",
-      name: "web_search",
-      content: '<result tool="web_search" call="call_1" turn="1">\nhits for query 1\n</result>',
+      name: "search",
+      content: '<result tool="search" call="call_1" turn="1">\nhits for query 1\n</result>',
     });
   });
 
@@ -132,8 +132,8 @@ describe("buildTurnPrompt", () => {
     let turns = [
       turn(1, "fetch_page", PAGE),
       turn(2, "frontier_view", "view"),
-      turn(3, "web_search", "hits 3"),
-      turn(4, "web_search", "hits 4"),
+      turn(3, "search", "hits 3"),
+      turn(4, "search", "hits 4"),
     ];
     const before = buildTurnPrompt(input({ turns: visibleTurns(turns, 2) }));
     expect(contents(before.messages)).toContain(PAGE.trim());
@@ -154,7 +154,7 @@ describe("buildTurnPrompt", () => {
     );
     expect(prompt.toolNames).toEqual([...NOTES_TOOLS]);
     expect(prompt.system).toContain("Extract what matters for question q_002 from this page (fetch_page call_1)");
-    expect(prompt.system).not.toContain("- web_search:");
+    expect(prompt.system).not.toContain("- search:");
     expect(prompt.system).not.toContain("- finish_exploration:");
   });
 
@@ -171,7 +171,7 @@ describe("buildTurnPrompt", () => {
     const prompt = buildTurnPrompt(input({ phase: "synthesis", tools }));
     expect(prompt.system).toContain("no new research");
     expect(prompt.system).toContain("- finalize_report: ");
-    expect(prompt.system).not.toContain("- web_search:");
+    expect(prompt.system).not.toContain("- search:");
     expect(prompt.toolNames).toEqual(["notes_read", "frontier_view", "finalize_report"]);
   });
 
@@ -180,7 +180,7 @@ describe("buildTurnPrompt", () => {
     expect(reminder).toBe(
       "You answered without a tool. The frontier still has open questions: [q_001] How much memory does X need?; [q_002] What does the model card say?. Call a tool.",
     );
-    const prompt = buildTurnPrompt(input({ turns: [turn(1, "web_search", "hits")], reminder }));
+    const prompt = buildTurnPrompt(input({ turns: [turn(1, "search", "hits")], reminder }));
     expect(prompt.messages.at(-1)).toEqual({ role: "user", content: reminder });
     expect(buildTurnPrompt(input()).messages).toHaveLength(2);
     expect(plainTextReminder(frontier(), "synthesis")).toContain("finalize_report");
@@ -208,13 +208,13 @@ describe("buildTurnPrompt", () => {
 
 describe("promptSize", () => {
   it("counts every character sent and ~tokens as ceil(chars / 4)", () => {
-    const prompt = buildTurnPrompt(input({ turns: [turn(1, "web_search", "hits")] }));
+    const prompt = buildTurnPrompt(input({ turns: [turn(1, "search", "hits")] }));
     const size = promptSize(prompt);
     const expected =
       prompt.system.length +
       contents(prompt.messages).length -
       (prompt.messages.length - 1) +
-      "call_1web_search".length +
+      "call_1search".length +
       15;
     expect(size.chars).toBe(expected);
     expect(size.tokens).toBe(Math.ceil(size.chars / 4));

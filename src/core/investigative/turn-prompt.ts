@@ -19,17 +19,15 @@ import type { Challenge, Frontier } from "./types.js";
 
 /** The loop's tools that are not frontier, notes or challenge tools, with what the model reads. */
 export const LOOP_TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = Object.freeze({
-  web_search: "Search the web for a query; returns hits (title, URL, snippet). Log one query per attempt.",
+  search:
+    "Search the evidence scope (the web or the local folder) for a query; returns hits with handles (h3), titles, locations and snippets. Each search is logged as an attempt of the current question (or of question_id); a challenge's registered query runs that challenge.",
   fetch_page:
-    "Fetch one page and return its text with its source id. A long page must be extracted into notes.md on the next turn.",
-  query: "Ask the knowledge tool a question; returns an answer with its sources.",
-  search: "Search the local evidence scope; returns hits with handles.",
-  read: "Read one hit in full; the host stores it as a source with an id (s_001).",
+    "Read one hit in full (hit: its handle). The host stores it as a source first and returns its passages with their ids (s_001.p03). Record what matters with the notes tools: a page not extracted is forced into an extraction turn.",
   notes_read: "Read notes.md as it is now (verified and unverified claims, datapoints, sources, gaps, Scratch).",
   finish_exploration:
-    "End exploration when the frontier is exhausted; the exploration gate checks sources, verification and challenges.",
+    "End exploration when the frontier is exhausted; the exploration gate checks the root, open questions, sources, verification, contradictions and challenges, and names what is missing.",
   finalize_report:
-    "Submit the report (the completion tool): summary first, then details, gaps and assumptions, verification status of key claims, and the source list.",
+    "Submit the report (the completion tool): summary; items, each citing its claim ids (claimIds) and the source ids (sourceIds) that support them; gaps (every unresolvable question, with questionIds); keyClaims (the status of every claim the items cite). Or, when a hole would change the conclusion, only reopen {question_id, why} to return to exploration once.",
 });
 
 /** The question the code selected for this turn (seed 000 "The cycle" step 2). */

@@ -47,7 +47,7 @@ const turn = (number: number, calls: { name: string; chars: number }[]): TurnRec
 });
 
 /** Ten turns: a large fetch_page at turn 2, small searches and frontier calls elsewhere. */
-function history(): TurnRecord[] {
+function rawHistory(): TurnRecord[] {
   return Array.from({ length: 10 }, (_, index) =>
     index === 1
       ? turn(2, [{ name: "fetch_page", chars: 9_000 }])
@@ -55,6 +55,14 @@ function history(): TurnRecord[] {
           { name: "frontier_view", chars: 300 },
           { name: "web_search", chars: 800 },
         ]),
+  );
+}
+
+/** The same, with each search committed by its attempt-log line as the loop does. */
+function history(): TurnRecord[] {
+  return rawHistory().reduce<TurnRecord[]>(
+    (turns, record) => (record.turn === 2 ? turns : commitResults(turns, record.turn, "logged")),
+    rawHistory(),
   );
 }
 
@@ -119,7 +127,7 @@ describe("visibleTurns", () => {
   });
 
   it("reduces an old turn to its uncommitted calls; its committed ones are evicted", () => {
-    const turns = commitAllBut(history(), 3);
+    const turns = commitAllBut(rawHistory(), 3);
     const old = visibleTurns(turns, 2)[0];
     expect(old?.turn).toBe(3);
     expect(old?.calls.map((call) => call.name)).toEqual(["web_search"]);
@@ -155,6 +163,19 @@ describe("turnMode and offeredTools", () => {
     expect(mode).toMatchObject({ kind: "extraction", questionId: "q_001" });
     expect(mode.kind === "extraction" && mode.pending.map((pending) => pending.turn)).toEqual([2]);
     expect(offeredTools("exploration", mode, exploration)).toEqual([...NOTES_TOOLS]);
+  });
+
+  it("forces extraction of a small uncommitted result about to leave the keep_turns window, not before", () => {
+    const turns = [
+      turn(1, [{ name: "fetch_page", chars: 900 }]),
+      turn(2, [{ name: "frontier_view", chars: 100 }]),
+      turn(3, [{ name: "frontier_view", chars: 100 }]),
+    ];
+    const mode = turnMode(turns, investigation(), { ...config, keepTurns: 2 });
+    expect(mode.kind === "extraction" && mode.pending.map((pending) => pending.call.id)).toEqual(["t1c0"]);
+    // Still inside the window of the last three turns: the model may extract it when it likes.
+    expect(turnMode(turns, investigation(), { ...config, keepTurns: 3 })).toEqual({ kind: "normal" });
+    expect(pendingExtraction(rawHistory(), 4_000).map((pending) => pending.turn)).toEqual([2]);
   });
 
   it("forces consolidation when notes.md is over notesMaxTokens, and is normal otherwise", () => {

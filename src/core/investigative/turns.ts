@@ -13,8 +13,12 @@ import type { Investigation, InvestigationConfig } from "./types.js";
 
 export type TurnPhase = "exploration" | "synthesis";
 
-/** How a result was committed: its content went to notes.md, or the attempt log says nothing in it was useful. */
-export type CommitHow = "extracted" | "nothing-relevant";
+/**
+ * How a result was committed: its content went to notes.md (`extracted`), the loop recorded
+ * that nothing in it was useful (`nothing-relevant`), or its one-line outcome is in the
+ * attempt log, which is all of it the agent needs later (`logged`: a search's hit list).
+ */
+export type CommitHow = "extracted" | "nothing-relevant" | "logged";
 
 /** One tool call of a turn with the text its result showed the model. */
 export interface TurnCall {
@@ -82,14 +86,40 @@ export function commitResults(turns: readonly TurnRecord[], turnNumber: number, 
   );
 }
 
+/** Commits one call's result (`callId` of turn `turnNumber`), if it is not committed yet. Pure. */
+export function commitCall(
+  turns: readonly TurnRecord[],
+  turnNumber: number,
+  callId: string,
+  how: CommitHow,
+): TurnRecord[] {
+  return turns.map((record) =>
+    record.turn !== turnNumber
+      ? record
+      : {
+          ...record,
+          calls: record.calls.map((call) =>
+            call.id !== callId || call.committed ? call : { ...call, committed: true, commitment: how },
+          ),
+        },
+  );
+}
+
 /**
- * The uncommitted results larger than `extractionThreshold` characters, oldest first: while
- * there is one, the next turn is an extraction turn. Pure.
+ * The uncommitted results that must be extracted before the next turn, oldest first: those
+ * larger than `extractionThreshold` characters, and those about to leave the window of the
+ * last `keepTurns` turns (uncommitted results are never evicted: this is their commit point).
+ * While there is one, the next turn is an extraction turn. Pure.
  */
-export function pendingExtraction(turns: readonly TurnRecord[], extractionThreshold: number): PendingResult[] {
-  return turns.flatMap((record) =>
+export function pendingExtraction(
+  turns: readonly TurnRecord[],
+  extractionThreshold: number,
+  keepTurns = Number.POSITIVE_INFINITY,
+): PendingResult[] {
+  const leavingBefore = turns.length - Math.max(1, keepTurns);
+  return turns.flatMap((record, index) =>
     record.calls
-      .filter((call) => !call.committed && call.resultChars > extractionThreshold)
+      .filter((call) => !call.committed && (call.resultChars > extractionThreshold || index < leavingBefore))
       .map((call) => ({ turn: record.turn, call })),
   );
 }
@@ -127,9 +157,9 @@ export type TurnMode =
 export function turnMode(
   turns: readonly TurnRecord[],
   investigation: Investigation,
-  config: Pick<InvestigationConfig, "extractionThreshold" | "notesMaxTokens">,
+  config: Pick<InvestigationConfig, "extractionThreshold" | "notesMaxTokens"> & { keepTurns?: number },
 ): TurnMode {
-  const pending = pendingExtraction(turns, config.extractionThreshold);
+  const pending = pendingExtraction(turns, config.extractionThreshold, config.keepTurns);
   if (pending.length > 0) {
     const questionId = currentQuestion(investigation)?.id ?? investigation.frontier.questions[0]?.id ?? "q_001";
     return { kind: "extraction", questionId, pending };

@@ -117,7 +117,7 @@ export interface Attempt {
   /** 1, 2, … per question. */
   seq: number;
   query: string;
-  /** web_search, fetch_page, search, read, challenge, … */
+  /** search, fetch_page, … (the loop's acquisition tools) */
   tool: string;
   outcome: string;
   createdAt: string;

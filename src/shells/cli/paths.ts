@@ -7,6 +7,8 @@ export interface DataPaths {
   database: string;
   indexDir: string;
   runsDir: string;
+  /** notes.md working copies of investigative runs (`research_notes_dir`). */
+  notesDir: string;
 }
 
 export function dataPaths(environment: NodeJS.ProcessEnv): DataPaths {
@@ -16,5 +18,6 @@ export function dataPaths(environment: NodeJS.ProcessEnv): DataPaths {
     database: join(home, "assay.db"),
     indexDir: join(home, "corpus-index"),
     runsDir: join(home, "runs"),
+    notesDir: join(home, "notes"),
   };
 }

@@ -87,6 +87,7 @@ export async function execute(
       process.stderr.write(`assay: ${outcome.error}\n`);
       return EXIT.usage;
     }
+    if (outcome.failure !== undefined) process.stderr.write(`assay: the run failed: ${outcome.failure}\n`);
     if (interrupted) return EXIT.interrupted;
     return outcome.status === "finished" ? EXIT.ok : EXIT.failed;
   } finally {

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
+import { FileNotes } from "../../adapters/notes/file-notes.js";
 import { searchKeyVariable } from "../../adapters/search/search-registry.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { scopeRouter, webScopeOpener } from "../../adapters/web/web-scope.js";
@@ -25,6 +26,7 @@ export function buildRuntime(
     ...(model ? { model } : {}),
     store,
     artifacts: new FilesystemArtifactStore(),
+    notes: new FileNotes({ directory: paths.notesDir }),
     clock: systemClock,
     scopes: scopeRouter({
       corpus: corpusScopeOpener({ indexDir: paths.indexDir }),

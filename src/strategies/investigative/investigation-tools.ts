@@ -8,6 +8,7 @@
  * design (seed 000 `max_parallel` 1): with two, the notes file may lag a version behind until
  * the next `open` or `restoreNotes` repairs it from the versions.
  */
+import { type AttemptLogged, type AttemptLogInput, logAttempt } from "../../core/investigative/attempt-log.js";
 import { createFrontier, isDeclaredAtomic } from "../../core/investigative/frontier.js";
 import { notesFileName, parseNotes } from "../../core/investigative/notes.js";
 import { TOOL_DESCRIPTIONS, TOOL_SCHEMAS, type ToolName } from "../../core/investigative/tool-schemas.js";
@@ -159,13 +160,20 @@ export class InvestigationTools {
     return latest.text;
   }
 
-  /** Runs one tool call: decide on the stored state, persist, and return what the model reads. */
-  async call(name: string, args: unknown): Promise<ToolReply> {
+  /**
+   * Runs one tool call: decide on the stored state, persist, and return what the model reads.
+   * `actor: "code"` records the loop's own calls (its selection) as made by code.
+   */
+  async call(name: string, args: unknown, options: { actor?: "agent" | "code" } = {}): Promise<ToolReply> {
     for (let attempt = 0; ; attempt++) {
       const investigation = await this.load();
       const hostSources = investigation.ledger.sources;
       const hostChunks = await this.#hostChunks();
-      const decision = decide(investigation, { name, args }, { now: this.#options.now(), hostSources, hostChunks });
+      const decision = decide(
+        investigation,
+        { name, args },
+        { now: this.#options.now(), hostSources, hostChunks, actor: options.actor ?? "agent" },
+      );
       if (!decision.ok)
         return {
           ok: false,
@@ -180,6 +188,24 @@ export class InvestigationTools {
         throw error;
       }
       return { ok: true, text: decision.value.text };
+    }
+  }
+
+  /**
+   * Logs one `search` or `fetch_page` of the loop in the attempt log (and attaches a search to
+   * the open challenge whose query it ran). Undefined when the log refused it (an empty query).
+   */
+  async logAttempt(input: AttemptLogInput): Promise<AttemptLogged | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      const logged = logAttempt(await this.load(), input, this.#options.now());
+      if (!logged.ok) return undefined;
+      try {
+        await this.#write(logged.value.mutation);
+      } catch (error) {
+        if (error instanceof IdConflictError && attempt === 0) continue;
+        throw error;
+      }
+      return logged.value;
     }
   }
 
