@@ -49,6 +49,16 @@ export class ScriptedModel implements Model {
     | { call: "judge"; input: JudgeInput }
   )[] = [];
   readonly #steps: Step[] = [];
+  readonly #usdPerToken: number | undefined;
+
+  /** `usdPerToken`: a price, so the Host meters cost (absent: the price is unknown, like most local models). */
+  constructor(options: { usdPerToken?: number } = {}) {
+    this.#usdPerToken = options.usdPerToken;
+  }
+
+  cost(used: { inputTokens: number; outputTokens: number }): number | undefined {
+    return this.#usdPerToken === undefined ? undefined : (used.inputTokens + used.outputTokens) * this.#usdPerToken;
+  }
 
   onPlan(respond: Extract<Step, { call: "plan" }>["respond"]): this {
     this.#steps.push({ call: "plan", respond });

@@ -42,7 +42,8 @@ const keyClaimSchema = z.object({ claimId: id, status: z.enum(CLAIM_STATUSES) })
 export const finalReportSchema = z
   .object({
     summary: text(SUMMARY_MAX_CHARS),
-    items: z.array(reportItemSchema).min(1).max(MAX_REPORT_ITEMS),
+    /** Empty when nothing was established: the gaps then say what is missing. */
+    items: z.array(reportItemSchema).max(MAX_REPORT_ITEMS),
     gaps: z.array(reportGapSchema).max(80),
     keyClaims: z.array(keyClaimSchema).max(400),
   })

@@ -3,7 +3,7 @@
  * loops, the gates as the model reads them, breakers and the reserve, forced extraction,
  * eviction only after commit, the plain-text reminder, reopen and the forced finalize_report.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ActState } from "../../core/investigative/loop-tools.js";
@@ -209,16 +209,6 @@ describe("the investigative strategy", () => {
     });
     const fixture = make(model);
     const outcome = await fixture.runtime.run(investigative(fixture));
-    if (outcome.status !== "finished" || process.env.DEBUG_INV) {
-      const run = await fixture.store.getRun(outcome.runId);
-      console.log(run?.error, JSON.stringify(await fixture.store.listDiagnostics?.(outcome.runId)));
-      for (const event of await turnEvents(fixture, outcome.runId))
-        console.log(
-          event.turn,
-          event.failed,
-          event.calls.map((call) => `${call.name} ${call.ok} ${call.text.slice(0, 300)}`),
-        );
-    }
     model.assertConsumed();
     expect(outcome.status).toBe("finished");
     expect(outcome.artifactStatus).toBe("synthesized");
@@ -237,5 +227,414 @@ describe("the investigative strategy", () => {
     const selected = investigation.transitions.find((row) => row.questionId === "q_002" && row.trigger === "selected");
     expect(selected?.actor).toBe("code");
     expect(investigation.claims.find((claim) => claim.id === "c_001")?.status).toBe("VERIFIED");
+  });
+
+  it("returns the exploration gate's refusal to the model, reminds it after plain text, and a breaker cuts exploration short into synthesis", async () => {
+    // max_iterations 6: exploration may use floor(0.85 × 6) = 5 turns, synthesis the sixth, forced to finalize_report.
+    const model = new ScriptedModel()
+      .onAct(async () => text("I will start by thinking about cells."))
+      .onAct(async (input) => {
+        const last = input.messages.at(-1);
+        expect(last?.role).toBe("user");
+        expect(last && "content" in last ? last.content : "").toContain("You answered without a tool");
+        expect(state(input).reminder).toContain("open questions: [q_001]");
+        return expand();
+      })
+      .onAct(async () => turn({ name: "finish_exploration", args: {} }))
+      .onAct(async (input) => {
+        const refusal = lastText(input);
+        expect(refusal).toContain("Refused (exploration gate): missing");
+        expect(refusal).toContain("1 actionable pending question(s) with priority >= 0.50 (gate_priority): q_002");
+        expect(refusal).toContain("the gate needs 2 (min_sources)");
+        expect(refusal).toContain("The conclusion has no closed challenge with outcome survived");
+        return turn({ name: "search", args: { query: "cell A energy Wh" } });
+      })
+      .onAct(async (input) => turn({ name: "fetch_page", args: { hit: handleOf(input, "a/spec.md") } }))
+      .onAct(async (input) => {
+        expect(state(input).phase).toBe("synthesis");
+        expect(input.toolChoice).toEqual({ tool: "finalize_report" });
+        return turn({
+          name: "finalize_report",
+          args: { summary: "Nothing was established.", items: [], gaps: [], keyClaims: [] },
+        });
+      });
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxIterations: 6 }));
+    model.assertConsumed();
+    expect(outcome.status).toBe("finished");
+    const run = await fixture.store.getRun(outcome.runId);
+    expect(run?.stopReason).toBe("breaker:iterations");
+    expect(run?.phase).toBe("synthesis");
+    const notes = readFileSync(
+      join(fixture.notesDir, readdirSync(fixture.notesDir).find((name) => name.endsWith(".md")) ?? ""),
+      "utf8",
+    );
+    expect(notes).toContain("The investigation was cut short by breaker: iterations; still pending: q_002");
+    const gaps = report(fixture).gaps.map((gap) => gap.text);
+    expect(
+      gaps.some((gap) => gap.startsWith("Still open: the investigation was cut short by breaker: iterations")),
+    ).toBe(true);
+    const phases = (await fixture.store.listEvents(outcome.runId)).filter(
+      (event) => event.type === "investigative-phase",
+    );
+    expect(phases.map((event) => event.data.stopReason ?? "")).toEqual(["", "breaker:iterations", ""]);
+  });
+
+  it("fails the run with the breaker named when synthesis exhausts its reserve; the finalization gate's refusal names the bad citation", async () => {
+    // max_iterations 4: three exploration turns, one synthesis turn (forced), then nothing is left.
+    const model = new ScriptedModel()
+      .onAct(async () => expand())
+      .onAct(async () => turn({ name: "frontier_view", args: {} }))
+      .onAct(async () => turn({ name: "frontier_view", args: {} }))
+      .onAct(async () =>
+        turn({
+          name: "finalize_report",
+          args: {
+            summary: "Cell A stores 5 Wh.",
+            items: [{ text: "Cell A stores 5 Wh.", claimIds: ["c_009"], sourceIds: ["s_999"] }],
+            gaps: [],
+            keyClaims: [{ claimId: "c_009", status: "VERIFIED" }],
+          },
+        }),
+      );
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxIterations: 4 }));
+    model.assertConsumed();
+    expect(outcome.status).toBe("failed");
+    expect(outcome.failure).toContain(
+      "Synthesis exhausted max_iterations (4 turns of 4 turns) without finalize_report",
+    );
+    expect(outcome.failure).toContain("(breaker: iterations)");
+    const run = await fixture.store.getRun(outcome.runId);
+    expect(run?.error).toContain("breaker: iterations");
+    expect(run?.stopReason).toBe("breaker:iterations");
+    const last = (await turnEvents(fixture, outcome.runId)).at(-1);
+    expect(last?.calls[0]?.ok).toBe(false);
+    expect(last?.calls[0]?.text).toContain("Refused (finalization gate)");
+    expect(last?.calls[0]?.text).toContain("s_999");
+    expect(last?.calls[0]?.text).toContain("c_009");
+    // The Host still published what was persisted.
+    expect(outcome.artifactStatus).not.toBe("");
+  });
+
+  it("the token breaker moves to synthesis at its share and the last affordable turn is forced to finalize_report", async () => {
+    // 150 tokens a turn, max 1 000: exploration stops at 850 (6 turns = 900), synthesis has the rest.
+    const model = new ScriptedModel().onAct(async () => expand());
+    for (let index = 0; index < 5; index++) model.onAct(async () => turn({ name: "frontier_view", args: {} }));
+    model.onAct(async (input) => {
+      expect(state(input).phase).toBe("synthesis");
+      expect(input.toolChoice).toEqual({ tool: "finalize_report" });
+      return turn({
+        name: "finalize_report",
+        args: { summary: "Nothing established.", items: [], gaps: [], keyClaims: [] },
+      });
+    });
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxTotalTokens: 1_000 }));
+    model.assertConsumed();
+    expect(outcome.status).toBe("finished");
+    expect((await fixture.store.getRun(outcome.runId))?.stopReason).toBe("breaker:tokens");
+  });
+
+  it("the cost breaker counts the priced turns and moves to synthesis at its share", async () => {
+    const priced = new ScriptedModel({ usdPerToken: 0.0001 }).onAct(async () => expand());
+    // 150 tokens = $0.015 a turn; max $0.05 → exploration stops at $0.0425 (3 turns = $0.045).
+    for (let index = 0; index < 2; index++) priced.onAct(async () => turn({ name: "frontier_view", args: {} }));
+    priced.onAct(async (input) => {
+      expect(state(input).phase).toBe("synthesis");
+      return turn({
+        name: "finalize_report",
+        args: { summary: "Nothing established.", items: [], gaps: [], keyClaims: [] },
+      });
+    });
+    const fixture = make(priced);
+    const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxCostUsd: 0.05 }));
+    priced.assertConsumed();
+    expect((await fixture.store.getRun(outcome.runId))?.stopReason).toBe("breaker:cost");
+    const events = await turnEvents(fixture, outcome.runId);
+    expect(events).toHaveLength(4);
+    for (const event of events) expect(event.usage.costUsd).toBeCloseTo(0.015, 10);
+  });
+
+  it("the wall clock ends the run as any run ends at its deadline, with the breaker recorded", async () => {
+    const model = new ScriptedModel()
+      .onAct(async () => expand())
+      .onAct(
+        (_, options) =>
+          new Promise((resolve) => {
+            // Never answers: the Host gives up on the call at the deadline.
+            options.signal?.addEventListener("abort", () => resolve(fail("timeout")), { once: true });
+          }),
+      );
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(
+      investigative(fixture, LIGHT, { wallClockMs: 1_500, publishReserveMs: 500, modelCallTimeoutMs: 60_000 }),
+    );
+    model.assertConsumed();
+    expect(outcome.status).toBe("finished");
+    const run = await fixture.store.getRun(outcome.runId);
+    expect(run?.stopReason).toBe("breaker:wall_clock");
+  });
+
+  it("forces extraction of a long page with only the notes tools; a page nothing was taken from is noted and never shown again", async () => {
+    const model = new ScriptedModel()
+      .onAct(async () => expand())
+      .onAct(async () => turn({ name: "search", args: { query: "cell A energy report" } }))
+      .onAct(async (input) => turn({ name: "fetch_page", args: { hit: handleOf(input, "d/long.md") } }))
+      .onAct(async (input) => {
+        expect(state(input).mode.kind).toBe("extraction");
+        expect(input.tools.map((tool) => tool.name)).toEqual(["notes_append", "notes_update", "notes_scratch"]);
+        expect(input.toolChoice).toBe("required");
+        expect(input.system).toContain("Extract what matters for question q_002 from this page");
+        expect(state(input).pendingPages.map((page) => page.location)).toEqual(["d/long.md"]);
+        return turn({ name: "notes_scratch", args: { text: "The long report is about packaging." } });
+      })
+      .onAct(async (input) => {
+        const source = sourceOf(input, "d/long.md");
+        expect(state(input).investigation.ledger.sources.find((known) => known.id === source)?.note).toBe(
+          "read, nothing relevant",
+        );
+        expect(state(input).mode.kind).toBe("normal");
+        return turn({ name: "search", args: { query: "cell A casing packaging" } });
+      })
+      .onAct(async (input) => turn({ name: "fetch_page", args: { hit: handleOf(input, "d/long.md") } }))
+      .onAct(async (input) => {
+        const source = sourceOf(input, "d/long.md");
+        expect(lastText(input)).toContain("Already read (read, nothing relevant)");
+        // The page's passages left the prompt with their turn: only the scratchpad remembers.
+        expect(JSON.stringify(input.messages)).not.toContain(`[${source}.p01]`);
+        return turn({ name: "frontier_view", args: {} });
+      })
+      .onAct(async () =>
+        turn({ name: "finalize_report", args: { summary: "Nothing.", items: [], gaps: [], keyClaims: [] } }),
+      );
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxIterations: 9 }));
+    model.assertConsumed();
+    expect(outcome.status).toBe("finished");
+    const events = await turnEvents(fixture, outcome.runId);
+    expect(events[3]?.mode).toBe("extraction");
+    expect(events[3]?.commits).toEqual([{ turn: 3, callId: events[2]?.calls[0]?.id, how: "nothing-relevant" }]);
+    const states = (await fixture.store.listEvents(outcome.runId)).filter((event) => event.type === "research-state");
+    expect(states.map((event) => event.data.state)).toContain("extracting");
+  });
+
+  it("never evicts an uncommitted page: it stays in the prompt past keep_turns until extracted, then leaves", async () => {
+    const model = new ScriptedModel()
+      .onAct(async () => expand())
+      .onAct(async () => turn({ name: "search", args: { query: "cell A energy Wh" } }))
+      .onAct(async (input) => turn({ name: "fetch_page", args: { hit: handleOf(input, "a/spec.md") } }))
+      .onAct(async (input) => {
+        expect(JSON.stringify(input.messages)).toContain("[s_001.p01] Cell A stores 5 Wh");
+        return turn({ name: "frontier_view", args: {} });
+      })
+      .onAct(async (input) => {
+        // keep_turns 1: the page's turn is out of the window, but nothing was taken from it yet.
+        expect(state(input).mode.kind).toBe("extraction");
+        expect(JSON.stringify(input.messages)).toContain("[s_001.p01] Cell A stores 5 Wh");
+        return turn({
+          name: "notes_append",
+          args: {
+            section: "unverified",
+            entries: [
+              {
+                text: "Cell A stores 5 Wh of energy.",
+                source_ids: ["s_001"],
+                passage_ids: ["s_001.p01"],
+                question_id: "q_002",
+              },
+            ],
+          },
+        });
+      })
+      .onAct(async (input) => {
+        expect(JSON.stringify(input.messages)).not.toContain("[s_001.p01] Cell A stores 5 Wh");
+        const scratchpad = input.messages[1];
+        expect(scratchpad && "content" in scratchpad ? scratchpad.content : "").toContain(
+          "Cell A stores 5 Wh of energy.",
+        );
+        return turn({ name: "frontier_view", args: {} });
+      })
+      .onAct(async (input) => {
+        expect(state(input).phase).toBe("synthesis");
+        return turn({
+          name: "finalize_report",
+          args: {
+            summary: "Cell A stores 5 Wh, by one source.",
+            items: [{ text: "Cell A stores 5 Wh of energy.", claimIds: ["c_001"], sourceIds: ["s_001"] }],
+            gaps: [],
+            keyClaims: [{ claimId: "c_001", status: "UNVERIFIED" }],
+          },
+        });
+      });
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, keepTurns: 1, maxIterations: 8 }));
+    model.assertConsumed();
+    const doc = report(fixture);
+    // An unverified claim may be published only marked as such.
+    expect([...doc.directFindings, ...doc.findings].map((finding) => finding.text)).toEqual([
+      "Unverified: Cell A stores 5 Wh of energy.",
+    ]);
+    expect(doc.producedBy).toContain("1 finding is unverified and marked");
+  });
+
+  it("a refuted challenge reopens the question that cited the claim and spawns a contradiction question, which code selects", async () => {
+    const model = new ScriptedModel()
+      .onAct(async () => expand())
+      .onAct(async () => turn({ name: "search", args: { query: "cell A energy Wh" } }))
+      .onAct(async (input) =>
+        turn(
+          { name: "fetch_page", args: { hit: handleOf(input, "a/spec.md") } },
+          { name: "fetch_page", args: { hit: handleOf(input, "b/review.md") } },
+        ),
+      )
+      .onAct(async () =>
+        turn(
+          {
+            name: "notes_append",
+            args: {
+              section: "unverified",
+              entries: [
+                {
+                  text: "Cell A stores 5 Wh of energy.",
+                  source_ids: ["s_001"],
+                  passage_ids: ["s_001.p01"],
+                  question_id: "q_002",
+                },
+              ],
+            },
+          },
+          {
+            name: "notes_append",
+            args: { section: "sources", entries: [{ source_id: "s_002", note: "a review of cell A" }] },
+          },
+        ),
+      )
+      .onAct(async () =>
+        turn({
+          name: "resolve_question",
+          args: {
+            id: "q_002",
+            answer: "Cell A stores 5 Wh.",
+            claim_ids: ["c_001"],
+            reason: "one specification states it",
+          },
+        }),
+      )
+      .onAct(async (input) => {
+        // The final verification check queued c_001 and code selected it.
+        expect(state(input).currentQuestionId).toBe("q_003");
+        return turn({
+          name: "challenge",
+          args: {
+            target_type: "claim",
+            target_id: "c_001",
+            negation: "Cell A stores a different amount than 5 Wh",
+            strategy: "discrepancy",
+            expected_if_false: "a test of cell A with another figure",
+            query: "cell A tested lower figure room temperature",
+          },
+        });
+      })
+      .onAct(async () => turn({ name: "search", args: { query: "cell A tested lower figure room temperature" } }))
+      .onAct(async () =>
+        turn({
+          name: "record_challenge_result",
+          args: {
+            challenge_id: "ch_001",
+            outcome: "refuted",
+            evidence: "the review contradicts the specification",
+            source_ids: ["s_002"],
+          },
+        }),
+      )
+      .onAct(async (input) => {
+        const investigation = state(input).investigation;
+        const q2 = investigation.frontier.questions.find((question) => question.id === "q_002");
+        expect(q2?.status === "pending" || q2?.status === "in_progress").toBe(true);
+        const reopened = investigation.frontier.transitions.find(
+          (row) => row.questionId === "q_002" && row.trigger === "reopened",
+        );
+        expect(reopened?.causedBy).toBe("ch_001");
+        expect(investigation.ledger.claims.find((claim) => claim.id === "c_001")?.status).toBe("REFUTED");
+        return turn({ name: "frontier_view", args: {} });
+      })
+      .onAct(async () =>
+        turn({ name: "finalize_report", args: { summary: "Disputed.", items: [], gaps: [], keyClaims: [] } }),
+      );
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxIterations: 11 }));
+    model.assertConsumed();
+    expect(outcome.status).toBe("finished");
+    const states = (await fixture.store.listEvents(outcome.runId)).filter((event) => event.type === "research-state");
+    expect(states.map((event) => event.data.state)).toEqual(
+      expect.arrayContaining(["planning", "selecting", "verifying", "challenging", "synthesizing"]),
+    );
+  });
+
+  it("finalize_report may return to exploration max_reopens times; then it is refused and the report is written", async () => {
+    const model = verifiedPath(new ScriptedModel())
+      .onAct(async () =>
+        turn({
+          name: "finalize_report",
+          args: { reopen: { question_id: "q_002", why: "the review may test another cell" } },
+        }),
+      )
+      .onAct(async (input) => {
+        expect(state(input).phase).toBe("exploration");
+        expect(state(input).currentQuestionId).toBe("q_002");
+        return turn({
+          name: "resolve_question",
+          args: { id: "q_002", answer: "Cell A stores 5 Wh.", claim_ids: ["c_001"], reason: "checked again" },
+        });
+      })
+      .onAct(async (input) => {
+        expect(state(input).reopensLeft).toBe(0);
+        return turn({ name: "finalize_report", args: { reopen: { question_id: "q_002", why: "once more" } } });
+      })
+      .onAct(async (input) => {
+        expect(lastText(input)).toContain("no return to exploration is left (max_reopens)");
+        return finalize();
+      });
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture));
+    model.assertConsumed();
+    expect(outcome.artifactStatus).toBe("synthesized");
+    const phases = (await fixture.store.listEvents(outcome.runId)).filter(
+      (event) => event.type === "investigative-phase",
+    );
+    expect(phases.map((event) => event.data.phase)).toEqual([
+      "exploration",
+      "synthesis",
+      "exploration",
+      "synthesis",
+      "finished",
+    ]);
+  });
+
+  it("refuses unknown tools, tools not offered in the phase and malformed arguments, saying why", async () => {
+    const model = new ScriptedModel()
+      .onAct(async () =>
+        turn(
+          { name: "shell", args: { command: "rm -rf /" } },
+          { name: "finalize_report", args: { summary: "x", items: [], gaps: [], keyClaims: [] } },
+          { name: "add_question", args: { parent_id: "q_001", question: "x?", priority: "high" } },
+        ),
+      )
+      .onAct(async (input) => {
+        const [unknown, notOffered, malformed] = state(input).lastResults;
+        expect(unknown?.text).toContain("shell is not offered this turn");
+        expect(notOffered?.text).toContain("finalize_report is not offered this turn (exploration)");
+        expect(malformed?.ok).toBe(false);
+        expect(malformed?.text).toContain("priority");
+        return turn({ name: "frontier_view", args: {} });
+      })
+      .onAct(async () =>
+        turn({ name: "finalize_report", args: { summary: "Nothing.", items: [], gaps: [], keyClaims: [] } }),
+      );
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxIterations: 3 }));
+    model.assertConsumed();
+    expect(outcome.status).toBe("finished");
   });
 });

@@ -69,7 +69,7 @@ type SynthesisEnd =
   | { kind: "report"; report: FinalReport }
   | { kind: "reopen"; questionId: string; why: string }
   | { kind: "failed"; error: string; stopReason?: string }
-  | { kind: "stopped"; stopReason?: StopReason };
+  | { kind: "stopped"; stopReason?: StopReason; message?: string };
 
 interface Run extends TurnContext {
   config: InvestigationConfig;
@@ -169,10 +169,22 @@ async function queueVerification(run: Run, investigation: Investigation): Promis
   return added;
 }
 
+/**
+ * The run's signal aborted: at the deadline that is the wall-clock breaker (the run ends as any
+ * run does at its deadline, with what is persisted); otherwise the user cancelled.
+ */
+function aborted(run: Run, phase: "exploration" | "synthesis"): BreakerFired | undefined {
+  const verdict = breakerCheck(breakerState(run.loop, phase, run.host.clock.offset()), run.limits);
+  return verdict.fire && verdict.breaker === "wall_clock" ? verdict : undefined;
+}
+
 async function explore(run: Run): Promise<ExplorationEnd> {
   const { host, tools, loop } = run;
   for (;;) {
-    if (host.signal.aborted) return { kind: "stopped" };
+    if (host.signal.aborted) {
+      const verdict = aborted(run, "exploration");
+      return verdict ? { kind: "breaker", verdict } : { kind: "stopped" };
+    }
     let investigation = await tools.load();
     // Decide: code selects the question (dependency first), once the objective is expanded.
     if (
@@ -197,7 +209,8 @@ async function explore(run: Run): Promise<ExplorationEnd> {
       mode,
       offered: offeredTools("exploration", mode, EXPLORATION_TOOLS),
     });
-    if (outcome.kind === "not-started") return host.signal.aborted ? { kind: "stopped" } : hostTurnsSpent(run);
+    if (outcome.kind === "not-started" && host.signal.aborted) continue;
+    if (outcome.kind === "not-started") return hostTurnsSpent(run);
     if (outcome.kind === "done" && outcome.explorationFinished) return { kind: "ended", stopReason: "finalized" };
     if (loop.consecutiveFailures >= MAX_FAILED_TURNS) return { kind: "ended", stopReason: "model_failed" };
   }
@@ -216,9 +229,17 @@ async function synthesize(run: Run): Promise<SynthesisEnd> {
   const { host, loop } = run;
   await setState(run, "synthesizing", null, "writing the report from the notes");
   for (;;) {
-    if (host.signal.aborted) return { kind: "stopped" };
+    if (host.signal.aborted) {
+      const verdict = aborted(run, "synthesis");
+      return verdict
+        ? { kind: "stopped", stopReason: stopReason(verdict), message: verdict.message }
+        : { kind: "stopped" };
+    }
     const counters = breakerState(loop, "synthesis", host.clock.offset());
     const verdict = breakerCheck(counters, run.limits);
+    if (verdict.fire && verdict.breaker === "wall_clock") {
+      return { kind: "stopped", stopReason: stopReason(verdict), message: verdict.message };
+    }
     if (verdict.fire) return { kind: "failed", error: verdict.message, stopReason: stopReason(verdict) };
     const forced = forcedFinalTurn(counters, run.limits);
     const mode: TurnMode = { kind: "normal" };
@@ -229,7 +250,7 @@ async function synthesize(run: Run): Promise<SynthesisEnd> {
       ...(forced ? { forced: "finalize_report" } : {}),
     });
     if (outcome.kind === "not-started") {
-      if (host.signal.aborted) return { kind: "stopped" };
+      if (host.signal.aborted) continue;
       const error = `Synthesis exhausted the run's turn budget (${host.request.budgets.maxTurns} turns) without finalize_report: the run fails (breaker: iterations).`;
       return { kind: "failed", error, stopReason: "breaker:iterations" };
     }
@@ -354,7 +375,13 @@ export const investigativeStrategy: Strategy = {
       }
       const end = await synthesize(run);
       if (end.kind === "stopped") {
-        if (end.stopReason) await setPhase(run, { phase: "failed", stopReason: end.stopReason });
+        if (end.stopReason) {
+          await setPhase(run, {
+            phase: "finished",
+            stopReason: end.stopReason,
+            ...(end.message === undefined ? {} : { message: end.message }),
+          });
+        }
         return {};
       }
       if (end.kind === "failed") {
