@@ -17,7 +17,7 @@ export const LOOP_TOOL_SCHEMAS = {
   /** One search of the evidence scope; logged as an attempt of `question_id` (default: the current question). */
   search: z.object({ query: z.string().trim().min(1).max(300), question_id: id.optional() }).strict(),
   /** Reads one hit (its handle from a search result, `h3`); the Host persists it as a source first. */
-  fetch_page: z.object({ hit: z.string().trim().min(1).max(20), question_id: id.optional() }).strict(),
+  fetch_page: z.object({ hit: z.string().trim().min(1).max(20) }).strict(),
   notes_read: z.object({}).strict(),
   finish_exploration: z.object({}).strict(),
   /**

@@ -1,10 +1,14 @@
 /**
  * The investigative loop's acquisition tools (`search`, `fetch_page`) through the Host: a
  * search spends a search-call slot and is recorded; a page is fetched, persisted and exposed
- * by acquisition before the model sees a word of it. Each call is one attempt of a question
- * in the attempt log, and a search that runs a challenge's registered query executes it.
+ * by acquisition before the model sees a word of it. Each search is one attempt of a question
+ * in the attempt log (at most `max_attempts` per question), and a search that runs a
+ * challenge's registered query executes it.
  */
 
+import { attemptQuestion } from "../../core/investigative/attempt-log.js";
+import { challengeForQuery } from "../../core/investigative/challenges.js";
+import { attemptCount } from "../../core/investigative/frontier-queries.js";
 import { LOOP_TOOL_SCHEMAS, type LoopHit, type LoopPage } from "../../core/investigative/loop-tools.js";
 import { inlineText } from "../../core/synthesis/prompts.js";
 import { acquire, type Candidate, search } from "../../host/acquisition.js";
@@ -96,6 +100,16 @@ export async function runSearch(
   const query = { kind: "text" as const, text: parsed.data.query };
   const problem = host.search.checkQuery(query);
   if (problem) return refused(`${problem}.`);
+  // max_attempts per question, enforced by code; a challenge's registered query always runs.
+  const investigation = await tools.load();
+  const questionId = attemptQuestion(investigation, parsed.data.question_id);
+  const tried = attemptCount(investigation.frontier, questionId);
+  if (!challengeForQuery(investigation.challenges, parsed.data.query) && tried >= investigation.config.maxAttempts) {
+    return refused(
+      `${questionId} has used its ${investigation.config.maxAttempts} attempts (max_attempts): resolve it with what ` +
+        "you have (resolve_question), or mark it unresolvable with retry_question and an assumption.",
+    );
+  }
   const record = await search(host, query, "planner");
   if (!record) return refused("no searches are left in this run's budget (or its time is up).");
   const hits = book.add(record);
@@ -113,7 +127,11 @@ export async function runSearch(
   return { ok: true, text: `${hitsText(parsed.data.query, hits)}${ran}`, hits };
 }
 
-/** Runs `fetch_page`: acquisition of one hit (persisted before it is shown), one attempt logged. */
+/**
+ * Runs `fetch_page`: acquisition of one hit, persisted before it is shown. Not an attempt of its
+ * own: attempts are queries (the search that found the hit is logged); a page read before is not
+ * shown again.
+ */
 export async function runFetch(
   host: RunHost,
   tools: InvestigationTools,
@@ -126,25 +144,16 @@ export async function runFetch(
   if (!entry) return refused(`"${inlineText(parsed.data.hit)}" is not a hit handle from a search result (h1, h2, …).`);
   const readBefore = new Set(host.sources().map((source) => source.id));
   const outcome = await acquire(host, entry);
-  const log = (text: string) =>
-    tools.logAttempt({
-      ...(parsed.data.question_id === undefined ? {} : { questionId: parsed.data.question_id }),
-      query: entry.anchor,
-      tool: "fetch_page",
-      outcome: text,
-    });
   if (outcome.kind === "skipped") {
     return refused(
       outcome.reason === "budget" ? "no page reads are left in this run's budget." : "the run's time is up.",
     );
   }
   if (outcome.kind === "failed") {
-    await log("could not be read");
     return { ok: false, text: `The page ${inlineText(entry.anchor)} could not be read.` };
   }
   const known = (await tools.load()).ledger.sources.find((source) => source.id === outcome.source.id);
   const alreadyRead = readBefore.has(outcome.source.id);
   const page = pageOf(outcome.source, alreadyRead);
-  await log(alreadyRead ? `already read as ${page.sourceId}` : `read as ${page.sourceId}`);
   return { ok: true, text: pageText(page, known?.note ?? ""), page };
 }

@@ -637,4 +637,23 @@ describe("the investigative strategy", () => {
     model.assertConsumed();
     expect(outcome.status).toBe("finished");
   });
+
+  it("enforces max_attempts per question in code: a further search on it is refused, a challenge's query still runs", async () => {
+    const model = new ScriptedModel()
+      .onAct(async () => expand())
+      .onAct(async () => turn({ name: "search", args: { query: "cell A energy Wh" } }))
+      .onAct(async () => turn({ name: "search", args: { query: "cell A capacity datasheet" } }))
+      .onAct(async (input) => {
+        expect(lastText(input)).toContain("q_002 has used its 1 attempts (max_attempts)");
+        return turn({ name: "finalize_report", args: { summary: "Nothing.", items: [], gaps: [], keyClaims: [] } });
+      });
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxAttempts: 1, maxIterations: 4 }));
+    model.assertConsumed();
+    expect(outcome.status).toBe("finished");
+    const attempts = (await fixture.store.loadInvestigation(outcome.runId)).attempts;
+    expect(attempts.map((attempt) => [attempt.questionId, attempt.query, attempt.tool])).toEqual([
+      ["q_002", "cell A energy Wh", "search"],
+    ]);
+  });
 });
