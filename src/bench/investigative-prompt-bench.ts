@@ -1,398 +1,372 @@
 /**
- * Prompt size of the investigative loop over a scripted 60-turn exploration (pure: no model,
- * no I/O), against a naive prompt that keeps every raw tool result. The compacted size should
- * depend on notes (≤ notesMaxTokens), the frontier summary and keepTurns turns, not on the turn.
+ * Prompt size of the investigative loop, turn by turn, over a real scripted run: the
+ * `investigative` strategy driven through `createRuntime().run()` (real SQLite store, notes.md
+ * files, the fake scope's synthetic documents) by a scripted investigator
+ * (`investigative-run-script.ts`). The size of every prompt comes from the run's own
+ * `investigative-turn` events (`prompt.chars`, what `Model.act` was sent). Beside it, the
+ * NAIVE prompt of the same turn: the same prompt had nothing been evicted, i.e. with every
+ * earlier turn's calls and raw results kept (replayed from the events' call texts). Seed 000
+ * "Context compaction" claims the first stays bounded while the second grows with the turn.
  *
- * The script (seeded, so the same every run): sub-questions; searches (300–2,500 chars) and
- * fetches (1,500–8,000); a result over the threshold forces an extraction turn (source, claims,
- * a datapoint, or "read, nothing relevant") that commits it; small results are committed after
- * the turn that read them; Scratch grows every turn; challenges open and close; notes over budget
- * force a consolidation turn (duplicates retracted, the settled verified, Scratch shortened).
+ * This replaces the earlier simulation of the pure functions: it re-implemented the loop's
+ * commit rules by hand (it committed small results after one turn, which the loop does not:
+ * a page stays until a notes call cites it or a forced extraction commits it), so its figures
+ * could drift from what the strategy sends. The real run shows everything the simulation
+ * showed (mode, turns kept, notes tokens, compacted and naive sizes, a longer run)
+ * measured on the prompts the strategy actually built.
  */
-
-import { openChallenges } from "../core/investigative/challenges.js";
-import {
-  addQuestion,
-  createFrontier,
-  frontierNext,
-  rankActionable,
-  recordAttempt,
-  resolveQuestion,
-} from "../core/investigative/frontier.js";
-import type { FrontierResult } from "../core/investigative/frontier-draft.js";
-import { renderFrontierSummary } from "../core/investigative/frontier-summary.js";
-import { EMPTY_LEDGER } from "../core/investigative/ledger.js";
-import { notesTokens } from "../core/investigative/notes.js";
-import { currentQuestion, notesText } from "../core/investigative/tools.js";
-import { buildTurnPrompt, promptSize, type TurnPrompt } from "../core/investigative/turn-prompt.js";
-import {
-  commitResults,
-  offeredTools,
-  recordCall,
-  type TurnCall,
-  type TurnMode,
-  type TurnRecord,
-  turnMode,
-  visibleTurns,
-} from "../core/investigative/turns.js";
-import {
-  type Challenge,
-  type Claim,
-  DEFAULT_INVESTIGATION_CONFIG,
-  type Frontier,
-  type Investigation,
-} from "../core/investigative/types.js";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { FilesystemArtifactStore } from "../adapters/artifacts/filesystem/filesystem-artifact-store.js";
+import { systemClock } from "../adapters/clock/system-clock.js";
+import { FileNotes } from "../adapters/notes/file-notes.js";
+import { openSqliteStore, type SqliteStore } from "../adapters/store/sqlite/sqlite-store.js";
+import { resolveBudgets } from "../core/budgets.js";
+import { TURN_EVENT, type TurnEventCall, type TurnEventData } from "../core/investigative/turn-events.js";
+import { buildTurnPrompt, promptSize } from "../core/investigative/turn-prompt.js";
+import { type TurnRecord, visibleTurns } from "../core/investigative/turns.js";
+import { DEFAULT_INVESTIGATION_CONFIG, type InvestigationConfig } from "../core/investigative/types.js";
+import { createRuntime } from "../runtime/runtime.js";
+import { applyTurnEvent, newLoopState } from "../strategies/investigative/loop-state.js";
+import { type FakeDocument, fakeScopeOpener, syntheticDocuments } from "../testing/fake-scope.js";
+import { ScriptedModel, succeed } from "../testing/scripted-model.js";
+import { ScriptedInvestigator } from "./investigative-run-script.js";
 
 const TURNS = 60;
-const MAX_CALLS = 3;
-const MAX_RESULT_CHARS = 8_000;
-const OBJECTIVE = "How much GPU memory does model X need for inference at fp16, and what drives it?";
-const TOOLS = (
-  "search fetch_page frontier_next frontier_view add_question resolve_question retry_question notes_append " +
-  "notes_update notes_scratch challenge record_challenge_result finish_exploration"
-).split(" ");
-const WORDS =
-  "memory model weights activations cache batch sequence length precision fp16 int8 kernel throughput latency gigabytes parameters layer attention tensor parallel benchmark measured reported vendor paper card".split(
-    " ",
-  );
+/** The long run: the most turns the run budgets allow (maxTurns ≤ 200). */
+const LONG_TURNS = 200;
+/** A document per turn and a few more, so that pages to read never run out. */
+const documentsFor = (turns: number): number => turns + 4;
+const OBJECTIVE = "What limits the energy density, cost and safety of lithium battery cells?";
 
-/** mulberry32: a small seeded generator, so the script is the same on every run. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/**
+ * The knobs (`--set` equivalents). Light gates; a 5% synthesis reserve so that exploration runs
+ * 57 of the 60 turns (the phase where eviction matters) and synthesis reads the notes, views the
+ * frontier and finalizes in the last three. max_questions is raised only for the long run.
+ */
+const knobs = (turns: number): Partial<InvestigationConfig> => ({
+  maxIterations: turns,
+  synthesisReserve: 0.05,
+  minSources: 2,
+  minDomains: 0,
+  ...(turns > TURNS ? { maxQuestions: Math.ceil((DEFAULT_INVESTIGATION_CONFIG.maxQuestions * turns) / TURNS) } : {}),
+});
+
+/** Synthetic documents of ~2,800 and ~6,500 characters, alternating: some over the extraction threshold. */
+function documents(count: number): FakeDocument[] {
+  const short = syntheticDocuments(count, 300);
+  const long = syntheticDocuments(count, 700);
+  return short.map((document, index) => (index % 2 === 1 ? (long[index] ?? document) : document));
 }
 
-interface Sim {
-  random: () => number;
-  inv: Investigation;
-  turns: TurnRecord[];
-  now: string;
+/** One turn's figures. */
+export interface TurnFigures {
   turn: number;
-}
-
-const between = (sim: Sim, min: number, max: number): number => min + Math.floor(sim.random() * (max - min + 1));
-
-function prose(sim: Sim, chars: number): string {
-  const words: string[] = [];
-  let length = 0;
-  while (length < chars) {
-    const word = WORDS[Math.floor(sim.random() * WORDS.length)] ?? "x";
-    words.push(word);
-    length += word.length + 1;
-  }
-  return words.join(" ").slice(0, chars);
-}
-
-function must<T>(result: FrontierResult<T>): Frontier {
-  if (!result.ok) throw new Error(`bench script: ${result.error.message}`);
-  return result.value.frontier;
-}
-
-const ctxOf = (sim: Sim) => ({ now: sim.now, actor: "agent" as const });
-const nextId = (prefix: string, count: number): string => `${prefix}_${String(count + 1).padStart(3, "0")}`;
-
-function call(sim: Sim, name: string, args: unknown, resultText: string): TurnCall {
-  return recordCall({ id: `call_${sim.turn}_${name}_${Math.floor(sim.random() * 1e6)}`, name, args, resultText });
-}
-
-/** The extraction turn: a source, claims and a datapoint per pending result (or "read, nothing relevant"). */
-function extract(sim: Sim, mode: Extract<TurnMode, { kind: "extraction" }>): TurnCall[] {
-  const calls: TurnCall[] = [];
-  let { ledger } = sim.inv;
-  for (const pending of mode.pending) {
-    const sourceId = nextId("s", ledger.sources.length);
-    const nothing = sim.random() < 0.25;
-    const source = {
-      id: sourceId,
-      location: `https://site${between(sim, 1, 12)}.example/${sourceId}`,
-      domain: `site${between(sim, 1, 12)}.example`,
-      title: `Page ${sourceId} on ${prose(sim, 30)}`,
-      note: nothing ? "read, nothing relevant" : "",
-    };
-    const claims: Claim[] = [];
-    const count = nothing ? 0 : between(sim, 3, 6);
-    for (let index = 0; index < count; index++) {
-      const datapoint = index === count - 1;
-      const id = datapoint
-        ? nextId("d", ledger.claims.filter((claim) => claim.kind === "datapoint").length)
-        : nextId("c", ledger.claims.filter((claim) => claim.kind === "claim").length + claims.length);
-      claims.push({
-        id,
-        questionId: mode.questionId,
-        kind: datapoint ? "datapoint" : "claim",
-        text: prose(sim, between(sim, 120, 260)),
-        value: datapoint ? String(between(sim, 4, 80)) : "",
-        unit: datapoint ? "GB" : "",
-        status: "UNVERIFIED",
-        check: datapoint ? "" : `a second source on ${prose(sim, 40)}`,
-        independence: "",
-        createdAt: sim.now,
-        updatedAt: sim.now,
-      });
-    }
-    ledger = {
-      ...ledger,
-      sources: [...ledger.sources, source],
-      claims: [...ledger.claims, ...claims],
-      claimSources: [
-        ...ledger.claimSources,
-        ...claims.map((claim) => ({ claimId: claim.id, sourceId, stance: "supports" as const, chunkIds: [] })),
-      ],
-    };
-    calls.push(
-      call(sim, "notes_append", { section: "unverified" }, `Appended ${claims.length} records. ${prose(sim, 250)}`),
-    );
-    sim.turns = commitResults(sim.turns, pending.turn, nothing ? "nothing-relevant" : "extracted");
-  }
-  sim.inv = { ...sim.inv, ledger };
-  return calls;
-}
-
-/** The consolidation turn: duplicates retracted, the settled verified, Scratch shortened. */
-function consolidate(sim: Sim): TurnCall[] {
-  const unverified = sim.inv.ledger.claims.filter((claim) => claim.status === "UNVERIFIED");
-  const retract = new Set(unverified.filter((_, index) => index % 2 === 0).map((claim) => claim.id));
-  const verify = new Set(unverified.filter((_, index) => index % 4 === 1).map((claim) => claim.id));
-  const claims = sim.inv.ledger.claims.map((claim): Claim => {
-    if (retract.has(claim.id)) return { ...claim, status: "RETRACTED", updatedAt: sim.now };
-    return verify.has(claim.id) ? { ...claim, status: "VERIFIED", updatedAt: sim.now } : claim;
-  });
-  const scratch = sim.inv.scratch.slice(-600);
-  sim.inv = { ...sim.inv, ledger: { ...sim.inv.ledger, claims }, scratch };
-  return [
-    call(sim, "notes_update", { merged: retract.size }, `Retracted ${retract.size} duplicates. ${prose(sim, 200)}`),
-    call(sim, "notes_scratch", { text: scratch }, "Scratch replaced."),
-  ];
-}
-
-function challenges(sim: Sim): void {
-  const open = openChallenges(sim.inv.challenges);
-  const target = sim.inv.ledger.claims.find((claim) => claim.status === "UNVERIFIED");
-  if (sim.turn % 9 === 0 && target) {
-    const challenge: Challenge = {
-      id: nextId("ch", sim.inv.challenges.length),
-      questionId: null,
-      targetType: "claim",
-      targetId: target.id,
-      negation: `not ${prose(sim, 80)}`,
-      strategy: "negation",
-      expectedIfFalse: prose(sim, 60),
-      query: prose(sim, 40),
-      attempt: null,
-      status: "open",
-      outcome: "",
-      evidence: "",
-      sourceIds: [],
-      resultClaimId: null,
-      createdAt: sim.now,
-      closedAt: null,
-    };
-    sim.inv = { ...sim.inv, challenges: [...sim.inv.challenges, challenge] };
-  } else if (sim.turn % 9 === 5 && open[0]) {
-    const closed = { ...open[0], status: "closed" as const, outcome: "survived" as const, closedAt: sim.now };
-    sim.inv = { ...sim.inv, challenges: sim.inv.challenges.map((c) => (c.id === closed.id ? closed : c)) };
-  }
-}
-
-/** A normal turn: frontier work, then 1–3 searches and fetches on the current question. */
-function explore(sim: Sim): TurnCall[] {
-  let frontier = sim.inv.frontier;
-  const calls: TurnCall[] = [];
-  const ctx = ctxOf(sim);
-  const current = currentQuestion(sim.inv);
-  const addChild = (parentId: string) => {
-    const input = {
-      parentId,
-      question: `Which ${prose(sim, between(sim, 40, 110))}?`,
-      rationale: prose(sim, 60),
-      priority: between(sim, 30, 95) / 100,
-      validationCriteria: `a figure with ${prose(sim, 50)}`,
-      targetSources: [],
-    };
-    frontier = must(addQuestion(frontier, input, sim.inv.config, ctx));
-    calls.push(call(sim, "add_question", input, `Added. ${prose(sim, between(sim, 300, 600))}`));
-  };
-  if (!current && rankActionable(frontier).length === 0) {
-    // A first expansion, or a gap found once the frontier ran dry.
-    for (let index = 0; index < 3; index++) addChild("q_001");
-  } else if (!current) {
-    frontier = must(frontierNext(frontier, sim.inv.config, ctx));
-    calls.push(call(sim, "frontier_next", {}, `Selected. ${prose(sim, between(sim, 300, 600))}`));
-  } else if (frontier.attempts.filter((attempt) => attempt.questionId === current.id).length >= 3) {
-    const claimIds = sim.inv.ledger.claims.filter((claim) => claim.questionId === current.id).map((c) => c.id);
-    const input = { id: current.id, answer: prose(sim, 120), claimIds, reason: "no claim recorded" };
-    frontier = must(resolveQuestion(frontier, input, ctx));
-    calls.push(call(sim, "resolve_question", input, `Resolved. ${prose(sim, between(sim, 300, 600))}`));
-    if (frontier.questions.length < 30) addChild(current.depth < 2 ? current.id : "q_001");
-  } else {
-    for (let index = 0; index < between(sim, 1, MAX_CALLS); index++) {
-      const fetch = sim.random() < 0.5;
-      const query = prose(sim, between(sim, 20, 60));
-      const tool = fetch ? "fetch_page" : "search";
-      const size = fetch ? between(sim, 1_500, MAX_RESULT_CHARS) : between(sim, 300, 2_500);
-      frontier = must(recordAttempt(frontier, { questionId: current.id, query, tool, outcome: "read" }, ctx));
-      calls.push(call(sim, tool, { query }, prose(sim, size)));
-    }
-  }
-  sim.inv = {
-    ...sim.inv,
-    frontier,
-    scratch: `${sim.inv.scratch}\nturn ${sim.turn}: ${prose(sim, between(sim, 200, 320))}`,
-  };
-  return calls;
-}
-
-interface TurnFigures {
-  turn: number;
-  mode: TurnMode["kind"];
+  phase: TurnEventData["phase"];
+  mode: TurnEventData["mode"];
   calls: number;
+  /** Earlier turns the prompt kept (the last keep_turns, plus any with an uncommitted page). */
   shown: number;
-  notes: number;
-  compact: { chars: number; tokens: number };
+  notesTokens: number;
+  /** Characters of the earlier turns' calls and results the prompt kept. */
+  rawChars: number;
+  prompt: { chars: number; tokens: number };
+  /** The same prompt with every earlier turn kept. */
   naive: { chars: number; tokens: number };
 }
 
-function prompts(sim: Sim, mode: TurnMode): { compact: TurnPrompt; naive: TurnPrompt } {
-  const current = currentQuestion(sim.inv);
+const tokensOf = (chars: number): number => Math.ceil(chars / 4);
+
+/** Characters the records add to a prompt, formatted as `buildTurnPrompt` formats them. Pure. */
+function turnsChars(records: readonly TurnRecord[]): number {
   const base = {
     phase: "exploration" as const,
-    mode,
-    objective: OBJECTIVE,
-    notes: notesText(sim.inv),
-    frontierSummary: renderFrontierSummary(sim.inv.frontier, sim.inv.config, current ? { currentId: current.id } : {}),
-    openChallenges: openChallenges(sim.inv.challenges),
-    tools: offeredTools("exploration", mode, TOOLS),
-    ...(current
-      ? {
-          currentQuestion: {
-            id: current.id,
-            question: current.question,
-            criteria: current.validationCriteria,
-            tried: sim.inv.frontier.attempts.filter((a) => a.questionId === current.id).map((a) => a.query),
-          },
-        }
-      : {}),
+    mode: { kind: "normal" as const },
+    objective: "",
+    notes: "",
+    frontierSummary: "",
+    openChallenges: [],
+    tools: [],
   };
+  return (
+    promptSize(buildTurnPrompt({ ...base, turns: records })).chars -
+    promptSize(buildTurnPrompt({ ...base, turns: [] })).chars
+  );
+}
+
+/**
+ * Per turn: the prompt sent (from the event) and the naive prompt (the same minus the earlier
+ * turns it kept, plus every earlier turn), replaying the turn records as the loop does. Pure.
+ */
+export function promptGrowth(events: readonly TurnEventData[], keepTurns: number): Omit<TurnFigures, "notesTokens">[] {
+  const loop = newLoopState();
+  return events.map((data) => {
+    const visible = visibleTurns(loop.turns, keepTurns);
+    const rawChars = turnsChars(visible);
+    const naiveChars = data.prompt.chars - rawChars + turnsChars(loop.turns);
+    applyTurnEvent(loop, data);
+    return {
+      turn: data.turn,
+      phase: data.phase,
+      mode: data.mode,
+      calls: data.calls.length,
+      shown: visible.length,
+      rawChars,
+      prompt: data.prompt,
+      naive: { chars: naiveChars, tokens: tokensOf(naiveChars) },
+    };
+  });
+}
+
+interface RunFigures {
+  turns: TurnFigures[];
+  /** Turns whose recorded prompt size and replayed raw turns equal what the model received. */
+  matching: { prompt: number; raw: number };
+  status: string;
+  stopReason: string;
+  wallMs: number;
+  searches: number;
+  pages: number;
+  claims: { total: number; verified: number; retracted: number };
+  questions: { total: number; resolved: number };
+  challenges: number;
+  refused: string;
+}
+
+/** "2 search, 1 notes_update": the refused or failed calls per tool, or "none". */
+function refusedCalls(calls: readonly TurnEventCall[]): string {
+  const counts = new Map<string, number>();
+  for (const call of calls) if (!call.ok) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+  return [...counts].map(([name, count]) => `${count} ${name}`).join(", ") || "none";
+}
+
+/** The figures of a finished run, from its event log and what the script received. */
+async function readFigures(
+  store: SqliteStore,
+  runId: number,
+  script: ScriptedInvestigator,
+  timing: { status: string; wallMs: number },
+): Promise<RunFigures> {
+  const events = (await store.listEvents(runId))
+    .filter((event) => event.type === TURN_EVENT)
+    .map((event) => event.data as unknown as TurnEventData);
+  const keepTurns = DEFAULT_INVESTIGATION_CONFIG.keepTurns;
+  const observed = new Map(script.observed.map((seen) => [seen.turn, seen]));
+  const figures = promptGrowth(events, keepTurns).map((row) => ({
+    ...row,
+    notesTokens: observed.get(row.turn)?.notesTokens ?? Number.NaN,
+  }));
+  const investigation = await store.loadInvestigation(runId);
+  const run = await store.getRun(runId);
+  const calls = events.flatMap((data) => data.calls);
   return {
-    compact: buildTurnPrompt({ ...base, turns: visibleTurns(sim.turns, sim.inv.config.keepTurns) }),
-    naive: buildTurnPrompt({ ...base, turns: sim.turns }),
+    turns: figures,
+    matching: {
+      prompt: figures.filter((row) => observed.get(row.turn)?.promptChars === row.prompt.chars).length,
+      raw: figures.filter((row) => observed.get(row.turn)?.rawChars === row.rawChars).length,
+    },
+    ...timing,
+    stopReason: run?.stopReason ?? "",
+    searches: calls.filter((call) => call.name === "search" && call.ok).length,
+    pages: calls.filter((call) => call.sourceId !== undefined).length,
+    claims: {
+      total: investigation.claims.length,
+      verified: investigation.claims.filter((claim) => claim.status === "VERIFIED").length,
+      retracted: investigation.claims.filter((claim) => claim.status === "RETRACTED").length,
+    },
+    questions: {
+      total: investigation.questions.length,
+      resolved: investigation.questions.filter((question) => question.status === "resolved").length,
+    },
+    challenges: investigation.challenges.length,
+    refused: refusedCalls(calls),
   };
 }
 
-/** Runs the script and returns the figures of every turn (pure; deterministic). */
-export function simulateExploration(turns = TURNS, seed = 7): TurnFigures[] {
-  const now = "2026-01-15T09:00:00.000Z";
-  const created = createFrontier(OBJECTIVE, { now, actor: "code" }, { validationCriteria: "a figure in GB" });
-  if (!created.ok) throw new Error(created.error.message);
-  const config = { ...DEFAULT_INVESTIGATION_CONFIG };
-  const inv: Investigation = {
-    runId: 1,
-    config,
-    frontier: created.value.frontier,
-    ledger: EMPTY_LEDGER,
-    challenges: [],
-    scratch: "",
-    stateSeq: 0,
-  };
-  const sim: Sim = { random: generator(seed), inv, turns: [], now, turn: 0 };
-  const figures: TurnFigures[] = [];
-  for (let turn = 1; turn <= turns; turn++) {
-    sim.turn = turn;
-    sim.now = new Date(Date.parse(now) + turn * 60_000).toISOString();
-    const mode = turnMode(sim.turns, sim.inv, config);
-    const { compact, naive } = prompts(sim, mode);
-    const notes = notesTokens(notesText(sim.inv));
-    const shown = visibleTurns(sim.turns, config.keepTurns).length;
-    let calls: TurnCall[];
-    if (mode.kind === "extraction") calls = extract(sim, mode);
-    else if (mode.kind === "consolidation") calls = consolidate(sim);
-    else {
-      // The model read the previous turn's small results in this prompt: the loop logs their outcome.
-      if (turn > 1) sim.turns = commitResults(sim.turns, turn - 1, "nothing-relevant");
-      calls = explore(sim);
-      challenges(sim);
-    }
-    sim.turns = [...sim.turns, { turn, phase: "exploration", calls }];
-    figures.push({
-      turn,
-      mode: mode.kind,
-      calls: calls.length,
-      shown,
-      notes,
-      compact: promptSize(compact),
-      naive: promptSize(naive),
+/** Runs the strategy for `turns` turns in a fresh folder under `tempRoot` and returns its figures. */
+export async function investigativeRun(tempRoot: string, turns: number): Promise<RunFigures> {
+  const folder = mkdtempSync(join(tempRoot, "investigative-"));
+  const corpus = join(folder, "corpus");
+  mkdirSync(corpus);
+  const store = openSqliteStore({ file: join(folder, "assay.sqlite") });
+  try {
+    const script = new ScriptedInvestigator(documentsFor(turns));
+    const model = new ScriptedModel();
+    for (let turn = 0; turn < turns; turn++) model.onAct(async (input) => succeed(script.act(input)));
+    const budgets = resolveBudgets({
+      maxTurns: turns,
+      maxSearchCalls: turns,
+      maxFetchAttempts: Math.ceil((turns * 4) / 3),
+      maxSources: turns,
+      wallClockMs: 1_800_000,
     });
+    if (!budgets.ok) throw new Error(budgets.error);
+    const runtime = createRuntime({
+      store,
+      artifacts: new FilesystemArtifactStore(),
+      clock: systemClock,
+      scopes: fakeScopeOpener({ documents: documents(documentsFor(turns)) }),
+      notes: new FileNotes({ directory: join(folder, "notes") }),
+      model,
+      worker: "bench",
+    });
+    const started = performance.now();
+    const outcome = await runtime.run({
+      question: OBJECTIVE,
+      language: "en",
+      strategy: "investigative",
+      model: model.name,
+      scope: { kind: "corpus", root: corpus, label: "synthetic corpus" },
+      budgets: budgets.value,
+      outDir: join(folder, "out"),
+      investigation: knobs(turns),
+    });
+    const wallMs = performance.now() - started;
+    return await readFigures(store, outcome.runId, script, { status: outcome.status, wallMs });
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
   }
-  return figures;
 }
 
-function stats(values: readonly number[]): { min: number; median: number; max: number } {
+// ---------------------------------------------------------------------------------------
+// Printing
+
+const int = (value: number, width = 0): string => Math.round(value).toLocaleString("en-US").padStart(width);
+const mean = (values: readonly number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  const median =
-    sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-  return { min: sorted[0] ?? 0, median, max: sorted.at(-1) ?? 0 };
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-const int = (value: number, width: number): string => Math.round(value).toLocaleString("en-US").padStart(width);
+const MODES: Record<TurnEventData["mode"], string> = {
+  normal: "normal",
+  extraction: "extract",
+  consolidation: "consol",
+};
+const HEAD = "turn ph mode    calls kept notes   raw prompt  naive";
 
-function summaryLine(label: string, rows: readonly TurnFigures[], pick: (row: TurnFigures) => number): string {
-  const values = rows.map(pick);
-  const { min, median, max } = stats(values);
-  const first = values[0] ?? 1;
-  const last = values.at(-1) ?? 0;
+function cell(row: TurnFigures): string {
   return (
-    `  ${label.padEnd(22)} min ${int(min, 7)}  median ${int(median, 7)}  max ${int(max, 7)}  ` +
-    `last/first ${(last / first).toFixed(2).padStart(6)}  max/median ${(max / median).toFixed(2).padStart(5)}`
+    `${int(row.turn, 4)} ${row.phase === "exploration" ? "E" : "S"}  ${MODES[row.mode].padEnd(7)} ${int(row.calls, 5)} ` +
+    `${int(row.shown, 4)} ${int(row.notesTokens, 5)} ${int(tokensOf(row.rawChars), 5)} ${int(row.prompt.tokens, 6)} ${int(row.naive.tokens, 6)}`
   );
 }
 
-/** Prints the per-turn prompt sizes and their summary (`npm run bench`). */
-export function investigativePromptBench(): void {
-  const figures = simulateExploration();
-  const config = DEFAULT_INVESTIGATION_CONFIG;
-  console.log(`\nInvestigative prompt size over a scripted ${TURNS}-turn exploration (pure, no model)`);
-  console.log(
-    `  keep_turns ${config.keepTurns}, extraction_threshold ${config.extractionThreshold} chars, ` +
-      `notes_max_tokens ${config.notesMaxTokens}; ~tokens = ceil(chars / 4).`,
+/** The turns in two side-by-side columns. */
+function printTurns(rows: readonly TurnFigures[]): void {
+  const half = Math.ceil(rows.length / 2);
+  console.log(`  ${HEAD}    ${HEAD}`);
+  for (let index = 0; index < half; index++) {
+    const left = rows[index];
+    const right = rows[index + half];
+    if (left) console.log(`  ${cell(left)}${right ? `    ${cell(right)}` : ""}`);
+  }
+}
+
+const BLOCK = 20;
+
+/** The largest prompt, naive prompt, notes and raw turns per block of BLOCK turns. */
+function printBlocks(rows: readonly TurnFigures[]): void {
+  const blocks: TurnFigures[][] = [];
+  for (let index = 0; index < rows.length; index += BLOCK) blocks.push(rows.slice(index, index + BLOCK));
+  const range = (block: readonly TurnFigures[]): string => `${block[0]?.turn ?? ""}-${block.at(-1)?.turn ?? ""}`;
+  const line = (label: string, pick: (row: TurnFigures) => number): string =>
+    `  ${label.padEnd(7)}${blocks.map((block) => int(Math.max(...block.map(pick)), 9)).join("")}`;
+  console.log(`  ${"turns".padEnd(7)}${blocks.map((block) => range(block).padStart(9)).join("")}`);
+  console.log(line("prompt", (row) => row.prompt.tokens));
+  console.log(line("naive", (row) => row.naive.tokens));
+  console.log(line("notes", (row) => row.notesTokens));
+  console.log(line("raw", (row) => tokensOf(row.rawChars)));
+}
+
+function summaryLine(label: string, values: readonly number[]): string {
+  const first = mean(values.slice(0, 10));
+  const last = mean(values.slice(-10));
+  const perTurn = (last - first) / Math.max(1, values.length - 10);
+  return (
+    `  ${label.padEnd(26)} min ${int(Math.min(...values), 7)}  median ${int(median(values), 7)}  max ${int(Math.max(...values), 7)}  ` +
+    `first-10 mean ${int(first, 7)}  last-10 mean ${int(last, 7)}  (×${(last / first).toFixed(2)}, ${perTurn >= 0 ? "+" : ""}${int(perTurn)} a turn)`
   );
-  console.log("  turn  mode           calls  shown  notes~tok   prompt chars  ~tokens    naive chars  ~tokens");
-  for (const row of figures) {
+}
+
+/** What the prompt holds besides notes.md (which grows by design, up to notes_max_tokens). */
+const minusNotes = (rows: readonly TurnFigures[]): number[] => rows.map((row) => row.prompt.tokens - row.notesTokens);
+
+function printSummary(run: RunFigures): void {
+  const prompt = run.turns.map((row) => row.prompt.tokens);
+  const naive = run.turns.map((row) => row.naive.tokens);
+  const last = run.turns.at(-1);
+  console.log(`Summary (~tokens per turn, ${run.turns.length} turns):`);
+  console.log(summaryLine("prompt sent (compacted)", prompt));
+  console.log(summaryLine("naive (nothing evicted)", naive));
+  console.log(summaryLine("prompt minus notes.md", minusNotes(run.turns)));
+  if (last) {
     console.log(
-      `  ${int(row.turn, 4)}  ${row.mode.padEnd(13)}  ${int(row.calls, 5)}  ${int(row.shown, 5)}  ${int(row.notes, 9)}` +
-        `  ${int(row.compact.chars, 13)}  ${int(row.compact.tokens, 7)}  ${int(row.naive.chars, 13)}  ${int(row.naive.tokens, 7)}`,
+      `  max prompt / max naive ${(Math.max(...prompt) / Math.max(...naive)).toFixed(2)}; at turn ${last.turn} the prompt ` +
+        `is ${int(last.prompt.tokens)} ~tokens, ${((last.prompt.tokens / last.naive.tokens) * 100).toFixed(0)}% of the naive ${int(last.naive.tokens)}.`,
     );
   }
-  console.log("Summary (~tokens per turn):");
-  console.log(summaryLine("compacted (this loop)", figures, (row) => row.compact.tokens));
-  console.log(summaryLine("naive (keep everything)", figures, (row) => row.naive.tokens));
-  const modes = ["extraction", "consolidation"].map(
-    (kind) => `${figures.filter((row) => row.mode === kind).length} ${kind}`,
+  const peak = run.turns.reduce((best, row) => (row.prompt.tokens > best.prompt.tokens ? row : best));
+  console.log(
+    `  largest prompt: turn ${peak.turn} (${peak.mode}): notes ${int(peak.notesTokens)} + raw turns ${int(tokensOf(peak.rawChars))} ` +
+      `+ the rest (system, tools, task, frontier, question) ${int(peak.prompt.tokens - peak.notesTokens - tokensOf(peak.rawChars))} ~tokens.`,
+  );
+  const count = (mode: TurnEventData["mode"]) => run.turns.filter((row) => row.mode === mode).length;
+  const synthesis = run.turns.filter((row) => row.phase === "synthesis").length;
+  console.log(
+    `  run: ${run.status}, stop ${run.stopReason || "-"}; ${run.turns.length - synthesis} exploration turns ` +
+      `(${count("extraction")} extraction, ${count("consolidation")} consolidation), ${synthesis} synthesis; ` +
+      `${run.searches} searches, ${run.pages} pages read, ${run.questions.total} questions (${run.questions.resolved} resolved), ` +
+      `${run.claims.total} claims/datapoints (${run.claims.verified} verified, ${run.claims.retracted} retracted), ${run.challenges} challenges; ` +
+      `refused calls: ${run.refused}.`,
   );
   console.log(
-    `  turns: ${modes.join(", ")}; "shown" = turns the compacted prompt kept (last ${config.keepTurns} plus any uncommitted).`,
+    `  cross-check: recorded prompt size = size received by the model on ${run.matching.prompt}/${run.turns.length} turns; ` +
+      `replayed kept turns = raw turns received on ${run.matching.raw}/${run.turns.length}.`,
   );
-  // Seed 000's bound: task + tools + notes (≤ notes_max_tokens) + frontier summary (≤ 2000 chars) + keep_turns turns.
-  const fixed = figures[0]?.compact.tokens ?? 0;
-  const turnsBound = Math.ceil((config.keepTurns * MAX_CALLS * MAX_RESULT_CHARS) / 4);
-  const bound = fixed + config.notesMaxTokens + 500 + turnsBound;
-  const compactMax = stats(figures.map((row) => row.compact.tokens)).max;
+}
+
+/** Prints the per-turn prompt sizes of a real 60-turn run and their summary (`npm run bench`). */
+export async function investigativePromptBench(tempRoot: string): Promise<void> {
+  const config = { ...DEFAULT_INVESTIGATION_CONFIG, ...knobs(TURNS) };
+  console.log(`\nInvestigative prompt size per turn: a scripted ${TURNS}-turn run of the real strategy`);
   console.log(
-    `  bound: fixed part ${int(fixed, 0)} + notes ${config.notesMaxTokens} + frontier 500 + ${config.keepTurns} turns × ${MAX_CALLS} × ${MAX_RESULT_CHARS} chars ` +
-      `(${turnsBound}) = ~${int(bound, 0)} tokens; compacted max ${int(compactMax, 0)} (${compactMax <= bound ? "within" : "OVER"}).`,
+    `  createRuntime().run(), strategy investigative, scripted model; ${documentsFor(TURNS)} synthetic documents (~2,800 and ~6,500 chars); ` +
+      `keep_turns ${config.keepTurns}, extraction_threshold ${config.extractionThreshold} chars, notes_max_tokens ${config.notesMaxTokens}, ` +
+      `max_iterations ${TURNS}, synthesis_reserve ${config.synthesisReserve}; ~tokens = ceil(chars / 4).`,
   );
-  const longer = simulateExploration(TURNS * 2);
-  const late = (rows: TurnFigures[], pick: (row: TurnFigures) => number) => stats(rows.slice(TURNS).map(pick));
-  const compactLate = late(longer, (row) => row.compact.tokens);
-  const naiveLate = late(longer, (row) => row.naive.tokens);
   console.log(
-    `  same script run to ${TURNS * 2} turns, turns ${TURNS + 1}-${TURNS * 2}: compacted median ${int(compactLate.median, 0)} max ${int(compactLate.max, 0)} ~tokens; ` +
-      `naive median ${int(naiveLate.median, 0)} max ${int(naiveLate.max, 0)}.`,
+    "  ph E/S exploration/synthesis; kept = earlier turns in the prompt; notes, raw (kept turns' calls and results), " +
+      "prompt (as sent, from the turn event) and naive (the same with every earlier turn kept) in ~tokens.",
   );
+  const run = await investigativeRun(tempRoot, TURNS);
+  printTurns(run.turns);
+  printSummary(run);
+  console.log(`  wall time of the run: ${(run.wallMs / 1000).toFixed(1)} s (one run, informational).`);
+  const longer = await investigativeRun(tempRoot, LONG_TURNS);
+  const count = (mode: TurnEventData["mode"]) => longer.turns.filter((row) => row.mode === mode).length;
+  console.log(
+    `Same script, max_iterations ${LONG_TURNS} (max_questions ${knobs(LONG_TURNS).maxQuestions}, ${documentsFor(LONG_TURNS)} documents): ` +
+      `${longer.turns.length} turns, stop ${longer.stopReason || "-"}; ${count("extraction")} extraction and ${count("consolidation")} consolidation turns; ` +
+      `${longer.pages} pages read, ${longer.claims.total} claims/datapoints (${longer.claims.retracted} retracted); ` +
+      `wall time ${(longer.wallMs / 1000).toFixed(1)} s. Largest value per block of ${BLOCK} turns (~tokens):`,
+  );
+  printBlocks(longer.turns);
+  console.log(
+    summaryLine(
+      "prompt sent (compacted)",
+      longer.turns.map((row) => row.prompt.tokens),
+    ),
+  );
+  console.log(
+    summaryLine(
+      "naive (nothing evicted)",
+      longer.turns.map((row) => row.naive.tokens),
+    ),
+  );
+  console.log(summaryLine("prompt minus notes.md", minusNotes(longer.turns)));
 }

@@ -2,7 +2,7 @@
  * `npm run bench`: prints the Host's own overhead (persisting evidence, first durable
  * evidence, whole-run overhead) over fake providers of fixed latency, and the pure cost of
  * building and rendering a large report, and the investigative prompt size per turn over a
- * scripted exploration. No assertions: it prints figures.
+ * scripted 60-turn run of the investigative strategy. No assertions: it prints figures.
  *
  * Environment: ASSAY_BENCH_RUNS (measured runs per figure, default 7; one warm-up run is
  * added), TMPDIR (where the temporary store and output folders go; fsync cost depends on it).
@@ -445,7 +445,7 @@ async function main(): Promise<void> {
   D/E  one buildSourceBackedReport (excerpt selection over every chunk) followed by the three
        projections the Host publishes: JSON.stringify (2-space), renderMarkdown, renderHtml.`);
 
-    investigativePromptBench();
+    await investigativePromptBench(temp.path);
 
     await extractionBench(temp.path);
   } finally {

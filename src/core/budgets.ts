@@ -54,7 +54,7 @@ export const BUDGET_LIMITS: Readonly<Record<keyof Budgets, readonly [number, num
   wallClockMs: [1_000, 6 * 3_600_000],
   publishReserveMs: [100, 600_000],
   maxGenerations: [0, 100],
-  maxTurns: [1, 200],
+  maxTurns: [1, 1_000],
   modelCallTimeoutMs: [100, 3_600_000],
   maxSearchCalls: [1, 500],
   maxFetchAttempts: [1, 2_000],

@@ -224,6 +224,24 @@ describe("assay eval on the example fixtures", () => {
     for (const item of summary.perStrategy) expect(item.judge.scored).toBe(false);
   });
 
+  it("gives claim counts only to strategies that verify claims, gaps to every one, and no seed 000 block without both", () => {
+    for (const row of readRows(out)) {
+      expect(row).toMatchObject({ verifiedClaims: null, unverifiedClaims: null });
+      expect(row.gaps).toBeGreaterThanOrEqual(0);
+    }
+    const summary = readJson<EvalSummary>(join(out, "summary.json"));
+    for (const item of summary.perStrategy) {
+      expect(item).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gapsReported: { n: 6 } });
+    }
+    expect(summary).toMatchObject({ comparison: null, strategyBudgets: {} });
+    const markdown = readFileSync(join(out, "summary.md"), "utf8");
+    expect(markdown).toMatch(
+      /^\| Strategy \| .* \| Verified claims per run \| Unverified claims per run \| Gaps reported per run \|/m,
+    );
+    expect(markdown).toMatch(/^\| simple \(baseline\) \| (?:[^|]+\| ){7}n\/a \| n\/a \| \d+\.\d\d \(n=6\) \|/m);
+    expect(markdown).not.toContain("Seed 000 comparison");
+  });
+
   it("checks every faulted run, and pipeline passes every check of every fault", () => {
     const faulted = readRows(out).filter((row) => row.fault !== "none");
     expect(faulted).toHaveLength(PLANNED - CLEAN_RUNS);
@@ -366,7 +384,7 @@ describe("assay eval refuses bad input with exit code 2", () => {
     const out = join(folder.path, "bad-options-out");
     const strategy = await evalCli([...evalArgs(cases, out), "--strategies", "simple,oracle"]);
     expect(strategy.code).toBe(2);
-    expect(strategy.stderr).toContain('unknown strategy "oracle" (known: pipeline, simple)');
+    expect(strategy.stderr).toContain('unknown strategy "oracle" (known: pipeline, simple, investigative)');
     const fault = await evalCli([...evalArgs(cases, out), "--faults", "planner-failure,meteor"]);
     expect(fault.code).toBe(2);
     expect(fault.stderr).toMatch(/unknown fault "meteor" \(known: planner-failure, synthesis-failure, .*, or all\)/);

@@ -44,7 +44,15 @@ export interface EvalRunRow {
   published: boolean;
   error?: string;
   items: number;
+  /** Gaps the published report states (0 when nothing was published); every strategy reports them. */
   gaps: number;
+  /**
+   * Published findings that rest on verified claims only (seed 000 "Claims and cross-checking").
+   * null for a strategy that verifies no claims (pipeline, simple): not applicable, not 0.
+   */
+  verifiedClaims: number | null;
+  /** Published findings marked unverified (their text starts with "Unverified: "); null as above. */
+  unverifiedClaims: number | null;
   sources: { read: number; cited: number; citedGold: number; gold: number };
   /** Share of the case's gold documents among the cited sources; null without gold. */
   goldRecall: number | null;
@@ -88,8 +96,14 @@ export interface StrategySummary {
   firstSourceMs: Spread;
   terminalMs: Spread;
   tokens: { input: number; output: number };
-  /** null when some run's cost is unknown. */
+  /** USD summed over the clean runs; null when some run's cost is unknown (a model without a price). */
   costUsd: number | null;
+  /** Mean per clean run of the published findings resting on verified claims; null: the strategy verifies none (n/a). */
+  verifiedClaims: Mean | null;
+  /** Mean per clean run of the published findings marked unverified; null: n/a, as above. */
+  unverifiedClaims: Mean | null;
+  /** Mean per clean run of the gaps its report states (a run that published nothing states 0). */
+  gapsReported: Mean;
   /** Faulted runs of this strategy that still published a useful artifact. */
   salvage: { salvaged: number; faulted: number };
   judge:
@@ -133,6 +147,31 @@ export interface Verdict {
   reasons: string[];
 }
 
+/** One figure of the seed 000 comparison: the candidate's and the baseline's value (null: not measured or n/a). */
+export interface ComparedFigure {
+  candidate: number | null;
+  baseline: number | null;
+}
+
+/**
+ * Seed 000 "Delivery order" 6: the investigative loop against the simple loop on the same
+ * cases, on cost, verified claims and gaps reported. Means per clean run.
+ */
+export interface StrategyComparison {
+  candidate: string;
+  baseline: string;
+  /** USD per clean run; null when a cost is unknown. */
+  costUsd: ComparedFigure;
+  /** Model tokens (input plus output) per clean run. */
+  tokens: ComparedFigure;
+  /** Published findings resting on verified claims per clean run; the baseline's is null when it verifies none. */
+  verifiedClaims: ComparedFigure;
+  /** Published findings marked unverified per clean run; null as above. */
+  unverifiedClaims: ComparedFigure;
+  /** Gaps the report states per clean run. */
+  gapsReported: ComparedFigure;
+}
+
 export interface EvalSummary {
   title: string;
   createdAt: string;
@@ -147,9 +186,16 @@ export interface EvalSummary {
   model: string;
   judge: string | null;
   budgets: Budgets;
+  /**
+   * Budgets of a strategy that differ from `budgets` by design, by strategy (an investigative
+   * run's turn budget is its max_iterations); {} when none differs.
+   */
+  strategyBudgets: Record<string, Partial<Budgets>>;
   runs: number;
   elapsedMs: number;
   perStrategy: StrategySummary[];
+  /** The seed 000 comparison when both `investigative` and `simple` were evaluated, else null. */
+  comparison: StrategyComparison | null;
   faultOutcomes: FaultSummary[];
   thresholds: VerdictThresholds;
   verdicts: Verdict[];

@@ -5,18 +5,22 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createOfflineModel } from "../adapters/models/offline/offline-model.js";
 import { chunkContent } from "../core/chunking.js";
 import { UserError } from "../core/errors.js";
 import { chunkId } from "../core/ids.js";
+import { UNVERIFIED_MARKER } from "../core/investigative/report-mapping.js";
 import { type BuildInput, buildReport, type CatalogSource } from "../core/report/build-report.js";
-import type { ReportDocument } from "../core/report/report-document.js";
+import { parseReportDocument, type ReportDocument } from "../core/report/report-document.js";
 import { admissionCatalog, admitSynthesis } from "../core/synthesis/admission.js";
 import type { SynthesisOutput } from "../core/synthesis/proposals.js";
+import type { ActInput, ActTurn } from "../ports/model.js";
 import { duration, progressLine } from "../shells/cli/eval-progress.js";
+import { ScriptedModel, succeed } from "../testing/scripted-model.js";
 import { type EvalCase, parseCases } from "./cases.js";
-import { FAULT_HELP, parseFault, parseFaultList, STANDARD_FAULTS } from "./faults.js";
+import { FAULT_HELP, faultyModel, parseFault, parseFaultList, STANDARD_FAULTS } from "./faults.js";
 import { faultCasesOf, planRuns } from "./harness.js";
-import { salvaged, scoreRun, statedVerdict } from "./scoring.js";
+import { claimCounts, salvaged, scoreRun, statedVerdict, verifiesClaims } from "./scoring.js";
 
 /** The UserError `run` throws (fails the test when it throws none or another kind). */
 function userError(run: () => unknown): UserError {
@@ -277,7 +281,13 @@ describe("scoreRun", () => {
   type Event = { type: string; offsetMs: number; data: Record<string, unknown> };
   /** The scores of a run that read two sources and published `report` (undefined: nothing published). */
   const score = (overrides: Partial<EvalCase>, report: ReportDocument | undefined, events: Event[] = []) =>
-    scoreRun({ testCase: testCase(overrides), doc: report, events, readPaths: ["history/yoshino.md", "x.md"] });
+    scoreRun({
+      testCase: testCase(overrides),
+      strategy: "pipeline",
+      doc: report,
+      events,
+      readPaths: ["history/yoshino.md", "x.md"],
+    });
 
   it("counts gold recall and citation precision from the cited sources", () => {
     expect(doc.sources.map((entry) => entry.path)).toEqual(["history/yoshino.md"]);
@@ -373,6 +383,67 @@ describe("scoreRun", () => {
   });
 });
 
+describe("verified and unverified claims, gaps reported", () => {
+  const marked = (text: string) => `${UNVERIFIED_MARKER}${text}`;
+  /** The report as a run leaves it in report.json, read back as the harness reads it. */
+  const published = (doc: ReportDocument): ReportDocument => {
+    const parsed = parseReportDocument(JSON.parse(JSON.stringify(doc)));
+    if (!parsed.ok) throw new Error(parsed.error);
+    return parsed.value;
+  };
+  const scored = (strategy: string, doc: ReportDocument | undefined) =>
+    scoreRun({ testCase: testCase(), strategy, doc, events: [], readPaths: [] });
+  // Five findings (three direct, two further): two rest on verified claims, three are marked.
+  const investigative = published(
+    synthesizedReport(
+      [
+        "Akira Yoshino built a cell with a petroleum-coke anode.",
+        marked("Asahi Kasei filed for a patent on the design."),
+        "The cell had a lithium cobalt oxide cathode.",
+        marked("Akira Yoshino built a cell with a petroleum-coke anode."),
+        marked("The design used a carbon anode."),
+      ],
+      ["No source gives the cell's capacity.", "The date of the first sale is not stated."],
+    ),
+  );
+
+  it("counts the published findings resting on verified claims and those marked unverified", () => {
+    expect(investigative.directFindings).toHaveLength(3);
+    expect(investigative.findings).toHaveLength(2);
+    expect(claimCounts(investigative)).toEqual({ verified: 2, unverified: 3 });
+    expect(scored("investigative", investigative)).toMatchObject({ verifiedClaims: 2, unverifiedClaims: 3, gaps: 2 });
+  });
+
+  it("counts none for an investigative run that published nothing or no findings", () => {
+    expect(claimCounts(undefined)).toEqual({ verified: 0, unverified: 0 });
+    expect(scored("investigative", undefined)).toMatchObject({ verifiedClaims: 0, unverifiedClaims: 0, gaps: 0 });
+    expect(scored("investigative", published(sourceBackedReport()))).toMatchObject({
+      verifiedClaims: 0,
+      unverifiedClaims: 0,
+    });
+  });
+
+  it("says not applicable (null), not 0, for strategies that verify no claims; gaps count for every strategy", () => {
+    expect(verifiesClaims("investigative")).toBe(true);
+    expect(verifiesClaims("pipeline")).toBe(false);
+    expect(verifiesClaims("simple")).toBe(false);
+    const pipeline = published(synthesizedReport(["Akira Yoshino built a cell."], ["No capacity is given."]));
+    expect(scored("pipeline", pipeline)).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gaps: 1 });
+    expect(scored("simple", investigative)).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gaps: 2 });
+    expect(scored("simple", undefined)).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gaps: 0 });
+  });
+
+  it("reads the marker only at the start of a finding, whitespace normalized", () => {
+    const inside = published(
+      synthesizedReport([
+        "Akira Yoshino built a cell; Unverified: nothing here.",
+        `  ${UNVERIFIED_MARKER}  Asahi Kasei filed for a patent.`,
+      ]),
+    );
+    expect(claimCounts(inside)).toEqual({ verified: 1, unverified: 1 });
+  });
+});
+
 describe("statedVerdict", () => {
   it.each([
     ["SUPPORT", "The claim is supported by the 1985 cell."],
@@ -415,6 +486,70 @@ describe("salvaged", () => {
     expect(salvaged(sourceBackedReport([]))).toBe(false);
     expect(salvaged(sourceBackedReport())).toBe(true);
     expect(salvaged(synthesizedReport(["Akira Yoshino built a cell."]))).toBe(true);
+  });
+});
+
+describe("faultyModel: the investigative loop's act turns", () => {
+  const input: ActInput = { system: "s", messages: [{ role: "user", content: "q" }], tools: [], toolChoice: "auto" };
+  const turn = (...names: string[]): ActTurn => ({
+    text: "",
+    calls: names.map((name, index) => ({ id: `call${index + 1}`, name, args: {} })),
+  });
+  /** The result of one act turn through the faulty model, and whether the wrapped model saw it. */
+  async function acted(fault: string, scripted: ActTurn) {
+    const model = new ScriptedModel().onAct(async () => succeed(scripted));
+    const faulty = faultyModel(model, parseFault(fault));
+    const result = await faulty.act?.(input, { timeoutMs: 1_000 });
+    model.assertConsumed();
+    return result;
+  }
+
+  it("planner-failure fails a turn that calls search, and only such a turn", async () => {
+    expect(await acted("planner-failure", turn("notes_read", "search"))).toEqual({
+      ok: false,
+      kind: "transport",
+      error: "injected fault: planner failure",
+      usage: { inputTokens: 100, outputTokens: 50 },
+      attempts: 1,
+    });
+    expect(await acted("planner-failure", turn("fetch_page", "add_question"))).toMatchObject({ ok: true });
+    expect(await acted("planner-failure", turn("finalize_report"))).toMatchObject({ ok: true });
+  });
+
+  it("synthesis-failure fails a turn that calls finalize_report, and only such a turn", async () => {
+    expect(await acted("synthesis-failure", turn("finalize_report"))).toMatchObject({
+      ok: false,
+      kind: "transport",
+      error: "injected fault: synthesis failure",
+    });
+    expect(await acted("synthesis-failure", turn("search", "fetch_page"))).toMatchObject({ ok: true });
+  });
+
+  it("model-timeout hangs every act turn until the Host gives up", async () => {
+    const model = new ScriptedModel();
+    const faulty = faultyModel(model, parseFault("model-timeout"));
+    const controller = new AbortController();
+    const pending = faulty.act?.(input, { timeoutMs: 50, signal: controller.signal });
+    controller.abort();
+    expect(await pending).toMatchObject({ ok: false, kind: "timeout" });
+    expect(model.calls).toEqual([]);
+  });
+
+  it("leaves act alone for the other faults, and absent for a model without it", async () => {
+    const model = new ScriptedModel();
+    for (const fault of ["search-failure", "fetch-failure:1", "crash-after-persisted:2"]) {
+      expect(faultyModel(model, parseFault(fault))).toBe(model);
+    }
+    const { act: _act, ...withoutAct } = createOfflineModel();
+    for (const fault of ["planner-failure", "synthesis-failure", "model-timeout"]) {
+      expect(faultyModel(withoutAct, parseFault(fault)).act).toBeUndefined();
+    }
+  });
+
+  it("plans every fault for the investigative strategy too", () => {
+    const plan = planRuns([{ id: "a" }], ["simple", "investigative"], 1, [...STANDARD_FAULTS], 1);
+    const faulted = plan.filter((run) => run.strategy === "investigative" && run.fault !== "none");
+    expect(faulted.map((run) => run.fault)).toEqual([...STANDARD_FAULTS]);
   });
 });
 

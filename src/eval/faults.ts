@@ -7,7 +7,7 @@ import { UserError } from "../core/errors.js";
 import type { ReportDocument } from "../core/report/report-document.js";
 import type { OpenScope, ScopeOpener } from "../ports/evidence-scope.js";
 import type { Fetcher } from "../ports/fetcher.js";
-import type { AgentTurn, CallOptions, Generation, Model } from "../ports/model.js";
+import type { ActTurn, AgentTurn, CallOptions, Generation, Model } from "../ports/model.js";
 import type { SearchProvider } from "../ports/search-provider.js";
 import type { RunEvent, SourceRecord } from "../ports/store.js";
 import type { FaultCheck } from "./eval-types.js";
@@ -78,11 +78,39 @@ const hang = <T>(options: CallOptions): Promise<Generation<T>> =>
 const proposesSearch = (turn: AgentTurn): boolean =>
   turn.kind === "tools" && turn.calls.some((call) => call.tool === "search");
 
+/** The investigative loop's query tool and its completion tool (core/investigative/loop-tools.ts). */
+const LOOP_SEARCH_TOOL = "search";
+const LOOP_ANSWER_TOOL = "finalize_report";
+
+const callsTool = (turn: ActTurn, tool: string): boolean => turn.calls.some((call) => call.name === tool);
+
 /**
- * The model with the fault applied. Planner failure: every query-proposing call fails (the
- * pipeline's planner; a loop turn that calls search). Synthesis failure: every answering
- * call fails (the pipeline's synthesis; a loop turn that answers). Model timeout: every
- * call hangs until the Host cuts it off at its limit.
+ * `act` (the investigative loop's turn) with a planner or synthesis failure: the turn fails
+ * when it proposes a query (calls `search`) or answers (calls `finalize_report`). Absent
+ * when the model has no `act`, as a model that cannot drive that loop.
+ */
+function faultyAct(model: Model, planner: boolean): Pick<Model, "act"> {
+  const act = model.act?.bind(model);
+  if (!act) return {};
+  return {
+    act: async (input, options) => {
+      const turn = await act(input, options);
+      if (!turn.ok) return turn;
+      const failing = callsTool(turn.value, planner ? LOOP_SEARCH_TOOL : LOOP_ANSWER_TOOL);
+      return failing
+        ? { ...injected<ActTurn>("transport", planner ? "planner failure" : "synthesis failure"), usage: turn.usage }
+        : turn;
+    },
+  };
+}
+
+/**
+ * The model with the fault applied, the same for every strategy. Planner failure: every
+ * query-proposing call fails (the pipeline's planner; a loop turn that calls search, in the
+ * simple loop's `step` and the investigative loop's `act`). Synthesis failure: every
+ * answering call fails (the pipeline's synthesis; a simple loop turn that answers; an
+ * investigative turn that calls finalize_report). Model timeout: every call hangs until the
+ * Host cuts it off at its limit.
  */
 export function faultyModel(model: Model, fault: Fault): Model {
   if (fault.kind === "model-timeout") {
@@ -93,11 +121,13 @@ export function faultyModel(model: Model, fault: Fault): Model {
       plan: (_input, options) => hang(options),
       synthesize: (_input, options) => hang(options),
       step: (_input, options) => hang(options),
+      ...(model.act ? { act: (_input, options) => hang<ActTurn>(options) } : {}),
     };
   }
   if (fault.kind !== "planner-failure" && fault.kind !== "synthesis-failure") return model;
   const planner = fault.kind === "planner-failure";
   return {
+    ...faultyAct(model, planner),
     name: model.name,
     kind: model.kind,
     ...(model.cost ? { cost: model.cost.bind(model) } : {}),

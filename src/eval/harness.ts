@@ -16,6 +16,7 @@ import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { Clock } from "../ports/clock.js";
 import type { ScopeOpener } from "../ports/evidence-scope.js";
 import type { JudgeInput, Model } from "../ports/model.js";
+import type { NotesFiles } from "../ports/notes-store.js";
 import type { RunRequest, SourceRecord, Store, StrategyName } from "../ports/store.js";
 import { createRuntime, type RunOutcome, type Runtime } from "../runtime/runtime.js";
 import type { EvalCase } from "./cases.js";
@@ -90,6 +91,12 @@ export interface HarnessOptions {
   /** Keys of runs an earlier, interrupted evaluation finished: not run again. */
   done: ReadonlySet<string>;
   budgets: Budgets;
+  /**
+   * A strategy's budgets where they differ from `budgets` by design, by strategy: an
+   * investigative run's turn budget is its max_iterations (see `strategyBudgets` in the CLI's
+   * config-file.ts). Strategies not listed run under `budgets`.
+   */
+  strategyBudgets?: Readonly<Record<string, Budgets>>;
   /** The investigative knobs the user set, equal for every run; only investigative runs take them. */
   investigation?: Partial<InvestigationConfig>;
   language: string;
@@ -101,6 +108,11 @@ export interface HarnessOptions {
   artifacts: ArtifactStore;
   clock: Clock;
   scopes: ScopeOpener;
+  /**
+   * notes.md working copies of investigative runs; required by that strategy. A crashed run
+   * resumes from the copy its child process wrote, so give the directory the CLI uses.
+   */
+  notes?: NotesFiles;
   model?: Model;
   judge?: Model;
   /** Starts `request` in a process that is killed after `after` persisted sources. */
@@ -200,6 +212,7 @@ export async function runEvaluation(options: HarnessOptions): Promise<HarnessRes
     store: options.store,
     artifacts: options.artifacts,
     clock: options.clock,
+    ...(options.notes ? { notes: options.notes } : {}),
     ...(options.model ? { model: options.model } : {}),
   };
   const clean: Runtime = createRuntime({ ...base, scopes: options.scopes });
@@ -213,13 +226,14 @@ export async function runEvaluation(options: HarnessOptions): Promise<HarnessRes
     const outDir = join(options.outDir, "runs", safeName(planned.order));
     // A run an interrupted evaluation left half-done starts again from nothing.
     rmSync(outDir, { recursive: true, force: true });
+    const budgets = options.strategyBudgets?.[planned.strategy] ?? options.budgets;
     const request: RunRequest = {
       question: testCase.question,
       language: options.language,
       strategy: planned.strategy as StrategyName,
       model: options.modelSpec,
       scope: { kind: "corpus", root: options.corpus.root, label: options.corpus.label },
-      budgets: options.budgets,
+      budgets,
       outDir,
       ...(options.investigation !== undefined && planned.strategy === "investigative"
         ? { investigation: options.investigation }
@@ -278,6 +292,7 @@ export async function runEvaluation(options: HarnessOptions): Promise<HarnessRes
     const doc = readReport(outDir);
     const scores = scoreRun({
       testCase,
+      strategy: planned.strategy,
       doc,
       events,
       readPaths: sources.map((source) => source.path ?? source.url ?? source.canonicalAnchor),
@@ -289,7 +304,7 @@ export async function runEvaluation(options: HarnessOptions): Promise<HarnessRes
           doc,
           events,
           sources,
-          wallClockMs: options.budgets.wallClockMs,
+          wallClockMs: budgets.wallClockMs,
           log,
           ...(crash ? { crash } : {}),
         })

@@ -2,6 +2,7 @@
  * Scoring of one run, computed outside the runtime from what it published (report.json)
  * and its durable event log. Pure.
  */
+import { UNVERIFIED_MARKER } from "../core/investigative/report-mapping.js";
 import type { ReportDocument } from "../core/report/report-document.js";
 import { runTimings } from "../core/timings.js";
 import type { EvalCase } from "./cases.js";
@@ -102,8 +103,31 @@ export function usageOf(events: readonly { type: string; data: Record<string, un
   return total;
 }
 
+/** The strategies whose reports rest on a claim ledger with verification (seed 000 "Claims and cross-checking"). */
+export const VERIFYING_STRATEGIES: readonly string[] = ["investigative"];
+
+/** Whether `strategy` verifies claims, so that its verified and unverified counts apply. Pure. */
+export const verifiesClaims = (strategy: string): boolean => VERIFYING_STRATEGIES.includes(strategy);
+
+/**
+ * The published findings (direct and further) that rest on verified claims, and those marked
+ * unverified: the investigative report prefixes a finding with `UNVERIFIED_MARKER` when any
+ * claim it rests on is not VERIFIED. An item resting on several claims is published as one
+ * finding per claim, so these count (item, claim) pairs: the verified claims behind the
+ * report. Recommendations and gaps are not findings. Zero and zero when nothing was published. Pure.
+ */
+export function claimCounts(doc: ReportDocument | undefined): { verified: number; unverified: number } {
+  const findings = doc ? [...doc.directFindings, ...doc.findings] : [];
+  // The builder normalizes whitespace, so match the marker without its trailing space.
+  const marker = UNVERIFIED_MARKER.trim();
+  const unverified = findings.filter((finding) => finding.text.startsWith(marker)).length;
+  return { verified: findings.length - unverified, unverified };
+}
+
 export interface ScoreInput {
   testCase: EvalCase;
+  /** The strategy that ran: whether the verification counts apply. */
+  strategy: string;
   /** The published report, or undefined when nothing was published. */
   doc: ReportDocument | undefined;
   events: readonly { type: string; offsetMs: number; data: Record<string, unknown> }[];
@@ -113,7 +137,16 @@ export interface ScoreInput {
 
 export type Scores = Pick<
   EvalRunRow,
-  "items" | "gaps" | "sources" | "goldRecall" | "citationPrecision" | "answerFound" | "verdict" | "usage"
+  | "items"
+  | "gaps"
+  | "verifiedClaims"
+  | "unverifiedClaims"
+  | "sources"
+  | "goldRecall"
+  | "citationPrecision"
+  | "answerFound"
+  | "verdict"
+  | "usage"
 > & { latency: Omit<EvalRunRow["latency"], "wallMs"> };
 
 export function scoreRun(input: ScoreInput): Scores {
@@ -125,9 +158,12 @@ export function scoreRun(input: ScoreInput): Scores {
   const usable = testCase.answers.length > 0 && !yesNo(testCase.answers);
   const stated = doc ? statedVerdict(doc) : null;
   const timings = runTimings(input.events);
+  const claims = verifiesClaims(input.strategy) ? claimCounts(doc) : undefined;
   return {
     items: doc ? doc.directFindings.length + doc.findings.length + doc.recommendations.length : 0,
     gaps: doc ? doc.gaps.length : 0,
+    verifiedClaims: claims?.verified ?? null,
+    unverifiedClaims: claims?.unverified ?? null,
     sources: { read: input.readPaths.length, cited: cited.length, citedGold, gold: gold.size },
     goldRecall: gold.size === 0 ? null : goldFound / gold.size,
     citationPrecision: gold.size === 0 || cited.length === 0 ? null : citedGold / cited.length,

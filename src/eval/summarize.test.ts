@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../core/budgets.js";
-import type { EvalRunRow, FaultCheck, JudgeScores, StrategySummary } from "./eval-types.js";
+import type { EvalRunRow, EvalSummary, FaultCheck, JudgeScores, StrategySummary } from "./eval-types.js";
 import { DEFAULT_THRESHOLDS, type SummaryMeta, summarize, verdict, verdictChecks } from "./summarize.js";
 
 const NO_JUDGE: JudgeScores = { scored: false, reason: "no judge configured" };
@@ -20,6 +20,8 @@ function row(overrides: Partial<EvalRunRow> = {}): EvalRunRow {
     published: true,
     items: 3,
     gaps: 0,
+    verifiedClaims: null,
+    unverifiedClaims: null,
     sources: { read: 4, cited: 2, citedGold: 1, gold: 2 },
     goldRecall: 0.5,
     citationPrecision: 0.5,
@@ -91,6 +93,88 @@ function summaryOf(strategy: string, figures: Partial<StrategySummary> = {}): St
 
 const spreadOf = (median: number | null) => ({ n: median === null ? 0 : 5, median, p90: median });
 const meanOf = (value: number | null) => ({ n: value === null ? 0 : 5, mean: value });
+
+describe("summarize: seed 000 figures and the comparison with simple", () => {
+  const investigative = (overrides: Partial<EvalRunRow> = {}) =>
+    row({ strategy: "investigative", verifiedClaims: 0, unverifiedClaims: 0, ...overrides });
+  const rows = [
+    investigative({ verifiedClaims: 4, unverifiedClaims: 1, gaps: 2, usage: usage(3_000, 0.3) }),
+    investigative({ verifiedClaims: 2, unverifiedClaims: 3, gaps: 1, usage: usage(1_000, 0.1) }),
+    // A failed run counts: it published nothing, so no claims and no gaps.
+    investigative({ status: "failed", published: false, usage: usage(500, 0.05) }),
+    // Faulted runs are not in the clean figures.
+    investigative({ fault: "model-timeout", verifiedClaims: 9, gaps: 9, salvaged: false }),
+    row({ gaps: 1, usage: usage(600, 0.06) }),
+    row({ gaps: 0, usage: usage(600, 0.06) }),
+    row({ strategy: "pipeline", gaps: 3 }),
+  ];
+  function usage(tokens: number, costUsd: number | null): EvalRunRow["usage"] {
+    return { generations: 2, inputTokens: tokens, outputTokens: 0, costUsd };
+  }
+
+  it("means verified and unverified claims per clean run; n/a (null) for strategies that verify none", () => {
+    const summary = summarize(rows, meta({ strategies: ["simple", "pipeline", "investigative"] }));
+    const [simple, pipeline, own] = summary.perStrategy;
+    expect(own).toMatchObject({
+      runs: 3,
+      verifiedClaims: { n: 3, mean: 2 },
+      unverifiedClaims: { n: 3, mean: 4 / 3 },
+      gapsReported: { n: 3, mean: 1 },
+      tokens: { input: 4_500, output: 0 },
+    });
+    expect(own?.costUsd).toBeCloseTo(0.45);
+    expect(simple).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gapsReported: { n: 2, mean: 0.5 } });
+    expect(pipeline).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gapsReported: { n: 1, mean: 3 } });
+  });
+
+  it("compares investigative with simple on cost, tokens, claims and gaps, per clean run", () => {
+    const summary = summarize(rows, meta({ strategies: ["simple", "pipeline", "investigative"] }));
+    const comparison = summary.comparison;
+    expect(comparison).toMatchObject({
+      candidate: "investigative",
+      baseline: "simple",
+      tokens: { candidate: 1_500, baseline: 600 },
+      verifiedClaims: { candidate: 2, baseline: null },
+      unverifiedClaims: { candidate: 4 / 3, baseline: null },
+      gapsReported: { candidate: 1, baseline: 0.5 },
+    });
+    expect(comparison?.costUsd.candidate).toBeCloseTo(0.15);
+    expect(comparison?.costUsd.baseline).toBeCloseTo(0.06);
+    // The verdict (seed 004) is unchanged: simple is the baseline, the others are candidates.
+    expect(summary.verdicts.map((item) => item.candidate)).toEqual(["pipeline", "investigative"]);
+  });
+
+  it("has an unknown cost when a run's price is unknown, and no comparison without both strategies", () => {
+    const unpriced = [...rows, investigative({ usage: usage(100, null) })];
+    const summary = summarize(unpriced, meta({ strategies: ["investigative", "simple"], baseline: "investigative" }));
+    expect(summary.comparison?.costUsd).toEqual({ candidate: null, baseline: expect.closeTo(0.06) });
+    expect(summarize(rows, meta({ strategies: ["simple", "pipeline"] })).comparison).toBeNull();
+    expect(summarize(rows, meta({ strategies: ["investigative"] })).comparison).toBeNull();
+  });
+
+  it("reads rows written before the claim counts existed as not counted", () => {
+    const old = investigative();
+    const { verifiedClaims: _verified, unverifiedClaims: _unverified, ...rest } = old;
+    const summary = summarize([rest as EvalRunRow], meta({ strategies: ["investigative"] }));
+    expect(summary.perStrategy[0]?.verifiedClaims).toEqual({ n: 0, mean: null });
+  });
+
+  it("keeps the per-strategy budgets and writes everything as plain JSON", () => {
+    const summary = summarize(
+      rows,
+      meta({ strategies: ["simple", "investigative"], strategyBudgets: { investigative: { maxTurns: 60 } } }),
+    );
+    expect(summary.strategyBudgets).toEqual({ investigative: { maxTurns: 60 } });
+    expect(summarize(rows, meta()).strategyBudgets).toEqual({});
+    const json = JSON.parse(JSON.stringify(summary)) as EvalSummary;
+    expect(json).toEqual(summary);
+    expect(json.perStrategy.find((item) => item.strategy === "simple")).toMatchObject({
+      verifiedClaims: null,
+      unverifiedClaims: null,
+    });
+    expect(json.comparison?.verifiedClaims).toEqual({ candidate: 2, baseline: null });
+  });
+});
 
 describe("summarize: per strategy", () => {
   it("takes median and p90 by nearest rank over odd and even counts, skipping nulls", () => {

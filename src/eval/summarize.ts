@@ -11,10 +11,12 @@ import type {
   FaultSummary,
   Mean,
   Spread,
+  StrategyComparison,
   StrategySummary,
   Verdict,
   VerdictThresholds,
 } from "./eval-types.js";
+import { verifiesClaims } from "./scoring.js";
 import { formatMs, formatShare } from "./summary-format.js";
 
 /** The product thresholds a candidate must pass before it can win. */
@@ -27,8 +29,14 @@ export const DEFAULT_THRESHOLDS: Readonly<VerdictThresholds> = Object.freeze({
   materialDelta: 0.05,
 });
 
-/** What `summarize` takes besides the rows: every summary field it does not compute. */
-export type SummaryMeta = Omit<EvalSummary, "perStrategy" | "faultOutcomes" | "verdicts" | "runs">;
+/** What `summarize` takes besides the rows: every summary field it does not compute (`strategyBudgets` defaults to {}). */
+export type SummaryMeta = Omit<
+  EvalSummary,
+  "perStrategy" | "faultOutcomes" | "verdicts" | "runs" | "comparison" | "strategyBudgets"
+> & { strategyBudgets?: EvalSummary["strategyBudgets"] };
+
+/** Seed 000 "Delivery order" 6 compares the investigative loop with the simple loop. */
+export const SEED_COMPARISON = { candidate: "investigative", baseline: "simple" } as const;
 
 /** The fault of a clean run. */
 const CLEAN = "none";
@@ -48,7 +56,40 @@ export function summarize(rows: readonly EvalRunRow[], meta: SummaryMeta): EvalS
   const verdicts = perStrategy
     .filter((item) => item.strategy !== meta.baseline)
     .map((candidate) => verdict(candidate, baseline, meta.thresholds));
-  return { ...meta, runs: rows.length, perStrategy, faultOutcomes: summarizeFaults(rows, meta), verdicts };
+  return {
+    ...meta,
+    strategyBudgets: meta.strategyBudgets ?? {},
+    runs: rows.length,
+    perStrategy,
+    comparison: seedComparison(perStrategy),
+    faultOutcomes: summarizeFaults(rows, meta),
+    verdicts,
+  };
+}
+
+/**
+ * Seed 000's comparison (investigative against simple: cost, verified claims, gaps reported),
+ * as means per clean run; null unless both strategies were evaluated. Pure.
+ */
+export function seedComparison(perStrategy: readonly StrategySummary[]): StrategyComparison | null {
+  const candidate = perStrategy.find((item) => item.strategy === SEED_COMPARISON.candidate);
+  const baseline = perStrategy.find((item) => item.strategy === SEED_COMPARISON.baseline);
+  if (!candidate || !baseline) return null;
+  const perRun = (item: StrategySummary, total: number | null): number | null =>
+    total === null || item.runs === 0 ? null : total / item.runs;
+  const figure = (pick: (item: StrategySummary) => number | null) => ({
+    candidate: pick(candidate),
+    baseline: pick(baseline),
+  });
+  return {
+    candidate: candidate.strategy,
+    baseline: baseline.strategy,
+    costUsd: figure((item) => perRun(item, item.costUsd)),
+    tokens: figure((item) => perRun(item, item.tokens.input + item.tokens.output)),
+    verifiedClaims: figure((item) => item.verifiedClaims?.mean ?? null),
+    unverifiedClaims: figure((item) => item.unverifiedClaims?.mean ?? null),
+    gapsReported: figure((item) => item.gapsReported.mean),
+  };
 }
 
 function summarizeStrategy(rows: readonly EvalRunRow[], strategy: string): StrategySummary {
@@ -75,6 +116,10 @@ function summarizeStrategy(rows: readonly EvalRunRow[], strategy: string): Strat
       output: sum(clean.map((row) => row.usage.outputTokens)),
     },
     costUsd: totalCost(clean),
+    // Rows written before these counts existed have none (?? null).
+    verifiedClaims: verifiesClaims(strategy) ? mean(clean.map((row) => row.verifiedClaims ?? null)) : null,
+    unverifiedClaims: verifiesClaims(strategy) ? mean(clean.map((row) => row.unverifiedClaims ?? null)) : null,
+    gapsReported: mean(clean.map((row) => row.gaps)),
     salvage: { salvaged: count(faulted, (row) => row.salvaged === true), faulted: faulted.length },
     judge: summarizeJudge(clean),
   };

@@ -4,10 +4,21 @@
  */
 import type { Budgets } from "../core/budgets.js";
 import { readableTime } from "../core/render/format.js";
-import type { EvalSummary, FaultSummary, Mean, Spread, StrategySummary, VerdictThresholds } from "./eval-types.js";
+import type {
+  ComparedFigure,
+  EvalSummary,
+  FaultSummary,
+  Mean,
+  Spread,
+  StrategySummary,
+  VerdictThresholds,
+} from "./eval-types.js";
 
 /** What a missing figure reads as. */
 export const MISSING = "—";
+
+/** What a figure that does not apply to a strategy reads as (verified claims of a strategy that verifies none). */
+export const NOT_APPLICABLE = "n/a";
 
 /** The text of a judge cell whose strategy was not scored. */
 export const NOT_SCORED = "not scored";
@@ -72,6 +83,11 @@ export function formatMeanScore(mean: Mean): string {
   return mean.n === 0 || mean.mean === null || !Number.isFinite(mean.mean)
     ? MISSING
     : `${mean.mean.toFixed(2)} (n=${mean.n})`;
+}
+
+/** A mean that may not apply: null -> `n/a`, else as `formatMeanScore`. Pure. */
+export function formatApplicableMean(mean: Mean | null): string {
+  return mean === null ? NOT_APPLICABLE : formatMeanScore(mean);
 }
 
 /** `812 ms / 2.4 s` (median / p90); n=0 -> `—`. Pure. */
@@ -139,6 +155,9 @@ function strategyCells(strategy: StrategySummary, baseline: string): string[] {
     formatMeanShare(strategy.citationPrecision),
     formatMeanShare(strategy.answerShare),
     label.expected === 0 ? MISSING : `${label.agree}/${label.stated} (${label.expected})`,
+    formatApplicableMean(strategy.verifiedClaims),
+    formatApplicableMean(strategy.unverifiedClaims),
+    formatMeanScore(strategy.gapsReported),
     formatSpread(strategy.firstSourceMs),
     formatSpread(strategy.terminalMs),
     `${formatCount(strategy.tokens.input)} / ${formatCount(strategy.tokens.output)}`,
@@ -163,6 +182,16 @@ function faultCells(fault: FaultSummary): string[] {
   ];
 }
 
+/** `; investigative: 60` for each strategy whose `key` budget differs by design, or ''. */
+function strategyBudgetNote(summary: EvalSummary, key: string): string {
+  return Object.entries(summary.strategyBudgets)
+    .flatMap(([strategy, budgets]) => {
+      const value = (budgets as Record<string, unknown>)[key];
+      return value === undefined ? [] : [`; ${strategy}: ${formatBudget(key, value)}`];
+    })
+    .join("");
+}
+
 const text = (label: string): SummaryColumn => ({ label, kind: "text" });
 const number = (label: string): SummaryColumn => ({ label, kind: "number" });
 
@@ -173,7 +202,11 @@ export function summaryTables(summary: EvalSummary): SummaryTable[] {
       id: "budgets",
       caption: "Equal budgets: every strategy ran under these limits",
       columns: [text("Budget"), text("Setting"), number("Value")],
-      rows: Object.entries(summary.budgets).map(([key, value]) => [budgetLabel(key), key, formatBudget(key, value)]),
+      rows: Object.entries(summary.budgets).map(([key, value]) => [
+        budgetLabel(key),
+        key,
+        formatBudget(key, value) + strategyBudgetNote(summary, key),
+      ]),
       empty: "No budgets were recorded.",
     },
     {
@@ -188,6 +221,9 @@ export function summaryTables(summary: EvalSummary): SummaryTable[] {
         number("Citation precision"),
         number("Answer share"),
         number("Label agreement: agree/stated (expected)"),
+        number("Verified claims per run"),
+        number("Unverified claims per run"),
+        number("Gaps reported per run"),
         number("First source (median / p90)"),
         number("Terminal (median / p90)"),
         number("Tokens (in / out)"),
@@ -257,5 +293,47 @@ export function thresholdLines(thresholds: VerdictThresholds): string[] {
     `Faulted runs that still publish a useful artifact at least ${formatShare(thresholds.minSalvage)}`,
     `Median terminal latency at most ${thresholds.maxLatencyRatio}× the baseline's, or at most ${formatMs(thresholds.latencySlackMs)} slower`,
     `A difference is material from ${formatShare(thresholds.materialDelta)} on`,
+  ];
+}
+
+/** A per-run figure: `2.50`; null -> `—`. */
+function perRun(value: number | null): string {
+  return value === null || !Number.isFinite(value) ? MISSING : value.toFixed(2);
+}
+
+/** ` (3.08× simple's)` when both are known and the baseline's is above 0, else ''. */
+function ratio(figure: ComparedFigure, baseline: string): string {
+  const { candidate, baseline: base } = figure;
+  return candidate === null || base === null || base <= 0 ? "" : ` (${(candidate / base).toFixed(2)}× ${baseline}'s)`;
+}
+
+/** ` (+0.75)` when both are known, else ''. */
+function difference(figure: ComparedFigure): string {
+  const { candidate, baseline } = figure;
+  if (candidate === null || baseline === null) return "";
+  const delta = candidate - baseline;
+  return ` (${delta < 0 ? "-" : "+"}${Math.abs(delta).toFixed(2)})`;
+}
+
+/**
+ * The seed 000 comparison (investigative against simple: cost, verified claims, gaps
+ * reported) as sentences, one per figure; [] when the summary has none. Pure.
+ */
+export function comparisonLines(summary: EvalSummary): string[] {
+  const comparison = summary.comparison;
+  if (!comparison) return [];
+  const { candidate, baseline } = comparison;
+  const baselineSummary = summary.perStrategy.find((item) => item.strategy === baseline);
+  // The baseline's count is n/a when it verifies no claims, not merely missing.
+  const claims = (value: number | null): string =>
+    value === null && baselineSummary?.verifiedClaims === null ? NOT_APPLICABLE : perRun(value);
+  const cost = (value: number | null): string => (value === null ? "unknown" : formatCost(value));
+  const tokens = (value: number | null): string => (value === null ? MISSING : formatCount(value));
+  const verifiedNote = baselineSummary?.verifiedClaims === null ? ` (${baseline} verifies no claims)` : "";
+  return [
+    `Cost per clean run: ${candidate} ${cost(comparison.costUsd.candidate)} vs ${baseline} ${cost(comparison.costUsd.baseline)}${ratio(comparison.costUsd, baseline)}`,
+    `Model tokens per clean run: ${candidate} ${tokens(comparison.tokens.candidate)} vs ${baseline} ${tokens(comparison.tokens.baseline)}${ratio(comparison.tokens, baseline)}`,
+    `Verified claims per clean run: ${candidate} ${perRun(comparison.verifiedClaims.candidate)} vs ${baseline} ${claims(comparison.verifiedClaims.baseline)}${verifiedNote}; unverified ${perRun(comparison.unverifiedClaims.candidate)} vs ${claims(comparison.unverifiedClaims.baseline)}`,
+    `Gaps reported per clean run: ${candidate} ${perRun(comparison.gapsReported.candidate)} vs ${baseline} ${perRun(comparison.gapsReported.baseline)}${difference(comparison.gapsReported)}`,
   ];
 }

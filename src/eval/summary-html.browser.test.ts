@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOSTILE, hostileSummary, sampleSummary } from "../testing/summary-fixture.js";
+import { HOSTILE, hostileSummary, investigativeSummary, sampleSummary } from "../testing/summary-fixture.js";
 import { tempDir } from "../testing/temp-dir.js";
 import type { EvalSummary } from "./eval-types.js";
 import { renderSummaryHtml } from "./summary-html.js";
@@ -31,6 +31,9 @@ const STRATEGY_HEADERS = [
   "Citation precision",
   "Answer share",
   "Label agreement: agree/stated (expected)",
+  "Verified claims per run",
+  "Unverified claims per run",
+  "Gaps reported per run",
   "First source (median / p90)",
   "Terminal (median / p90)",
   "Tokens (in / out)",
@@ -169,6 +172,42 @@ describe.skipIf(!available)(`summary page in a real browser (${EXECUTABLE}; skip
         const box = await page.locator(`figure[data-chart="${chart}"] svg[role=img]`).boundingBox();
         expect(box?.width ?? 0).toBeGreaterThan(200);
       }
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("shows the seed 000 comparison and the n/a cells, and still fits a phone", async () => {
+    const { page, consoleErrors, close } = await visit("investigative", investigativeSummary(), {
+      width: 390,
+      height: 844,
+    });
+    try {
+      const section = page.locator("section#comparison");
+      expect(await section.locator("h2").innerText()).toBe("Seed 000 comparison: investigative against simple");
+      const items = await section.locator("li").allInnerTexts();
+      expect(items).toHaveLength(4);
+      expect(items[2]).toContain("investigative 3.25 vs simple n/a");
+      expect(await section.isVisible()).toBe(true);
+      const investigative = page.locator('table[data-table="strategies"] tbody tr', { hasText: "investigative" });
+      expect((await investigative.locator("td").allInnerTexts()).slice(7, 10)).toEqual([
+        "3.25 (n=12)",
+        "1.50 (n=12)",
+        "2.00 (n=12)",
+      ]);
+      const notApplicable = page.locator("td.not-applicable");
+      expect(await notApplicable.count()).toBe(4);
+      // Muted like "not scored": a different colour from an ordinary cell.
+      const colour = (cell: typeof notApplicable) => cell.evaluate((element) => getComputedStyle(element).color);
+      expect(await colour(notApplicable.first())).not.toBe(await colour(investigative.locator("td").first()));
+      const widths = await page.evaluate(() => ({
+        viewport: window.innerWidth,
+        document: document.documentElement.scrollWidth,
+        list: document.querySelector("#comparison ul")?.getBoundingClientRect().right ?? Number.POSITIVE_INFINITY,
+      }));
+      expect(widths.document).toBeLessThanOrEqual(widths.viewport);
+      expect(widths.list).toBeLessThanOrEqual(widths.viewport);
       expect(consoleErrors).toEqual([]);
     } finally {
       await close();

@@ -7,7 +7,15 @@
 import { escapeHtml } from "../core/render/html.js";
 import type { EvalSummary, Verdict } from "./eval-types.js";
 import { faultChart, latencyChart, recallChart } from "./summary-charts.js";
-import { NOT_SCORED, runFacts, type SummaryTable, summaryTables, thresholdLines } from "./summary-format.js";
+import {
+  comparisonLines,
+  NOT_APPLICABLE,
+  NOT_SCORED,
+  runFacts,
+  type SummaryTable,
+  summaryTables,
+  thresholdLines,
+} from "./summary-format.js";
 
 const STYLE = `
 :root{color-scheme:light dark;--fg:#1b1b1b;--muted:#5b5b5b;--bg:#fff;--card:#f6f6f3;--rule:#ddd;--accent:#0b5cad;--c1:#0b5cad;--c2:#d9822b;--c3:#5a9e6f;--ok:#2e8540;--bad:#c0392b;--yes:#1f7f8c;--no:#8a6bb8}
@@ -29,7 +37,7 @@ thead th{border-bottom:2px solid var(--rule);font-weight:600}
 th[scope=row]{font-weight:600;overflow-wrap:break-word;min-width:7rem}
 td.number{text-align:right;white-space:nowrap}th.number{text-align:right}
 td.text{min-width:12rem;overflow-wrap:anywhere}
-td.not-scored{color:var(--muted);font-style:italic}
+td.not-scored,td.not-applicable{color:var(--muted);font-style:italic}
 .empty,.notice{background:var(--card);border-left:4px solid var(--accent);padding:.75rem 1rem;margin:1rem 0}
 figure{margin:1rem 0 2rem;max-width:40rem}
 figure svg{display:block;width:100%;height:auto}
@@ -53,7 +61,8 @@ footer{color:var(--muted);font-size:.85rem;margin-top:2rem}
 `;
 
 function cell(text: string, column: SummaryTable["columns"][number] | undefined, header: boolean): string {
-  const classes = [column?.kind ?? "text", ...(text === NOT_SCORED ? ["not-scored"] : [])].join(" ");
+  const state = text === NOT_SCORED ? ["not-scored"] : text === NOT_APPLICABLE ? ["not-applicable"] : [];
+  const classes = [column?.kind ?? "text", ...state].join(" ");
   return header
     ? `<th scope="row" class="${classes}">${escapeHtml(text)}</th>`
     : `<td class="${classes}">${escapeHtml(text)}</td>`;
@@ -91,6 +100,18 @@ function verdict(item: Verdict): string {
   ].join("");
 }
 
+/** The seed 000 comparison section, or '' when investigative and simple did not both run. */
+function comparison(summary: EvalSummary): string {
+  const lines = comparisonLines(summary);
+  if (!summary.comparison || lines.length === 0) return "";
+  const { candidate, baseline } = summary.comparison;
+  return [
+    `<section id="comparison"><h2>Seed 000 comparison: ${escapeHtml(candidate)} against ${escapeHtml(baseline)}</h2>`,
+    `<ul class="comparison">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>`,
+    `</section>`,
+  ].join("");
+}
+
 /** Renders `summary` as a complete HTML page. Pure. */
 export function renderSummaryHtml(summary: EvalSummary): string {
   const tables = new Map(summaryTables(summary).map((model) => [model.id, model]));
@@ -123,6 +144,7 @@ export function renderSummaryHtml(summary: EvalSummary): string {
       noStrategy,
     ),
     `</section>`,
+    comparison(summary),
     `<section id="judge"><h2>Judge</h2>${tableOf("judge")}</section>`,
     `<section id="faults"><h2>Faults</h2>${tableOf("faults")}`,
     figure(

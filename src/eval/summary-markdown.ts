@@ -1,11 +1,12 @@
 /**
  * Markdown page of an evaluation summary (pure): run facts, the equal budgets, the
- * per-strategy, judge and fault tables, and the verdicts. Every text taken from the summary
+ * per-strategy table, the seed 000 comparison (when investigative and simple both ran), the
+ * judge and fault tables, and the verdicts. Every text taken from the summary
  * is escaped, so no Markdown or HTML in it becomes markup.
  */
 import { escapeMarkdown } from "../core/render/markdown.js";
 import type { EvalSummary, Verdict } from "./eval-types.js";
-import { runFacts, type SummaryTable, summaryTables, thresholdLines } from "./summary-format.js";
+import { comparisonLines, runFacts, type SummaryTable, summaryTables, thresholdLines } from "./summary-format.js";
 
 /** Characters that make emphasis, code, links, HTML, tables or entities (as in escapeMarkdown). */
 const CELL_SPECIAL = /[\\`*_[\]<>|~&]/g;
@@ -63,6 +64,12 @@ export function renderSummaryMarkdown(summary: EvalSummary): string {
   out.push("");
   out.push(...section("Equal budgets", "budgets"));
   out.push(...section("Per strategy", "strategies"));
+  const comparison = comparisonLines(summary);
+  if (summary.comparison && comparison.length > 0) {
+    const { candidate, baseline } = summary.comparison;
+    out.push(`## Seed 000 comparison: ${inline(candidate)} against ${inline(baseline)}`, "");
+    out.push(...comparison.map((line) => `- ${inline(line)}`), "");
+  }
   out.push(...section("Judge", "judge"));
   out.push(...section("Faults", "faults"));
   out.push("## Verdict", "");

@@ -1,9 +1,16 @@
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
 import { escapeMarkdown } from "../core/render/markdown.js";
-import { HOSTILE, hostileSummary, sampleSummary } from "../testing/summary-fixture.js";
+import { HOSTILE, hostileSummary, investigativeSummary, sampleSummary } from "../testing/summary-fixture.js";
 import type { EvalSummary, StrategySummary } from "./eval-types.js";
-import { formatCost, formatMs, formatShare, formatSpread } from "./summary-format.js";
+import {
+  comparisonLines,
+  formatApplicableMean,
+  formatCost,
+  formatMs,
+  formatShare,
+  formatSpread,
+} from "./summary-format.js";
 import { renderSummaryHtml } from "./summary-html.js";
 import { renderSummaryMarkdown } from "./summary-markdown.js";
 
@@ -59,6 +66,9 @@ function emptyStrategy(strategy: string): StrategySummary {
     terminalMs: { n: 0, median: null, p90: null },
     tokens: { input: 0, output: 0 },
     costUsd: null,
+    verifiedClaims: null,
+    unverifiedClaims: null,
+    gapsReported: { n: 0, mean: null },
     salvage: { salvaged: 0, faulted: 0 },
     judge: { scored: false, reason: "no judge" },
   };
@@ -121,7 +131,7 @@ describe("renderSummaryMarkdown", () => {
 
   it("compares the strategies cell by cell", () => {
     const rows = markdownTable(markdown, "Per strategy");
-    expect(rows[0]).toHaveLength(13);
+    expect(rows[0]).toHaveLength(16);
     expect(rows).toHaveLength(4);
     expect(rowOf(rows, "simple (baseline)")).toEqual([
       "simple (baseline)",
@@ -132,6 +142,9 @@ describe("renderSummaryMarkdown", () => {
       "43.2% (n=11)",
       "50.0% (n=12)",
       "—",
+      "n/a",
+      "n/a",
+      "0.50 (n=12)",
       "812 ms / 1.4 s",
       "24.4 s / 41.3 s",
       "182,340 / 9,870",
@@ -140,12 +153,12 @@ describe("renderSummaryMarkdown", () => {
     ]);
     const pipeline = rowOf(rows, "pipeline");
     expect(pipeline[4]).toBe("81.3% (n=12)");
-    expect(pipeline[9]).toBe("1 min 05 s / 1 min 59 s");
+    expect(pipeline[12]).toBe("1 min 05 s / 1 min 59 s");
     const agent = rowOf(rows, "agent");
     expect(agent[6]).toBe("—");
-    expect(agent[8]).toBe("—");
-    expect(agent[11]).toBe("unknown");
-    expect(agent[12]).toBe("0/2");
+    expect(agent[11]).toBe("—");
+    expect(agent[14]).toBe("unknown");
+    expect(agent[15]).toBe("0/2");
   });
 
   it("shows label agreement as agree/stated (expected) where labels are expected", () => {
@@ -219,8 +232,11 @@ describe("renderSummaryMarkdown", () => {
     expect(text).toContain("## Faults\n\nNo faults were run.");
     expect(text).toContain("No candidate was compared with the baseline.");
     const row = rowOf(markdownTable(text, "Per strategy"), "empty");
-    expect(row.slice(4, 10)).toEqual(["—", "—", "—", "—", "—", "—"]);
-    expect(row[12]).toBe("—");
+    expect(row.slice(4, 8)).toEqual(["—", "—", "—", "—"]);
+    // Verified and unverified claims do not apply to a strategy that verifies none; no gaps figure without runs.
+    expect(row.slice(8, 11)).toEqual(["n/a", "n/a", "—"]);
+    expect(row.slice(11, 13)).toEqual(["—", "—"]);
+    expect(row[15]).toBe("—");
   });
 });
 
@@ -343,5 +359,71 @@ describe("renderSummaryHtml", () => {
       for (const element of svg.querySelectorAll("*")) expect(element.namespaceURI).toBe("http://www.w3.org/2000/svg");
     }
     expect(page.querySelector('figure[data-chart="recall"] g > title')?.textContent).toBe(`simple ${HOSTILE}`);
+  });
+});
+
+describe("seed 000: verified claims, gaps reported and the comparison with simple", () => {
+  const summary = investigativeSummary();
+  const markdown = renderSummaryMarkdown(summary);
+
+  it("shows n/a for a mean that does not apply, and the mean otherwise", () => {
+    expect(formatApplicableMean(null)).toBe("n/a");
+    expect(formatApplicableMean({ n: 0, mean: null })).toBe("—");
+    expect(formatApplicableMean({ n: 4, mean: 3.25 })).toBe("3.25 (n=4)");
+  });
+
+  it("adds verified claims, unverified claims and gaps reported to the strategy table, n/a where not applicable", () => {
+    const rows = markdownTable(markdown, "Per strategy");
+    expect(rows[0]?.slice(8, 11)).toEqual([
+      "Verified claims per run",
+      "Unverified claims per run",
+      "Gaps reported per run",
+    ]);
+    expect(rowOf(rows, "investigative").slice(8, 11)).toEqual(["3.25 (n=12)", "1.50 (n=12)", "2.00 (n=12)"]);
+    expect(rowOf(rows, "investigative").slice(13, 15)).toEqual(["1,204,800 / 61,200", "$1.65"]);
+    expect(rowOf(rows, "simple (baseline)").slice(8, 11)).toEqual(["n/a", "n/a", "0.50 (n=12)"]);
+    expect(rowOf(rows, "pipeline").slice(8, 11)).toEqual(["n/a", "n/a", "1.25 (n=12)"]);
+  });
+
+  it("shows the investigative turn budget beside the shared one", () => {
+    const rows = markdownTable(markdown, "Equal budgets");
+    expect(rowOf(rows, "Model turns (tool loop)")[2]).toBe("8; investigative: 60");
+    expect(rowOf(rows, "Search calls")[2]).toBe("6");
+    expect(
+      rowOf(markdownTable(renderSummaryMarkdown(sampleSummary()), "Equal budgets"), "Model turns (tool loop)")[2],
+    ).toBe("8");
+  });
+
+  it("states cost, tokens, verified claims and gaps reported against simple, per clean run", () => {
+    expect(comparisonLines(summary)).toEqual([
+      "Cost per clean run: investigative $0.14 vs simple $0.03 (4.00× simple's)",
+      "Model tokens per clean run: investigative 105,500 vs simple 16,018 (6.59× simple's)",
+      "Verified claims per clean run: investigative 3.25 vs simple n/a (simple verifies no claims); unverified 1.50 vs n/a",
+      "Gaps reported per clean run: investigative 2.00 vs simple 0.50 (+1.50)",
+    ]);
+    const unknown = investigativeSummary();
+    if (unknown.comparison) unknown.comparison.costUsd = { candidate: null, baseline: 0.01 };
+    expect(comparisonLines(unknown)[0]).toBe("Cost per clean run: investigative unknown vs simple $0.01");
+    expect(comparisonLines(sampleSummary())).toEqual([]);
+  });
+
+  it("renders the comparison block in Markdown after the strategy table, and none without both strategies", () => {
+    const heading = "## Seed 000 comparison: investigative against simple";
+    expect(markdown).toContain(heading);
+    expect(markdown.indexOf(heading)).toBeGreaterThan(markdown.indexOf("## Per strategy"));
+    expect(markdown.indexOf(heading)).toBeLessThan(markdown.indexOf("## Judge"));
+    for (const line of comparisonLines(summary)) expect(markdown).toContain(`- ${escapeMarkdown(line)}`);
+    expect(renderSummaryMarkdown(sampleSummary())).not.toContain("Seed 000 comparison");
+  });
+
+  it("renders the same in HTML: the columns, n/a cells marked, and the comparison list", () => {
+    const page = htmlDocument(summary);
+    expect(htmlTable(page, "strategies")).toEqual(markdownTable(markdown, "Per strategy"));
+    expect(htmlTable(page, "budgets")).toEqual(markdownTable(markdown, "Equal budgets"));
+    expect(page.querySelectorAll("td.not-applicable")).toHaveLength(4);
+    const items = [...page.querySelectorAll("#comparison li")].map((item) => item.textContent);
+    expect(items).toEqual(comparisonLines(summary));
+    expect(page.querySelector("#comparison h2")?.textContent).toBe("Seed 000 comparison: investigative against simple");
+    expect(htmlDocument(sampleSummary()).querySelector("#comparison")).toBeNull();
   });
 });

@@ -18,6 +18,9 @@ const simple: StrategySummary = {
   terminalMs: { n: 12, median: 24_400, p90: 41_250 },
   tokens: { input: 182_340, output: 9_870 },
   costUsd: 0.4123,
+  verifiedClaims: null,
+  unverifiedClaims: null,
+  gapsReported: { n: 12, mean: 0.5 },
   salvage: { salvaged: 3, faulted: 4 },
   judge: {
     scored: true,
@@ -42,6 +45,9 @@ const pipeline: StrategySummary = {
   terminalMs: { n: 12, median: 65_200, p90: 118_900 },
   tokens: { input: 96_512, output: 14_208 },
   costUsd: 0.2871,
+  verifiedClaims: null,
+  unverifiedClaims: null,
+  gapsReported: { n: 12, mean: 1.25 },
   salvage: { salvaged: 6, faulted: 8 },
   judge: {
     scored: true,
@@ -67,6 +73,9 @@ const agent: StrategySummary = {
   terminalMs: { n: 12, median: 187_000, p90: 295_500 },
   tokens: { input: 401_877, output: 22_015 },
   costUsd: null,
+  verifiedClaims: null,
+  unverifiedClaims: null,
+  gapsReported: { n: 12, mean: 0 },
   salvage: { salvaged: 0, faulted: 2 },
   judge: { scored: false, reason: "the judge's daily budget was spent before these runs" },
 };
@@ -87,9 +96,11 @@ export function sampleSummary(): EvalSummary {
     model: "openai:gpt-4.1-mini",
     judge: "anthropic:claude-sonnet-4-5",
     budgets: { ...DEFAULT_BUDGETS },
+    strategyBudgets: {},
     runs: 46,
     elapsedMs: 1_985_400,
     perStrategy: [structuredClone(simple), structuredClone(pipeline), structuredClone(agent)],
+    comparison: null,
     faultOutcomes: [
       {
         fault: "fetch-failure:2",
@@ -169,6 +180,56 @@ export function sampleSummary(): EvalSummary {
         ],
       },
     ],
+  };
+}
+
+/** An investigative strategy: verified and unverified claims, a priced cost, its own turn budget. */
+const investigative: StrategySummary = {
+  strategy: "investigative",
+  runs: 12,
+  published: 12,
+  failed: 0,
+  goldRecall: { n: 12, mean: 0.75 },
+  citationPrecision: { n: 12, mean: 0.6 },
+  answerShare: { n: 12, mean: 0.5833 },
+  labelAgreement: { agree: 0, stated: 0, expected: 0 },
+  firstSourceMs: { n: 12, median: 1_910, p90: 2_870 },
+  terminalMs: { n: 12, median: 142_000, p90: 201_300 },
+  tokens: { input: 1_204_800, output: 61_200 },
+  costUsd: 1.6488,
+  verifiedClaims: { n: 12, mean: 3.25 },
+  unverifiedClaims: { n: 12, mean: 1.5 },
+  gapsReported: { n: 12, mean: 2 },
+  salvage: { salvaged: 4, faulted: 4 },
+  judge: { scored: false, reason: "no judge configured" },
+};
+
+/**
+ * The sample summary with `investigative` in place of `agent`: the seed 000 comparison
+ * (investigative against simple, means per clean run) and the investigative turn budget. Pure.
+ */
+export function investigativeSummary(): EvalSummary {
+  const summary = sampleSummary();
+  const perStrategy = summary.perStrategy.map((item) =>
+    item.strategy === "agent" ? structuredClone(investigative) : item,
+  );
+  return {
+    ...summary,
+    strategies: ["simple", "pipeline", "investigative"],
+    strategyBudgets: { investigative: { maxTurns: 60 } },
+    perStrategy,
+    comparison: {
+      candidate: "investigative",
+      baseline: "simple",
+      costUsd: { candidate: 1.6488 / 12, baseline: 0.4123 / 12 },
+      tokens: { candidate: (1_204_800 + 61_200) / 12, baseline: (182_340 + 9_870) / 12 },
+      verifiedClaims: { candidate: 3.25, baseline: null },
+      unverifiedClaims: { candidate: 1.5, baseline: null },
+      gapsReported: { candidate: 2, baseline: 0.5 },
+    },
+    verdicts: summary.verdicts.map((verdict) =>
+      verdict.candidate === "agent" ? { ...verdict, candidate: "investigative" } : verdict,
+    ),
   };
 }
 

@@ -353,8 +353,7 @@ describe("recordChallengeResult", () => {
   it("limits survived to an executed challenge", () => {
     expect(rejection(recordChallengeResult(open, verdict("survived"), known, later))).toEqual({
       rule: "not-executed",
-      message:
-        'ch_001 was not executed: run search with its query "model X out of memory 11 GB not enough" first',
+      message: 'ch_001 was not executed: run search with its query "model X out of memory 11 GB not enough" first',
     });
   });
 

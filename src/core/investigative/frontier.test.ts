@@ -524,8 +524,11 @@ describe("resolveQuestion", () => {
     );
   });
 
-  it("requires validation criteria", () => {
-    let frontier = must(undefined, createFrontier("X?", ctx)).frontier;
+  it("requires validation criteria (a root has default ones unless it was given none)", () => {
+    expect(must(undefined, createFrontier("X?", ctx)).frontier.questions[0]?.validationCriteria).toContain(
+      "an answer to the objective",
+    );
+    let frontier = must(undefined, createFrontier("X?", ctx, { validationCriteria: "" })).frontier;
     frontier = must(frontier, declareAtomic(frontier, "atomic", ctx)).frontier;
     expect(rejected(resolveQuestion(frontier, { id: "q_001", answer: "a", claimIds: ["c"] }, ctx)).rule).toBe(
       "criteria-required",

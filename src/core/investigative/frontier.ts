@@ -110,7 +110,9 @@ export function createFrontier(
     rationale: root.rationale ?? "the objective of the run",
     priority: 1,
     status: "pending",
-    validationCriteria: root.validationCriteria ?? "",
+    // Resolving the root needs criteria like any question; the objective's are its answer, backed by claims.
+    validationCriteria:
+      root.validationCriteria ?? "an answer to the objective, backed by recorded claims and their sources",
     targetSources: [],
     ...unanswered(ctx),
   };

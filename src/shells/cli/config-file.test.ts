@@ -1,13 +1,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { tempDir } from "../../testing/temp-dir.js";
 import {
   type ConfigFile,
+  INVESTIGATIVE_BUDGETS,
   parseConfigFile,
   parseKnobAssignment,
+  type RunSettings,
   readConfigFile,
   resolveRunSettings,
+  strategyBudgets,
 } from "./config-file.js";
 
 const cleanups: (() => void)[] = [];
@@ -200,5 +204,52 @@ describe("resolveRunSettings", () => {
       ok: false,
       error: "--set max_depth=11: max_depth must be a whole number from 0 to 10 (got 11)",
     });
+  });
+});
+
+describe("the investigative turn budget: maxTurns or max_iterations", () => {
+  const MESSAGE =
+    "maxTurns (5) and max_iterations (9) are both set: an investigative run's turn budget is its max_iterations; give only one of them";
+
+  it("refuses maxTurns beside max_iterations for an investigative run, from flags or the file", () => {
+    expect(
+      resolveRunSettings({
+        strategies: ["investigative"],
+        budgets: { maxTurns: 5 },
+        assignments: ["max_iterations=9"],
+      }),
+    ).toEqual({ ok: false, error: MESSAGE });
+    const file: ConfigFile = { file: FILE, investigative: { maxIterations: 9 }, budgets: { maxTurns: 5 } };
+    expect(resolveRunSettings({ strategies: ["simple", "investigative"], file })).toEqual({
+      ok: false,
+      error: MESSAGE,
+    });
+    // Without an investigative strategy the file's knobs are not used: nothing conflicts.
+    expect(resolveRunSettings({ strategies: ["simple"], file })).toEqual({
+      ok: true,
+      value: { budgets: file.budgets },
+    });
+  });
+
+  it("gives an investigative run max_iterations as its turn budget (60 by default) unless maxTurns was set", () => {
+    const budgets = { ...DEFAULT_BUDGETS };
+    const turns = (strategy: string, settings: RunSettings) => {
+      const result = strategyBudgets(strategy, budgets, settings);
+      return result.ok ? result.value.maxTurns : result.error;
+    };
+    expect(turns("investigative", { budgets: {} })).toBe(60);
+    expect(turns("investigative", { budgets: {}, investigation: { maxIterations: 25 } })).toBe(25);
+    expect(turns("investigative", { budgets: {}, investigation: { maxDepth: 2 } })).toBe(60);
+    // The user's maxTurns (already in the completed budgets) stays.
+    expect(strategyBudgets("investigative", { ...budgets, maxTurns: 12 }, { budgets: { maxTurns: 12 } })).toEqual({
+      ok: true,
+      value: { ...budgets, ...INVESTIGATIVE_BUDGETS, maxTurns: 12 },
+    });
+    expect(turns("simple", { budgets: {}, investigation: { maxIterations: 25 } })).toBe(8);
+    expect(turns("pipeline", { budgets: {} })).toBe(8);
+    // max_iterations and the turn budget share their range: the largest iteration limit is a valid turn budget.
+    expect(turns("investigative", { budgets: {}, investigation: { maxIterations: 1_000 } })).toBe(1_000);
+    const result = strategyBudgets("investigative", budgets, { budgets: {} });
+    expect(result.ok && result.value).toEqual({ ...budgets, ...INVESTIGATIVE_BUDGETS, maxTurns: 60 });
   });
 });

@@ -197,5 +197,66 @@ export function resolveRunSettings(sources: SettingsSources): Result<RunSettings
   const investigation = { ...sources.file?.investigative, ...assigned };
   const checked = resolveInvestigationConfig(investigation);
   if (!checked.ok) return err(checked.error);
+  if (budgets.maxTurns !== undefined && investigation.maxIterations !== undefined) {
+    return err(
+      `maxTurns (${budgets.maxTurns}) and max_iterations (${investigation.maxIterations}) are both set: an ${INVESTIGATIVE_STRATEGY} run's turn budget is its max_iterations; give only one of them`,
+    );
+  }
   return ok(Object.keys(investigation).length === 0 ? { budgets } : { budgets, investigation });
+}
+
+/**
+ * What an investigative run may acquire and how long it may take, unless the user set these
+ * budgets: its exploration searches for every sub-question and every challenge and reads a
+ * page or two each time, and the exploration gate alone asks for `min_sources` (5) sources,
+ * so the defaults of the one-pass strategies (6 searches, 8 sources) would end it early.
+ */
+export const INVESTIGATIVE_BUDGETS: Readonly<Partial<Budgets>> = Object.freeze({
+  maxSearchCalls: 40,
+  maxFetchAttempts: 60,
+  maxSources: 30,
+  wallClockMs: 900_000,
+});
+
+/**
+ * The budgets of one run of `strategy`, from the completed `budgets` and the user's settings
+ * (`settings.budgets`: the budgets the user set). An investigative run's Host turn budget is
+ * its iteration limit: `maxTurns` becomes the resolved `max_iterations` (default 60) unless the
+ * user set `maxTurns` (then it stays, and `resolveRunSettings` has refused a `max_iterations`
+ * beside it); its acquisition budgets not set by the user are `INVESTIGATIVE_BUDGETS`. Other
+ * strategies keep `budgets`. Pure; never throws.
+ */
+export function strategyBudgets(strategy: string, budgets: Budgets, settings: RunSettings): Result<Budgets> {
+  if (strategy !== INVESTIGATIVE_STRATEGY) return ok(budgets);
+  const config = resolveInvestigationConfig(settings.investigation);
+  if (!config.ok) return err(config.error);
+  const own: Partial<Budgets> = Object.fromEntries(
+    Object.entries(INVESTIGATIVE_BUDGETS).filter(([name]) => settings.budgets[name as keyof Budgets] === undefined),
+  );
+  // max_iterations and maxTurns share one range (1 to 1000), so the iteration limit always fits.
+  if (settings.budgets.maxTurns === undefined) own.maxTurns = config.value.maxIterations;
+  return ok({ ...budgets, ...own });
+}
+
+/**
+ * The budgets of each of `strategies` that differ from the shared `budgets` by design (an
+ * investigative run's turn budget is its max_iterations): in full, and only the changed
+ * figures. A strategy whose budgets equal the shared ones is not listed. Pure; never throws.
+ */
+export function differingBudgets(
+  strategies: readonly string[],
+  budgets: Budgets,
+  settings: RunSettings,
+): Result<{ full: Record<string, Budgets>; changed: Record<string, Partial<Budgets>> }> {
+  const full: Record<string, Budgets> = {};
+  const changed: Record<string, Partial<Budgets>> = {};
+  for (const strategy of strategies) {
+    const own = strategyBudgets(strategy, budgets, settings);
+    if (!own.ok) return own;
+    const differences = (Object.keys(budgets) as (keyof Budgets)[]).filter((key) => own.value[key] !== budgets[key]);
+    if (differences.length === 0) continue;
+    full[strategy] = own.value;
+    changed[strategy] = Object.fromEntries(differences.map((key) => [key, own.value[key]]));
+  }
+  return ok({ full, changed });
 }

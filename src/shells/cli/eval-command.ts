@@ -25,6 +25,7 @@ import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/fil
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
+import { FileNotes } from "../../adapters/notes/file-notes.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { type Budgets, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
@@ -38,7 +39,7 @@ import { renderSummaryHtml } from "../../eval/summary-html.js";
 import { renderSummaryMarkdown } from "../../eval/summary-markdown.js";
 import type { Model } from "../../ports/model.js";
 import { type RunRequest, STRATEGY_NAMES } from "../../ports/store.js";
-import { readConfigFile, resolveRunSettings } from "./config-file.js";
+import { differingBudgets, INVESTIGATIVE_STRATEGY, readConfigFile, resolveRunSettings } from "./config-file.js";
 import { EvalProgress } from "./eval-progress.js";
 import { resolveModel } from "./model-choice.js";
 import type { DataPaths } from "./paths.js";
@@ -81,6 +82,11 @@ interface Manifest {
   judge: string | null;
   language: string;
   budgets: Budgets;
+  /**
+   * The budgets a strategy runs under where they differ from `budgets` (an investigative run's
+   * turn budget is its max_iterations); informative: derived from `budgets` and `investigation`.
+   */
+  strategyBudgets: Record<string, Partial<Budgets>>;
   /** The investigative knobs the user set (config file, then `--set`); {} when none. */
   investigation: Partial<InvestigationConfig>;
   /** The config file read, if any (informative: its values are in `budgets` and `investigation`). */
@@ -106,7 +112,8 @@ const SAME_FIELDS: (keyof Manifest)[] = [
   "thresholds",
 ];
 
-function strategiesOf(list: string): string[] {
+/** `--strategies`: the distinct known strategy names, in order. Throws UserError naming the known ones. */
+export function strategiesOf(list: string): string[] {
   const names = [
     ...new Set(
       list
@@ -171,7 +178,13 @@ export function crashRunner(database: string, environment: NodeJS.ProcessEnv) {
         done({ killed: false, detail: "crash faults need a corpus scope", runId: undefined });
         return;
       }
-      const budgetFlags = Object.entries(request.budgets).flatMap(([name, value]) => ["--budget", `${name}=${value}`]);
+      // An investigative run whose max_iterations was set took its turn budget from it: the
+      // child derives the same, and refuses maxTurns given beside max_iterations.
+      const derivedTurns =
+        request.strategy === INVESTIGATIVE_STRATEGY && request.investigation?.maxIterations !== undefined;
+      const budgetFlags = Object.entries(request.budgets)
+        .filter(([name]) => !(derivedTurns && name === "maxTurns"))
+        .flatMap(([name, value]) => ["--budget", `${name}=${value}`]);
       // The request carries every setting; the child reads no config file of its own.
       const knobFlags = Object.entries(request.investigation ?? {}).flatMap(([name, value]) => [
         "--set",
@@ -267,6 +280,8 @@ export async function evalCommand(
   if (!settings.ok) throw new UserError(settings.error);
   const budgets = resolveBudgets(settings.value.budgets);
   if (!budgets.ok) throw new UserError(budgets.error);
+  const differing = differingBudgets(strategies, budgets.value, settings.value);
+  if (!differing.ok) throw new UserError(differing.error);
   const investigation = settings.value.investigation ?? {};
   const thresholds = { ...DEFAULT_THRESHOLDS, ...options.threshold };
   const modelSpec = options.model?.trim() || "offline";
@@ -290,6 +305,7 @@ export async function evalCommand(
     judge: options.judge ?? null,
     language: options.language,
     budgets: budgets.value,
+    strategyBudgets: differing.value.changed,
     investigation,
     configFile: file?.file ?? null,
     thresholds,
@@ -299,10 +315,17 @@ export async function evalCommand(
   let previous: EvalRunRow[] = [];
   if (options.resume) {
     if (!existsSync(manifestFile)) throw new UserError(`${out} holds no evaluation to resume (no manifest.json)`);
-    // A manifest written before the knobs existed had none.
-    const stored = JSON.parse(readFileSync(manifestFile, "utf8")) as Omit<Manifest, "investigation"> &
+    // A manifest written before the knobs (or the per-strategy budgets) existed had none.
+    const stored = JSON.parse(readFileSync(manifestFile, "utf8")) as Omit<
+      Manifest,
+      "investigation" | "strategyBudgets"
+    > &
       Partial<Manifest>;
-    const earlier: Manifest = { ...stored, investigation: stored.investigation ?? {} };
+    const earlier: Manifest = {
+      ...stored,
+      investigation: stored.investigation ?? {},
+      strategyBudgets: stored.strategyBudgets ?? {},
+    };
     const changed = SAME_FIELDS.filter((field) => JSON.stringify(earlier[field]) !== JSON.stringify(manifest[field]));
     if (changed.length > 0)
       throw new UserError(
@@ -342,6 +365,7 @@ export async function evalCommand(
       plan,
       done,
       budgets: budgets.value,
+      strategyBudgets: differing.value.full,
       ...(settings.value.investigation === undefined ? {} : { investigation: settings.value.investigation }),
       language: options.language,
       modelSpec,
@@ -351,6 +375,8 @@ export async function evalCommand(
       artifacts: new FilesystemArtifactStore(),
       clock: systemClock,
       scopes: corpusScopeOpener({ indexDir: context.paths.indexDir }),
+      // The directory a crashed run's child process (`assay run`, same environment) writes to.
+      notes: new FileNotes({ directory: context.paths.notesDir }),
       ...(model ? { model } : {}),
       ...(judge ? { judge } : {}),
       crashRun: crashRunner(database, context.environment),
@@ -382,6 +408,7 @@ export async function evalCommand(
     model: modelSpec,
     judge: options.judge ?? null,
     budgets: budgets.value,
+    strategyBudgets: differing.value.changed,
     elapsedMs: Math.round(performance.now() - started),
     thresholds,
   });

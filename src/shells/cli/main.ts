@@ -211,7 +211,12 @@ export function buildProgram(): Command {
     .argument("<run>", "run id", positiveInteger)
     .addOption(dbOption())
     .option("--out <file>", "write to this file (atomically) instead of stdout")
-    .option("--format <format>", "export format: json (atif comes later)", exportFormat, "json")
+    .option(
+      "--format <format>",
+      "export format: json (the investigation) or atif (the trajectory, Agent Trajectory Interchange Format v1.7)",
+      exportFormat,
+      "json",
+    )
     .action(async (runId: number, options: CommonOptions & { out?: string; format: ExportFormat }) => {
       const store = openStore(dataPaths(process.env), options.db);
       try {

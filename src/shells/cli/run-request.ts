@@ -9,7 +9,7 @@ import { parseSearchSpec, searchKeyVariable } from "../../adapters/search/search
 import { type Budgets, DEFAULT_BUDGETS, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { EvidenceScope, RunRequest, StrategyName } from "../../ports/store.js";
-import { type ConfigFile, resolveRunSettings } from "./config-file.js";
+import { type ConfigFile, resolveRunSettings, strategyBudgets } from "./config-file.js";
 import { EXPORT_FORMATS, type ExportFormat } from "./runs-commands.js";
 
 export function positiveInteger(value: string): number {
@@ -18,11 +18,11 @@ export function positiveInteger(value: string): number {
   return parsed;
 }
 
-/** `--format` of `runs export`: only `json` until the investigative loop brings `atif`. */
+/** `--format` of `runs export`: `json` (the investigation) or `atif` (the agent trajectory). */
 export function exportFormat(value: string): ExportFormat {
   const format = EXPORT_FORMATS.find((known) => known === value);
   if (format) return format;
-  throw new InvalidArgumentError("only json is supported for now (atif comes with the investigative loop)");
+  throw new InvalidArgumentError(`known formats: ${EXPORT_FORMATS.join(", ")}`);
 }
 
 export function positiveNumber(value: string): number {
@@ -145,13 +145,21 @@ export async function buildRequest(
         }),
   });
   if (!budgets.ok) throw new UserError(budgets.error);
+  // An investigative run's turn budget is its max_iterations unless the user set maxTurns.
+  const explicit = {
+    ...settings.value.budgets,
+    ...(options.maxSources === undefined ? {} : { maxSources: options.maxSources }),
+    ...(wallClockMs === undefined ? {} : { wallClockMs }),
+  };
+  const runBudgets = strategyBudgets(options.strategy, budgets.value, { ...settings.value, budgets: explicit });
+  if (!runBudgets.ok) throw new UserError(runBudgets.error);
   return {
     question: trimmed,
     language: options.language,
     strategy: options.strategy,
     model: context.model,
     scope,
-    budgets: budgets.value,
+    budgets: runBudgets.value,
     outDir: options.out ? resolve(options.out) : "",
     ...(settings.value.investigation === undefined ? {} : { investigation: settings.value.investigation }),
   };

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../../core/errors.js";
+import { atifTrajectory } from "../../core/investigative/atif.js";
 import {
   challengeLines,
   challengeStats,
@@ -184,8 +185,8 @@ export async function showRun(
   out.write(`${lines.join("\n")}\n`);
 }
 
-/** The formats `runs export` writes; `atif` (the agent trajectory format) comes with the investigative loop. */
-export const EXPORT_FORMATS = ["json"] as const;
+/** The formats `runs export` writes: the investigation as JSON, or the run's trajectory as ATIF. */
+export const EXPORT_FORMATS = ["json", "atif"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Writes `text` to `file` through a temporary file in the same folder and a rename: readers never see half of it. */
@@ -200,7 +201,10 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   }
 }
 
-/** `assay runs export`: the run's whole investigation as JSON, on stdout or into `options.out`. */
+/**
+ * `assay runs export`: the run's whole investigation as JSON (`json`) or its trajectory as an
+ * ATIF document (`atif`), on stdout or into `options.out`.
+ */
 export async function exportRun(
   store: Store,
   runId: number,
@@ -209,9 +213,25 @@ export async function exportRun(
 ): Promise<void> {
   const run = await store.getRun(runId);
   if (!run) throw new UserError(`there is no run ${runId}; see assay runs list`);
+  const document =
+    options.format === "atif"
+      ? atifTrajectory(run, await store.listEvents(runId))
+      : await investigationDocument(store, run);
+  const text = `${JSON.stringify(document, null, 2)}\n`;
+  if (options.out === undefined) {
+    out.write(text);
+    return;
+  }
+  const file = resolve(options.out);
+  await writeAtomically(file, text);
+  out.write(`Exported run ${run.id} to ${file}\n`);
+}
+
+/** What `runs export --format json` writes: the investigation's rows (empty without one), stats and events. */
+async function investigationDocument(store: Store, run: RunRecord): Promise<unknown> {
   const [events, stored] = await Promise.all([
-    store.listEvents(runId),
-    hasInvestigations(store) ? store.loadInvestigation(runId) : undefined,
+    store.listEvents(run.id),
+    hasInvestigations(store) ? store.loadInvestigation(run.id) : undefined,
   ]);
   const rows = stored ?? {
     questions: [],
@@ -225,12 +245,5 @@ export async function exportRun(
     challenges: [],
     notesVersions: 0,
   };
-  const text = `${JSON.stringify(investigationExport({ ...run, displayStatus: displayStatus(run) }, rows, events), null, 2)}\n`;
-  if (options.out === undefined) {
-    out.write(text);
-    return;
-  }
-  const file = resolve(options.out);
-  await writeAtomically(file, text);
-  out.write(`Exported run ${run.id} to ${file}\n`);
+  return investigationExport({ ...run, displayStatus: displayStatus(run) }, rows, events);
 }

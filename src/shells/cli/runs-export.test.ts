@@ -10,10 +10,18 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FileNotes } from "../../adapters/notes/file-notes.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { sampleRequest, sampleSource } from "../../adapters/store/store-contract.js";
+import {
+  PHASE_EVENT,
+  type PhaseEventData,
+  STATE_EVENT,
+  TURN_EVENT,
+  type TurnEventData,
+} from "../../core/investigative/turn-events.js";
 import { EMPTY_MUTATION } from "../../core/investigative/types.js";
 import { InvestigationTools } from "../../strategies/investigative/investigation-tools.js";
 import { BIN, runCli } from "../../testing/cli.js";
 import { tempDir } from "../../testing/temp-dir.js";
+import { version } from "../../version.js";
 import { showRun } from "./runs-commands.js";
 
 const cleanups: (() => void)[] = [];
@@ -242,14 +250,122 @@ describe("assay runs export", () => {
     expect(readdirSync(home).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
-  it("accepts only --format json for now, and refuses an unknown run", async () => {
+  it("writes the trajectory as ATIF with --format atif, to stdout or to --out", async () => {
     const { home, db, runId } = await investigatedRun();
-    const atif = await runCli(["runs", "export", String(runId), "--db", db, "--format", "atif"], { home });
-    expect(atif.code).toBe(2);
-    expect(atif.stderr).toContain("only json is supported for now");
+    const store = openSqliteStore({ file: db });
+    try {
+      const at = (second: number) => ({
+        offsetMs: second * 1000,
+        at: `2026-01-15T09:01:${String(second).padStart(2, "0")}.000Z`,
+      });
+      const turn = (data: Partial<TurnEventData>): TurnEventData => ({
+        turn: 1,
+        phase: "exploration",
+        mode: "normal",
+        questionId: "q_002",
+        toolChoice: "auto",
+        offered: ["search", "fetch_page"],
+        text: "",
+        calls: [],
+        usage: { inputTokens: 1200, outputTokens: 80, costUsd: 0.0015 },
+        prompt: { chars: 4800, tokens: 1200 },
+        commits: [],
+        model: "gpt-test",
+        ...data,
+      });
+      const append = (type: string, second: number, data: object) =>
+        store.appendEvent(runId, { type, ...at(second), data: { ...data } });
+      await append(PHASE_EVENT, 1, { phase: "exploration" } satisfies PhaseEventData);
+      await append(STATE_EVENT, 2, { state: "selecting", turn: 1, questionId: "q_002", detail: "top priority" });
+      await append(
+        TURN_EVENT,
+        3,
+        turn({
+          text: "Searching for the first seller.",
+          calls: [
+            {
+              id: "call_1",
+              name: "search",
+              args: { query: "first lithium-ion cell" },
+              ok: true,
+              text: "h1 Sony",
+              chars: 7,
+            },
+            { id: "call_2", name: "fetch_page", args: { hit: "h9" }, ok: false, text: "refused: no hit h9", chars: 18 },
+          ],
+        }),
+      );
+      await append(TURN_EVENT, 4, turn({ turn: 2, failed: "timeout", usage: { inputTokens: 0, outputTokens: 0 } }));
+      await append(PHASE_EVENT, 5, { phase: "finished", stopReason: "finalized" } satisfies PhaseEventData);
+    } finally {
+      await store.close();
+    }
+
+    const printed = await runCli(["runs", "export", String(runId), "--db", db, "--format", "atif"], { home });
+    expect(printed.code, printed.stderr).toBe(0);
+    const trajectory = JSON.parse(printed.stdout) as {
+      schema_version: string;
+      session_id: string;
+      agent: { name: string; version: string; model_name: string };
+      steps: {
+        step_id: number;
+        source: string;
+        message: string;
+        tool_calls?: { tool_call_id: string; function_name: string; arguments: unknown }[];
+        observation?: { results: { source_call_id: string; content: string; extra: { ok: boolean } }[] };
+        metrics?: { prompt_tokens: number; completion_tokens: number; cost_usd?: number };
+      }[];
+      final_metrics: { total_prompt_tokens: number; total_completion_tokens: number; total_cost_usd?: number };
+    };
+    expect(trajectory).toMatchObject({
+      schema_version: "ATIF-v1.7",
+      session_id: `assay-run-${runId}`,
+      agent: { name: "assay", version, model_name: "offline" },
+    });
+    expect(trajectory.steps.map((step) => [step.step_id, step.source])).toEqual([
+      [1, "user"],
+      [2, "system"],
+      [3, "system"],
+      [4, "agent"],
+      [5, "agent"],
+      [6, "system"],
+    ]);
+    expect(trajectory.steps[0]?.message).toBe("When was the lithium-ion battery commercialised?");
+    expect(trajectory.steps[3]).toMatchObject({
+      message: "Searching for the first seller.",
+      tool_calls: [
+        { tool_call_id: "call_1", function_name: "search", arguments: { query: "first lithium-ion cell" } },
+        { tool_call_id: "call_2", function_name: "fetch_page", arguments: { hit: "h9" } },
+      ],
+      observation: {
+        results: [
+          { source_call_id: "call_1", content: "h1 Sony", extra: { ok: true } },
+          { source_call_id: "call_2", content: "refused: no hit h9", extra: { ok: false } },
+        ],
+      },
+      metrics: { prompt_tokens: 1200, completion_tokens: 80, cost_usd: 0.0015 },
+    });
+    // The failed turn's cost is unknown, so the total cost is too.
+    expect(trajectory.final_metrics).toMatchObject({ total_prompt_tokens: 1200, total_completion_tokens: 80 });
+    expect(trajectory.final_metrics).not.toHaveProperty("total_cost_usd");
+
+    const file = join(home, "trajectory.json");
+    const written = await runCli(["runs", "export", String(runId), "--db", db, "--format", "atif", "--out", file], {
+      home,
+    });
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toContain(`Exported run ${runId} to ${file}`);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(trajectory);
+  });
+
+  it("refuses an unknown format and an unknown run", async () => {
+    const { home, db, runId } = await investigatedRun();
+    const other = await runCli(["runs", "export", String(runId), "--db", db, "--format", "yaml"], { home });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("known formats: json, atif");
     const json = await runCli(["runs", "export", String(runId), "--db", db, "--format", "json"], { home });
     expect(json.code, json.stderr).toBe(0);
-    const unknown = await runCli(["runs", "export", "42", "--db", db], { home });
+    const unknown = await runCli(["runs", "export", "42", "--db", db, "--format", "atif"], { home });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("there is no run 42");
   });

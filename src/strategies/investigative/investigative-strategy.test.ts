@@ -470,6 +470,7 @@ describe("the investigative strategy", () => {
     const fixture = make(model);
     const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, keepTurns: 1, maxIterations: 8 }));
     model.assertConsumed();
+    expect(outcome.artifactStatus).toBe("synthesized");
     const doc = report(fixture);
     // An unverified claim may be published only marked as such.
     expect([...doc.directFindings, ...doc.findings].map((finding) => finding.text)).toEqual([

@@ -199,8 +199,15 @@ async function runCall(
       const reply = await runFetch(host, tools, book, call.args);
       return { ...reply, committed: !reply.page || reply.page.alreadyRead };
     }
-    case "notes_read":
-      return { ok: true, text: notesText(await tools.load()) };
+    case "notes_read": {
+      // The scratchpad of every prompt already holds notes.md as it is now: a second copy would only
+      // double it in the window. Say where it is and how large.
+      const text = notesText(await tools.load());
+      return {
+        ok: true,
+        text: `notes.md is the <notes> block of the scratchpad above, rebuilt for every turn (${notesTokens(text)} ~tokens); it is current.`,
+      };
+    }
     case "finish_exploration": {
       const gate = explorationGate(await tools.load());
       if (!gate.passed) return { ok: false, text: gateText("Refused (exploration gate): missing", gate.missing) };

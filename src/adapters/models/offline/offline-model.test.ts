@@ -2,9 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunkContent } from "../../../core/chunking.js";
 import { chunkId, sourceId } from "../../../core/ids.js";
+import { createFrontier } from "../../../core/investigative/frontier.js";
+import { EMPTY_LEDGER } from "../../../core/investigative/ledger.js";
+import type { ActState } from "../../../core/investigative/loop-tools.js";
+import { DEFAULT_INVESTIGATION_CONFIG } from "../../../core/investigative/types.js";
 import { admitSynthesis } from "../../../core/synthesis/admission.js";
 import { plannerOutputSchema, synthesisOutputSchema } from "../../../core/synthesis/proposals.js";
-import type { AgentMessage, PacketSource, PlannerInput, SynthesisInput } from "../../../ports/model.js";
+import type { ActInput, AgentMessage, PacketSource, PlannerInput, SynthesisInput } from "../../../ports/model.js";
+import { offlineInvestigativeTurn } from "./investigative-rules.js";
 import { createOfflineModel } from "./offline-model.js";
 import { collapseWhitespace } from "./sentences.js";
 
@@ -447,5 +452,67 @@ describe("the offline engine as a tool-calling loop (simple strategy)", () => {
     const model = createOfflineModel();
     const turn = await model.step({ ...base, mustAnswer: true, transcript: [] }, options);
     expect(turn.ok && turn.value).toEqual({ kind: "answer", answer: { statements: [], gaps: expect.any(Array) } });
+  });
+});
+
+describe("the offline engine in the investigative loop (act)", () => {
+  const objective = "How did Sony commercialise the lithium-ion cell, and who built the first prototype?";
+  const created = createFrontier(objective, { now: "2026-03-01T12:00:00.000Z", actor: "code" });
+  if (!created.ok) throw new Error(created.error.message);
+  const state: ActState = {
+    kind: "investigative",
+    phase: "exploration",
+    mode: { kind: "normal" },
+    turn: 1,
+    offered: ["search", "fetch_page", "add_question", "declare_atomic", "notes_read"],
+    currentQuestionId: null,
+    investigation: {
+      runId: 1,
+      config: DEFAULT_INVESTIGATION_CONFIG,
+      frontier: created.value.frontier,
+      ledger: EMPTY_LEDGER,
+      challenges: [],
+      scratch: "",
+      stateSeq: 0,
+    },
+    pendingPages: [],
+    lastResults: [],
+    reopensLeft: 1,
+    searchesLeft: 10,
+    readsLeft: 10,
+  };
+  const input = (value: unknown): ActInput => ({
+    system: "You are the exploration loop.",
+    messages: [{ role: "user", content: objective }],
+    tools: [],
+    toolChoice: "auto",
+    state: value,
+  });
+
+  it("plays the turn the fixed rules give for the loop's state, with no usage and one attempt", async () => {
+    const turn = await createOfflineModel().act?.(input(state), options);
+    expect(turn).toEqual({
+      ok: true,
+      value: offlineInvestigativeTurn(state),
+      usage: { inputTokens: 0, outputTokens: 0 },
+      attempts: 1,
+    });
+    expect(turn?.ok && turn.value.calls.map((call) => call.name)).toContain("add_question");
+  });
+
+  it("refuses a call without the investigative loop's state: it follows rules, it does not read prompts", async () => {
+    const model = createOfflineModel();
+    for (const value of [undefined, { kind: "simple" }, { ...state, investigation: null }]) {
+      const turn = await model.act?.(input(value), options);
+      expect(turn).toMatchObject({ ok: false, kind: "refused", usage: { inputTokens: 0, outputTokens: 0 } });
+      expect(turn?.ok === false && turn.error).toContain("can only drive the investigative loop");
+    }
+  });
+
+  it("answers 'cancelled' when the signal is aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const turn = await createOfflineModel().act?.(input(state), { ...options, signal: controller.signal });
+    expect(turn).toMatchObject({ ok: false, kind: "cancelled", attempts: 1 });
   });
 });

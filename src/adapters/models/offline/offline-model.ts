@@ -4,9 +4,13 @@
  * The planner expands the request and, once the bootstrap sources are persisted, feeds
  * back what they name; the synthesis quotes the packet's best sentences verbatim. It never
  * writes a sentence that is not in a source (gaps say only what the sources do not mention).
+ * In the investigative loop it reads no prompt: it follows fixed rules over the loop's state
+ * (investigative-rules.ts).
  */
 import type { PlannerOutput, SynthesisOutput } from "../../../core/synthesis/proposals.js";
 import type {
+  ActInput,
+  ActTurn,
   AgentMessage,
   AgentTurn,
   AgentTurnInput,
@@ -17,6 +21,8 @@ import type {
   PlannerInput,
   SynthesisInput,
 } from "../../../ports/model.js";
+import { isActState } from "./investigative-context.js";
+import { offlineInvestigativeTurn } from "./investigative-rules.js";
 import { planQueries } from "./query-expansion.js";
 import { DEFAULT_EXTRACTION_LIMITS, extractiveSynthesis } from "./sentence-extraction.js";
 
@@ -36,6 +42,16 @@ const failed = <T>(error: unknown): Generation<T> => ({
   ok: false,
   kind: "malformed",
   error: `the offline engine failed: ${error instanceof Error ? error.message : String(error)}`,
+  usage: NO_USAGE,
+  attempts: 1,
+});
+
+const notInvestigative = <T>(): Generation<T> => ({
+  ok: false,
+  kind: "refused",
+  error:
+    "the offline engine can only drive the investigative loop: act needs the loop's state " +
+    '(ActInput.state of kind "investigative"), since it follows fixed rules and does not read prompts',
   usage: NO_USAGE,
   attempts: 1,
 });
@@ -141,6 +157,17 @@ export function createOfflineModel(): Model {
       if (options.signal?.aborted) return cancelled();
       try {
         return succeeded(offlineTurn(input));
+      } catch (error) {
+        return failed(error);
+      }
+    },
+
+    /** A turn of the investigative loop, by fixed rules over `input.state` (see investigative-rules.ts). */
+    async act(input: ActInput, options: CallOptions): Promise<Generation<ActTurn>> {
+      if (options.signal?.aborted) return cancelled();
+      if (!isActState(input.state)) return notInvestigative();
+      try {
+        return succeeded(offlineInvestigativeTurn(input.state));
       } catch (error) {
         return failed(error);
       }

@@ -1,0 +1,235 @@
+/**
+ * The offline engine's rules about claims after extraction (pure, deterministic): the
+ * challenge of a question's lead claim, running a challenge's query, its verdict,
+ * verification, and consolidation. Each returns a plan or undefined when it does not apply;
+ * see investigative-rules.ts for the order they are tried in.
+ */
+import { challengesOn, normalizeQuery } from "../../../core/investigative/challenges.js";
+import { attemptCount, attemptsOf } from "../../../core/investigative/frontier.js";
+import { supportingKeys, verificationGaps } from "../../../core/investigative/ledger.js";
+import type { Challenge, Claim, Investigation } from "../../../core/investigative/types.js";
+import { readerLine } from "../../../core/text.js";
+import {
+  accepts,
+  can,
+  independenceStatement,
+  leadClaim,
+  liveClaims,
+  type Plan,
+  type ProposedCall,
+  type RuleContext,
+  supportingSources,
+  workClaims,
+} from "./investigative-context.js";
+import { challengeDrafts, nearDuplicates } from "./investigative-evidence.js";
+
+const searchQueryOf = (args: unknown): string =>
+  typeof args === "object" && args !== null && "query" in args && typeof args.query === "string" ? args.query : "";
+
+/** Whether the previous turn ran `challenge`'s query as a search (in case the loop did not attach it). */
+function ranLastTurn(context: RuleContext, challenge: Challenge): boolean {
+  return context.state.lastResults.some(
+    (result) =>
+      result.name === "search" &&
+      result.ok &&
+      normalizeQuery(searchQueryOf(result.args)) === normalizeQuery(challenge.query),
+  );
+}
+
+const openChallenges = (investigation: Investigation): Challenge[] =>
+  investigation.challenges.filter((challenge) => challenge.status === "open");
+
+/** An open challenge whose query has not run: search it (or close it inconclusive when no search is left). */
+export function challengeRunPlan(context: RuleContext): Plan | undefined {
+  const challenge = openChallenges(context.investigation).find(
+    (open) => open.attempt === null && !ranLastTurn(context, open),
+  );
+  if (!challenge) return undefined;
+  if (can(context, "search") && context.state.searchesLeft > 0) {
+    return { text: `Running ${challenge.id}.`, calls: [{ name: "search", args: { query: challenge.query } }] };
+  }
+  return {
+    text: `${challenge.id} cannot run: no search left.`,
+    calls: [
+      {
+        name: "record_challenge_result",
+        args: {
+          challenge_id: challenge.id,
+          outcome: "inconclusive",
+          evidence: "Not run: the search budget was spent.",
+          source_ids: [],
+        },
+      },
+    ],
+  };
+}
+
+const verifyCall = (investigation: Investigation, claim: Claim): ProposedCall => ({
+  name: "notes_update",
+  args: {
+    id: claim.id,
+    status: "VERIFIED",
+    ...(claim.independence.trim()
+      ? {}
+      : { independence: independenceStatement(investigation, supportingSources(investigation, claim.id)) }),
+  },
+});
+
+/**
+ * The verdict of an open challenge whose query ran (and whose hits were read): survived when
+ * the claim now has `min_independent_sources` supporting sources with distinct origins —
+ * another document states it, and nothing read was found against it by this lexical engine —
+ * followed by VERIFIED when the core allows it; otherwise inconclusive. The engine never
+ * records weakened or refuted: a lexical test cannot tell a contradiction.
+ */
+export function verdictPlan(context: RuleContext): Plan | undefined {
+  const { investigation } = context;
+  const challenge = openChallenges(investigation).find((open) => open.attempt !== null || ranLastTurn(context, open));
+  if (!challenge) return undefined;
+  const claim = liveClaims(investigation).find(
+    (known) => challenge.targetType === "claim" && known.id === challenge.targetId,
+  );
+  const supporters = claim ? supportingSources(investigation, claim.id) : [];
+  const independent = claim ? supportingKeys(investigation.ledger, claim.id).length : 0;
+  const query = readerLine(challenge.query, 200);
+  if (claim && challenge.attempt && independent >= investigation.config.minIndependentSources) {
+    const [first, ...others] = supporters;
+    return {
+      text: `${challenge.id} survived: ${claim.id} is stated by ${supporters.length} independent sources.`,
+      chain: true,
+      calls: [
+        {
+          name: "record_challenge_result",
+          args: {
+            challenge_id: challenge.id,
+            outcome: "survived",
+            evidence: `${others.join(", ")} ${others.length === 1 ? "states" : "state"} it independently of ${first}; nothing read for "${query}" contradicts it.`,
+            source_ids: others,
+          },
+        },
+        verifyCall(investigation, claim),
+      ],
+    };
+  }
+  const evidence = claim
+    ? `No source independent of ${supporters.join(", ")} states it in what "${query}" found.`
+    : `The offline engine cannot judge a ${challenge.targetType.replace("_", " ")} challenge.`;
+  return {
+    text: `${challenge.id} inconclusive.`,
+    calls: [
+      {
+        name: "record_challenge_result",
+        args: { challenge_id: challenge.id, outcome: "inconclusive", evidence, source_ids: [] },
+      },
+    ],
+  };
+}
+
+/** UNVERIFIED claims the core would accept as VERIFIED now (given an independence statement): set them. */
+export function verifyPlan(context: RuleContext): Plan | undefined {
+  const { investigation } = context;
+  const ready = liveClaims(investigation).filter((claim) => {
+    if (claim.status !== "UNVERIFIED") return false;
+    const stated = { ...claim, independence: claim.independence || "stated" };
+    const ledger = {
+      ...investigation.ledger,
+      claims: investigation.ledger.claims.map((known) => (known.id === claim.id ? stated : known)),
+    };
+    return verificationGaps(ledger, investigation.challenges, claim.id, investigation.config).length === 0;
+  });
+  if (ready.length === 0) return undefined;
+  return {
+    text: `Verified: ${ready.map((claim) => claim.id).join(", ")}.`,
+    calls: ready.map((claim) => verifyCall(investigation, claim)),
+  };
+}
+
+/**
+ * An inconclusive challenge whose search brought no page not read before (no `fetch_page`
+ * attempt follows its search before the next one): in a lexical engine another strategy's
+ * words find the same pages, so the question stops challenging that claim.
+ */
+function fruitless(investigation: Investigation, challenge: Challenge): boolean {
+  if (challenge.outcome !== "inconclusive" || !challenge.attempt) return false;
+  const { questionId, seq } = challenge.attempt;
+  const after = attemptsOf(investigation.frontier, questionId).filter((attempt) => attempt.seq > seq);
+  const next = after.findIndex((attempt) => attempt.tool !== "fetch_page");
+  return (next === -1 ? after : after.slice(0, next)).length === 0;
+}
+
+/**
+ * The challenge of the current question's lead claim (seed 000 "Adversarial queries"), and
+ * its query run in the same turn, while the question's claims (those it names, else its own)
+ * include no VERIFIED one, the lead has no open challenge and fewer than
+ * `max_challenges_per_target`, the question has fewer than `max_attempts` attempts, and the
+ * lead's latest challenge on this question was not fruitless. The first strategy whose query
+ * the core accepts is used.
+ */
+export function challengePlan(context: RuleContext): Plan | undefined {
+  const { investigation, question } = context;
+  const { config } = investigation;
+  if (!question || !can(context, "challenge") || !can(context, "search") || context.state.searchesLeft <= 0)
+    return undefined;
+  if (workClaims(investigation, question).some((claim) => claim.status === "VERIFIED")) return undefined;
+  if (attemptCount(investigation.frontier, question.id) >= config.maxAttempts) return undefined;
+  const lead = leadClaim(investigation, question);
+  if (!lead) return undefined;
+  const earlier = challengesOn(investigation.challenges, "claim", lead.id);
+  if (earlier.length >= config.maxChallengesPerTarget || earlier.some((known) => known.status === "open"))
+    return undefined;
+  const latest = earlier.at(-1);
+  if (latest && latest.questionId === question.id && fruitless(investigation, latest)) return undefined;
+  const used = new Set<string>(earlier.map((known) => known.strategy));
+  const queries = [
+    ...attemptsOf(investigation.frontier, question.id).map((attempt) => attempt.query),
+    ...earlier.map((known) => known.query),
+  ];
+  const target = `${lead.text} ${lead.value} ${lead.unit}`.trim();
+  for (const draft of challengeDrafts(target, used, queries)) {
+    const challenge: ProposedCall = {
+      name: "challenge",
+      args: {
+        target_type: "claim",
+        target_id: lead.id,
+        negation: draft.negation,
+        strategy: draft.strategy,
+        expected_if_false: draft.expectedIfFalse,
+        query: draft.query,
+      },
+    };
+    if (!accepts(context, challenge)) continue;
+    return {
+      text: `Challenging ${lead.id} (${draft.strategy}).`,
+      chain: true,
+      calls: [challenge, { name: "search", args: { query: draft.query } }],
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Consolidation (notes over budget): retract the later of two near-duplicate UNVERIFIED
+ * claims that no question cites; with none, clear Scratch.
+ */
+export function consolidationPlan(context: RuleContext): Plan {
+  const { investigation } = context;
+  const cited = new Set(investigation.frontier.questions.flatMap((question) => question.claimIds));
+  const candidates = liveClaims(investigation).filter((claim) => claim.status === "UNVERIFIED");
+  const retractions: ProposedCall[] = [];
+  const retracted = new Set<string>();
+  for (const [index, later] of candidates.entries()) {
+    if (cited.has(later.id)) continue;
+    const earlier = candidates
+      .slice(0, index)
+      .find((claim) => !retracted.has(claim.id) && nearDuplicates(claim.text, later.text));
+    if (!earlier) continue;
+    retracted.add(later.id);
+    retractions.push({
+      name: "notes_update",
+      args: { id: later.id, status: "RETRACTED", reason: `duplicate of ${earlier.id}` },
+    });
+  }
+  if (retractions.length > 0)
+    return { text: `Consolidation: ${retracted.size} duplicate(s) retracted.`, calls: retractions };
+  return { text: "Consolidation: Scratch cleared.", calls: [{ name: "notes_scratch", args: { text: "" } }] };
+}

@@ -1,0 +1,244 @@
+/**
+ * The text side of the offline engine's investigative rules (pure, deterministic): the
+ * sub-question a facet becomes and the focus read back from it, the sentences of a page worth
+ * recording for a question, the lexical test of whether a sentence states a recorded claim,
+ * and the adversarial query of a challenge. Everything reuses the offline engine's own text
+ * tools (sentence ranking, splitting, stemming and stop-words).
+ */
+import { normalizeQuery, queryTerms } from "../../../core/investigative/challenges.js";
+import type { LoopPage } from "../../../core/investigative/loop-tools.js";
+import type { ChallengeStrategy } from "../../../core/investigative/types.js";
+import { readerLine } from "../../../core/text.js";
+import { isVerbLike, numbersIn, stem, stemSet } from "./lexicon.js";
+import { planQueries } from "./query-expansion.js";
+import { profileRequest } from "./request.js";
+import { rankSentences } from "./sentence-extraction.js";
+import { splitSentences } from "./sentences.js";
+
+/** Longest sentence recorded as a claim (the notes_append text limit is 600). */
+export const MAX_CLAIM_CHARS = 600;
+/** Shortest sentence recorded as a claim, in words: shorter ones are headings or fragments. */
+const MIN_CLAIM_WORDS = 5;
+/** Stem overlap (Jaccard) from which two sentences of one page count as one finding. */
+const DUPLICATE_OVERLAP = 0.6;
+/** Share of a claim's content stems a sentence must hold to state it. */
+const SUPPORT_SHARE = 0.6;
+/** …and at least this many of them (or all, for a shorter claim). */
+const SUPPORT_MIN_STEMS = 3;
+
+const FACET_PREFIX = "What do the sources state about ";
+
+/** The sub-question a facet of the objective becomes. */
+export const facetQuestion = (facet: string): string => `${FACET_PREFIX}${facet}?`;
+
+/**
+ * What to look for when working on a question: the facet of a sub-question made by
+ * `facetQuestion`, otherwise the question's own text.
+ */
+export function focusOf(question: string): string {
+  if (!question.startsWith(FACET_PREFIX) || !question.endsWith("?")) return question;
+  return question.slice(FACET_PREFIX.length, -1).trim() || question;
+}
+
+/** One sentence of a page, with the passage (Host chunk) it was read from. */
+export interface PageSentence {
+  sourceId: string;
+  passageId: string;
+  text: string;
+}
+
+const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
+  let shared = 0;
+  for (const term of a) if (b.has(term)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 1 : shared / union;
+};
+
+/** Whether two texts say nearly the same thing, by their stems (Jaccard at least 0.6). */
+export const nearDuplicates = (a: string, b: string): boolean => jaccard(stemSet(a), stemSet(b)) >= DUPLICATE_OVERLAP;
+
+const sharedCount = (a: ReadonlySet<string>, b: ReadonlySet<string>): number =>
+  [...a].filter((term) => b.has(term)).length;
+
+/**
+ * The best sentences of `page` for `focus`, at most `limit`, best first. A sentence qualifies
+ * when the offline ranking scores it above zero, it is a claim-sized statement (5 words to
+ * 600 characters) and it holds at least half of the focus's content stems (one for a focus of
+ * one or two stems, two for longer ones); near-duplicates of a better sentence are left out.
+ */
+export function bestSentences(focus: string, page: LoopPage, limit: number): PageSentence[] {
+  const focusStems = stemSet(focus);
+  if (focusStems.size === 0 || limit <= 0) return [];
+  const needed = Math.min(2, Math.ceil(focusStems.size / 2));
+  const packet = { id: page.sourceId, title: page.title, location: page.location, chunks: [...page.passages] };
+  const chosen: { sentence: PageSentence; stems: Set<string> }[] = [];
+  for (const ranked of rankSentences(focus, [packet])) {
+    if (chosen.length >= limit) break;
+    if (ranked.text.length > MAX_CLAIM_CHARS || ranked.text.split(" ").length < MIN_CLAIM_WORDS) continue;
+    const stems = stemSet(ranked.text);
+    if (sharedCount(focusStems, stems) < needed) continue;
+    if (chosen.some((other) => jaccard(other.stems, stems) >= DUPLICATE_OVERLAP)) continue;
+    chosen.push({ sentence: { sourceId: page.sourceId, passageId: ranked.chunkId, text: ranked.text }, stems });
+  }
+  return chosen.map(({ sentence }) => sentence);
+}
+
+/** Every sentence of `page`, in order, with its passage. */
+export function pageSentences(page: LoopPage): PageSentence[] {
+  return page.passages.flatMap((passage) =>
+    splitSentences(passage.text).map((sentence) => ({
+      sourceId: page.sourceId,
+      passageId: passage.id,
+      text: sentence.text,
+    })),
+  );
+}
+
+/**
+ * Whether `sentence` states the claim `claimText`, by a lexical test: it holds at least 60% of
+ * the claim's content stems (and at least three, or all of them for a shorter claim), and
+ * every number the claim writes. Crude on purpose: it can find a second source that repeats a
+ * fact, never judge a paraphrase or a contradiction.
+ */
+export function statesClaim(sentence: string, claimText: string): boolean {
+  const claimStems = stemSet(claimText);
+  if (claimStems.size === 0) return false;
+  const shared = sharedCount(claimStems, stemSet(sentence));
+  if (shared < Math.min(SUPPORT_MIN_STEMS, claimStems.size)) return false;
+  if (shared < claimStems.size * SUPPORT_SHARE) return false;
+  const numbers = new Set(numbersIn(sentence));
+  return numbersIn(claimText).every((number) => numbers.has(number));
+}
+
+/** The first sentence of `page` that states the claim, if any. */
+export function sentenceStating(page: LoopPage, claimText: string): PageSentence | undefined {
+  return pageSentences(page).find((sentence) => statesClaim(sentence.text, claimText));
+}
+
+/** A strategy with the words its query adds and what the evidence would look like if the claim were wrong. */
+interface StrategyPlan {
+  strategy: ChallengeStrategy;
+  words: string;
+  expectedIfFalse: string;
+}
+
+/** The strategies in the order the engine tries them on one claim. */
+const STRATEGY_PLANS: readonly StrategyPlan[] = [
+  {
+    strategy: "negation",
+    words: "not false",
+    expectedIfFalse: "a source that states the opposite, or gives another value for the same thing",
+  },
+  {
+    strategy: "alternative_method",
+    words: "independent account confirms",
+    expectedIfFalse: "an independent source that tells it differently",
+  },
+  {
+    strategy: "discrepancy",
+    words: "different conflicting figure",
+    expectedIfFalse: "a source with a different figure, date or name for the same thing",
+  },
+  {
+    strategy: "criticism",
+    words: "error disputed criticism",
+    expectedIfFalse: "a correction, an erratum or a source that disputes it",
+  },
+  {
+    strategy: "scope_limit",
+    words: "exception limits conditions",
+    expectedIfFalse: "a source that says it holds only under some conditions",
+  },
+  {
+    strategy: "primary_source",
+    words: "original primary record",
+    expectedIfFalse: "the original record, saying something else",
+  },
+  {
+    strategy: "staleness",
+    words: "outdated newer revised",
+    expectedIfFalse: "a newer source that supersedes it",
+  },
+];
+
+/**
+ * Key words of a claim for its challenge query, at most eight: the words of its names and
+ * numbers first, then its other content words of four letters or more that are not verb forms.
+ */
+function claimKeyWords(text: string): string {
+  const profile = profileRequest(text);
+  const salient = (word: string) => profile.salient.has(stem(word.toLowerCase()));
+  const other = (word: string) => !salient(word) && word.length >= 4 && !isVerbLike(word.toLowerCase());
+  return [...profile.words.filter(salient), ...profile.words.filter(other)].slice(0, 8).join(" ");
+}
+
+export interface ChallengeDraft {
+  strategy: ChallengeStrategy;
+  negation: string;
+  expectedIfFalse: string;
+  query: string;
+}
+
+/**
+ * The challenge drafts for a claim, one per strategy not in `used`, in the engine's order:
+ * the claim's key words plus the strategy's words (so the query holds terms the claim does
+ * not), skipping a query equal (normalized) to one in `earlierQueries`. The caller keeps the
+ * first the core's validation accepts.
+ */
+export function challengeDrafts(
+  claimText: string,
+  used: ReadonlySet<string>,
+  earlierQueries: readonly string[],
+): ChallengeDraft[] {
+  const earlier = new Set(earlierQueries.map(normalizeQuery));
+  const own = queryTerms(claimText);
+  const keyWords = claimKeyWords(claimText);
+  const negation = readerLine(`It is not the case that: ${claimText}`, 500);
+  return STRATEGY_PLANS.filter((plan) => !used.has(plan.strategy)).flatMap((plan) => {
+    const query = readerLine(`${keyWords} ${plan.words}`, 300);
+    const fresh = [...queryTerms(query)].some((term) => !own.has(term));
+    if (!fresh || earlier.has(normalizeQuery(query))) return [];
+    return [{ strategy: plan.strategy, negation, expectedIfFalse: plan.expectedIfFalse, query }];
+  });
+}
+
+/**
+ * The facets of an objective, at most `max`: the planner's queries from the request alone
+ * (`planQueries`: its names, quoted phrases and multi-word runs). When at least two of the
+ * request's content words are in none of them (what it asks about them: "commercialised",
+ * "1991"), the request's key words as a whole come first, so the question itself is searched
+ * too. Fewer than two facets: the objective is atomic.
+ */
+export function objectiveFacets(objective: string, max: number): string[] {
+  if (max <= 0) return [];
+  const facets = planQueries(objective, [], { maxQueries: max, maxQueryChars: 200 });
+  const words = profileRequest(objective).words;
+  const covered = new Set(facets.flatMap((facet) => [...stemSet(facet)]));
+  const residual = words.filter((word) => !covered.has(stem(word.toLowerCase())));
+  if (residual.length < 2 || facets.length === 0) return facets;
+  return [readerLine(words.join(" "), 200), ...facets].slice(0, max);
+}
+
+/**
+ * Search queries for a question, in the order the engine tries them: the focus, the question
+ * itself, the focus with the objective's other key words, then the validation criteria.
+ * Distinct (normalized), each at most 300 characters.
+ */
+export function questionQueries(question: { question: string; validationCriteria: string }, objective: string) {
+  const focus = focusOf(question.question);
+  const focusStems = stemSet(focus);
+  const context = profileRequest(objective)
+    .words.filter((word) => !focusStems.has([...stemSet(word)][0] ?? ""))
+    .slice(0, 6);
+  const candidates = [focus, question.question, [focus, ...context].join(" "), question.validationCriteria];
+  const seen = new Set<string>();
+  const queries: string[] = [];
+  for (const candidate of candidates) {
+    const query = readerLine(candidate, 300);
+    const key = normalizeQuery(query);
+    if (key === "" || seen.has(key)) continue;
+    seen.add(key);
+    queries.push(query);
+  }
+  return queries;
+}

@@ -1,0 +1,182 @@
+/**
+ * Extraction by the offline engine's investigative rules (pure, deterministic; seed 000
+ * "Forced extraction"): what of a read page goes into the ledger — a second source for the
+ * claims it states, its best sentences as new UNVERIFIED claims, or the note that nothing in
+ * it is relevant.
+ */
+import { ROOT_QUESTION_ID } from "../../../core/investigative/frontier.js";
+import { supportingKeys } from "../../../core/investigative/ledger.js";
+import type { LoopPage } from "../../../core/investigative/loop-tools.js";
+import type { Investigation, Question } from "../../../core/investigative/types.js";
+import {
+  claimsOf,
+  independenceStatement,
+  liveClaims,
+  namedClaims,
+  type Plan,
+  type ProposedCall,
+  pageKey,
+  type RuleContext,
+  supportingSources,
+} from "./investigative-context.js";
+import { bestSentences, focusOf, sentenceStating, statesClaim } from "./investigative-evidence.js";
+
+/** New claims per page for the question being extracted for, and for each other open question. */
+const CLAIMS_PER_PAGE = 3;
+const CLAIMS_PER_PAGE_OTHER = 1;
+/** No question gets more claims than this from extraction. */
+const MAX_CLAIMS_PER_QUESTION = 4;
+/** Other open questions a page is also read for. */
+const OTHER_QUESTIONS = 6;
+/** notes_append takes at most 20 entries. */
+const MAX_ENTRIES = 20;
+const MAX_UPDATES = 6;
+const CHECK = "a second independent source that states it";
+
+/** Whether a page's content already reached the ledger: a claim cites it, or its source has a note. */
+export function extractedAlready(investigation: Investigation, page: LoopPage): boolean {
+  return (
+    investigation.ledger.claimSources.some((link) => link.sourceId === page.sourceId) ||
+    investigation.ledger.sources.some((source) => source.id === page.sourceId && source.note.trim() !== "")
+  );
+}
+
+/**
+ * Open questions other than `exclude` that new claims may answer, in frontier order: not the
+ * root (unless it is the one worked on), not a question about recorded claims.
+ */
+function otherOpenQuestions(investigation: Investigation, exclude: string | undefined): Question[] {
+  return investigation.frontier.questions
+    .filter((question) => question.status === "pending" || question.status === "in_progress")
+    .filter((question) => question.id !== exclude && question.id !== ROOT_QUESTION_ID)
+    .filter((question) => namedClaims(investigation, question).length === 0)
+    .slice(0, OTHER_QUESTIONS);
+}
+
+interface Entry {
+  text: string;
+  source_ids: string[];
+  passage_ids: string[];
+  question_id: string;
+  check: string;
+  /** Independence keys of its sources (not sent). */
+  keys: Set<string>;
+}
+
+/**
+ * Extraction of `pages` (seed 000 "Forced extraction"): a page that states a recorded claim
+ * no source of its origin supports yet becomes a supporting source of it (with the passage
+ * and an independence statement); its best other sentences become UNVERIFIED claims of the
+ * question being worked on (`questionId`), then of the other open questions (a later page of
+ * the same turn that states one of them is added to its sources); a page with none of these
+ * is noted "read, nothing relevant". Pages already extracted are skipped.
+ */
+export function extractionPlan(
+  context: RuleContext,
+  pages: readonly LoopPage[],
+  questionId: string | undefined,
+): Plan | undefined {
+  const { investigation } = context;
+  const selected = investigation.frontier.questions.find((question) => question.id === questionId);
+  // A question about recorded claims gets no new claims: its pages can only be their second sources.
+  const target = selected && namedClaims(investigation, selected).length === 0 ? selected : undefined;
+  const questions: [Question, number][] = [
+    ...(target ? [[target, CLAIMS_PER_PAGE] as [Question, number]] : []),
+    ...otherOpenQuestions(investigation, selected?.id).map((question): [Question, number] => [
+      question,
+      CLAIMS_PER_PAGE_OTHER,
+    ]),
+  ];
+  const known = liveClaims(investigation);
+  const keys = new Map(known.map((claim) => [claim.id, new Set(supportingKeys(investigation.ledger, claim.id))]));
+  const sources = new Map(known.map((claim) => [claim.id, supportingSources(investigation, claim.id)]));
+  const perQuestion = new Map(
+    questions.map(([question]) => [question.id, claimsOf(investigation, question.id).length]),
+  );
+  const updates: ProposedCall[] = [];
+  const entries: Entry[] = [];
+  const nothing: string[] = [];
+  for (const page of pages) {
+    if (page.alreadyRead || page.passages.length === 0 || extractedAlready(investigation, page)) continue;
+    const key = pageKey(investigation, page);
+    let used = 0;
+    for (const claim of known) {
+      const claimKeys = keys.get(claim.id) ?? new Set<string>();
+      if (updates.length >= MAX_UPDATES || claimKeys.has(key)) continue;
+      const sentence = sentenceStating(page, claim.text);
+      if (!sentence) continue;
+      claimKeys.add(key);
+      const supporters = [...(sources.get(claim.id) ?? []), page.sourceId];
+      sources.set(claim.id, supporters);
+      updates.push({
+        name: "notes_update",
+        args: {
+          id: claim.id,
+          add_source: { source_id: page.sourceId, stance: "supports", passage_ids: [sentence.passageId] },
+          independence: independenceStatement(investigation, supporters),
+        },
+      });
+      used++;
+    }
+    for (const entry of entries) {
+      if (entry.keys.has(key)) continue;
+      const sentence = sentenceStating(page, entry.text);
+      if (!sentence) continue;
+      entry.keys.add(key);
+      entry.source_ids.push(page.sourceId);
+      entry.passage_ids.push(sentence.passageId);
+      used++;
+    }
+    for (const [question, limit] of questions) {
+      let taken = 0;
+      for (const sentence of bestSentences(focusOf(question.question), page, limit + CLAIMS_PER_PAGE)) {
+        const count = perQuestion.get(question.id) ?? 0;
+        if (taken >= limit || count >= MAX_CLAIMS_PER_QUESTION || entries.length >= MAX_ENTRIES) break;
+        const repeats =
+          known.some((claim) => statesClaim(sentence.text, claim.text)) ||
+          entries.some((entry) => statesClaim(sentence.text, entry.text) || statesClaim(entry.text, sentence.text));
+        if (repeats) continue;
+        entries.push({
+          text: sentence.text,
+          source_ids: [page.sourceId],
+          passage_ids: [sentence.passageId],
+          question_id: question.id,
+          check: CHECK,
+          keys: new Set([key]),
+        });
+        perQuestion.set(question.id, count + 1);
+        taken++;
+        used++;
+      }
+    }
+    if (used === 0) nothing.push(page.sourceId);
+  }
+  const calls: ProposedCall[] = [
+    ...updates,
+    ...(entries.length > 0
+      ? [
+          {
+            name: "notes_append",
+            args: { section: "unverified", entries: entries.map(({ keys: _, ...entry }) => entry) },
+          },
+        ]
+      : []),
+    ...(nothing.length > 0
+      ? [
+          {
+            name: "notes_append",
+            args: {
+              section: "sources",
+              entries: nothing.map((sourceId) => ({ source_id: sourceId, note: "read, nothing relevant" })),
+            },
+          },
+        ]
+      : []),
+  ];
+  if (calls.length === 0) return undefined;
+  const read = pages.map((page) => page.sourceId).join(", ");
+  return {
+    text: `Extraction of ${read}: ${entries.length} claim(s), ${updates.length} second source(s), ${nothing.length} page(s) with nothing relevant.`,
+    calls,
+  };
+}
