@@ -39,6 +39,14 @@ export function normalizeQuestion(text: string): string {
     .join(" ");
 }
 
+/**
+ * Whether the objective was broadly expanded (it has sub-questions) or declared atomic: until
+ * then the only work is the expansion (no selection, no search).
+ */
+export function isExpanded(frontier: Pick<Frontier, "rootAtomic" | "questions">): boolean {
+  return frontier.rootAtomic || frontier.questions.some((question) => question.parentId === ROOT_QUESTION_ID);
+}
+
 export function findQuestion(frontier: Frontier, id: string): Question | undefined {
   return frontier.questions.find((question) => question.id === id);
 }

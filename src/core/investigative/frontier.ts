@@ -31,6 +31,7 @@ import {
   findQuestion,
   formatQuestionId,
   idNumber,
+  isExpanded,
   isPriority,
   normalizeQuestion,
   OPEN,
@@ -148,7 +149,7 @@ export function frontierNext(
   config: Pick<InvestigationConfig, "maxParallel">,
   ctx: FrontierContext,
 ): FrontierResult<{ question: Question }> {
-  if (!frontier.rootAtomic && !frontier.questions.some((question) => question.parentId === ROOT_QUESTION_ID)) {
+  if (!isExpanded(frontier)) {
     return reject(
       "broad-expansion-first",
       "Broad query expansion first: add the first level of sub-questions of the objective (typically 3 to 8, each " +

@@ -7,7 +7,7 @@
 import { readerLine } from "../text.js";
 import { challengesOn, openChallenges } from "./challenges.js";
 import { isDeclaredAtomic } from "./frontier.js";
-import { findQuestion, OPEN, p2, ROOT_QUESTION_ID, rankActionable } from "./frontier-queries.js";
+import { findQuestion, isExpanded, OPEN, p2, ROOT_QUESTION_ID, rankActionable } from "./frontier-queries.js";
 import { contradictionSettled, independenceKey } from "./ledger.js";
 import type { Challenge, Claim, Frontier, Investigation, LedgerSource, Question } from "./types.js";
 
@@ -65,8 +65,7 @@ export function frontierExhausted(investigation: Pick<Investigation, "frontier">
   const { frontier } = investigation;
   if (frontier.questions.some((question) => question.status === "in_progress")) return false;
   const root = findQuestion(frontier, ROOT_QUESTION_ID);
-  const expanded = frontier.rootAtomic || frontier.questions.some((q) => q.parentId === ROOT_QUESTION_ID);
-  if (root?.status === "pending" && !expanded) return false;
+  if (root?.status === "pending" && !isExpanded(frontier)) return false;
   return rankActionable(frontier).length === 0;
 }
 

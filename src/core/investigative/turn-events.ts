@@ -31,6 +31,8 @@ export interface TurnEventCall {
   committed?: boolean;
   /** `fetch_page`: the Host source id of the page read. */
   sourceId?: string;
+  /** `search`: the handles of the hits shown (`h3`), so a resumed run can show them again. */
+  hits?: readonly string[];
 }
 
 export interface TurnEventData {

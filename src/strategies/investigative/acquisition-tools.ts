@@ -8,7 +8,7 @@
 
 import { attemptQuestion } from "../../core/investigative/attempt-log.js";
 import { challengeForQuery } from "../../core/investigative/challenges.js";
-import { attemptCount } from "../../core/investigative/frontier-queries.js";
+import { attemptCount, isExpanded } from "../../core/investigative/frontier-queries.js";
 import { LOOP_TOOL_SCHEMAS, type LoopHit, type LoopPage } from "../../core/investigative/loop-tools.js";
 import { inlineText } from "../../core/synthesis/prompts.js";
 import { acquire, type Candidate, search } from "../../host/acquisition.js";
@@ -100,8 +100,14 @@ export async function runSearch(
   const query = { kind: "text" as const, text: parsed.data.query };
   const problem = host.search.checkQuery(query);
   if (problem) return refused(`${problem}.`);
-  // max_attempts per question, enforced by code; a challenge's registered query always runs.
   const investigation = await tools.load();
+  if (!isExpanded(investigation.frontier)) {
+    return refused(
+      "broad query expansion first: add the objective's first sub-questions (typically 3 to 8) with add_question " +
+        '(parent_id "q_001"), or declare_atomic, before the first search.',
+    );
+  }
+  // max_attempts per question, enforced by code; a challenge's registered query always runs.
   const questionId = attemptQuestion(investigation, parsed.data.question_id);
   const tried = attemptCount(investigation.frontier, questionId);
   if (!challengeForQuery(investigation.challenges, parsed.data.query) && tried >= investigation.config.maxAttempts) {

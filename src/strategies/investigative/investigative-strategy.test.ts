@@ -613,17 +613,19 @@ describe("the investigative strategy", () => {
     ]);
   });
 
-  it("refuses unknown tools, tools not offered in the phase and malformed arguments, saying why", async () => {
+  it("refuses unknown tools, tools not offered in the phase, malformed arguments and a search before the expansion, saying why", async () => {
     const model = new ScriptedModel()
       .onAct(async () =>
         turn(
           { name: "shell", args: { command: "rm -rf /" } },
           { name: "finalize_report", args: { summary: "x", items: [], gaps: [], keyClaims: [] } },
           { name: "add_question", args: { parent_id: "q_001", question: "x?", priority: "high" } },
+          { name: "search", args: { query: "cell A" } },
         ),
       )
       .onAct(async (input) => {
-        const [unknown, notOffered, malformed] = state(input).lastResults;
+        const [unknown, notOffered, malformed, early] = state(input).lastResults;
+        expect(early?.text).toContain("broad query expansion first");
         expect(unknown?.text).toContain("shell is not offered this turn");
         expect(notOffered?.text).toContain("finalize_report is not offered this turn (exploration)");
         expect(malformed?.ok).toBe(false);

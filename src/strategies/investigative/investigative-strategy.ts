@@ -27,7 +27,7 @@ import {
 import { openChallenges } from "../../core/investigative/challenges.js";
 import { resolveInvestigationConfig } from "../../core/investigative/config.js";
 import { type FinalReport, parseFinalReport } from "../../core/investigative/final-report.js";
-import { ROOT_QUESTION_ID, rankActionable } from "../../core/investigative/frontier-queries.js";
+import { isExpanded, ROOT_QUESTION_ID, rankActionable } from "../../core/investigative/frontier-queries.js";
 import { finalVerificationQueue, frontierExhausted } from "../../core/investigative/gates.js";
 import type { ResearchState } from "../../core/investigative/loop-tools.js";
 import { notesTokens } from "../../core/investigative/notes.js";
@@ -38,6 +38,8 @@ import {
   type PhaseEventData,
   STATE_EVENT,
   type StateEventData,
+  TURN_EVENT,
+  type TurnEventData,
 } from "../../core/investigative/turn-events.js";
 import { offeredTools, type TurnMode, turnMode } from "../../core/investigative/turns.js";
 import type { Investigation, InvestigationConfig } from "../../core/investigative/types.js";
@@ -48,7 +50,7 @@ import type { Model } from "../../ports/model.js";
 import type { Strategy, StrategyResult } from "../strategy.js";
 import { HitBook } from "./acquisition-tools.js";
 import { InvestigationTools } from "./investigation-tools.js";
-import { EXPLORATION_TOOLS, runTurn, type TurnContext } from "./investigative-turn.js";
+import { EXPLORATION_TOOLS, resultsOf, runTurn, type TurnContext } from "./investigative-turn.js";
 import { breakerState, type LoopState, loopStateFrom } from "./loop-state.js";
 
 /** Failed model turns in a row that end a loop (the model is down; the Host publishes what is persisted). */
@@ -108,15 +110,11 @@ async function setState(run: Run, state: ResearchState, questionId: string | nul
   await run.host.emit(STATE_EVENT, data as unknown as Record<string, unknown>);
 }
 
-const expanded = (investigation: Investigation): boolean =>
-  investigation.frontier.rootAtomic ||
-  investigation.frontier.questions.some((question) => question.parentId === ROOT_QUESTION_ID);
-
 /** The research state of the next exploration turn. */
 function explorationState(investigation: Investigation, mode: TurnMode): { state: ResearchState; detail: string } {
   if (mode.kind === "extraction") return { state: "extracting", detail: "a page read must be extracted into notes" };
   if (mode.kind === "consolidation") return { state: "consolidating", detail: "notes.md is over notes_max_tokens" };
-  if (!expanded(investigation)) return { state: "planning", detail: "broad expansion of the objective" };
+  if (!isExpanded(investigation.frontier)) return { state: "planning", detail: "broad expansion of the objective" };
   if (openChallenges(investigation.challenges).length > 0) return { state: "challenging", detail: "open challenge" };
   if (currentQuestion(investigation)?.rationale === VERIFY_RATIONALE) {
     return { state: "verifying", detail: "final verification check" };
@@ -189,7 +187,7 @@ async function explore(run: Run): Promise<ExplorationEnd> {
     // Decide: code selects the question (dependency first), once the objective is expanded.
     if (
       !currentQuestion(investigation) &&
-      expanded(investigation) &&
+      isExpanded(investigation.frontier) &&
       rankActionable(investigation.frontier).length > 0
     ) {
       const selected = await tools.call("frontier_next", {}, { actor: "code" });
@@ -318,7 +316,8 @@ async function open(host: RunHost): Promise<Run> {
   if (!host.notes) throw new UserError("the investigative strategy needs a notes folder (research_notes_dir)");
   const config = resolveInvestigationConfig(host.request.investigation ?? {});
   if (!config.ok) throw new UserError(config.error);
-  const loop: LoopState = loopStateFrom(await store.listEvents(host.run.id));
+  const events = await store.listEvents(host.run.id);
+  const loop: LoopState = loopStateFrom(events);
   const tools = await InvestigationTools.open({
     store,
     notes: host.notes,
@@ -328,11 +327,15 @@ async function open(host: RunHost): Promise<Run> {
     stateSeq: () => loop.stateSeq,
     randomBytes,
   });
+  const book = HitBook.of(host);
+  // A resumed run shows the model its last turn's results again, as data too.
+  const last = events.findLast((event) => event.type === TURN_EVENT);
+  loop.lastResults = resultsOf(host, book, last?.data as unknown as TurnEventData | undefined);
   return {
     host,
     model: model as TurnContext["model"],
     tools,
-    book: HitBook.of(host),
+    book,
     loop,
     config: config.value,
     limits: limitsOf(host, config.value),

@@ -158,6 +158,31 @@ function citedSources(name: string, args: unknown): string[] {
   return [];
 }
 
+/**
+ * The last turn's results as data, rebuilt from its event after a restart: hits from the hit
+ * book, pages from the persisted sources.
+ */
+export function resultsOf(host: RunHost, book: HitBook, data: TurnEventData | undefined): LoopResult[] {
+  if (!data) return [];
+  const sources = new Map(host.sources().map((source) => [source.id, source]));
+  return data.calls.map((call) => {
+    const hits = call.hits?.flatMap((handle) => {
+      const entry = book.get(handle);
+      return entry ? [entry.hit] : [];
+    });
+    const source = call.sourceId === undefined ? undefined : sources.get(call.sourceId);
+    return {
+      callId: call.id,
+      name: call.name,
+      args: call.args,
+      ok: call.ok,
+      text: call.text,
+      ...(hits ? { hits } : {}),
+      ...(source ? { page: pageOf(source, false) } : {}),
+    };
+  });
+}
+
 /** The pages read and not yet committed, oldest first. */
 export function pendingPages(host: RunHost, loop: LoopState): LoopPage[] {
   const sources = new Map(host.sources().map((source) => [source.id, source]));
@@ -373,6 +398,7 @@ export async function runTurn(context: TurnContext, plan: TurnPlan): Promise<Tur
       chars: result.text.length,
       ...(result.committed === undefined ? {} : { committed: result.committed }),
       ...(result.page && !result.page.alreadyRead ? { sourceId: result.page.sourceId } : {}),
+      ...(result.hits ? { hits: result.hits.map((hit) => hit.handle) } : {}),
     });
     results.push({
       callId: call.id,
