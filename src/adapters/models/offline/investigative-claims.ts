@@ -18,6 +18,7 @@ import {
   type Plan,
   type ProposedCall,
   type RuleContext,
+  rankedClaims,
   supportingSources,
   workClaims,
 } from "./investigative-context.js";
@@ -157,23 +158,11 @@ function fruitless(investigation: Investigation, challenge: Challenge): boolean 
   return (next === -1 ? after : after.slice(0, next)).length === 0;
 }
 
-/**
- * The challenge of the current question's lead claim (seed 000 "Adversarial queries"), and
- * its query run in the same turn, while the question's claims (those it names, else its own)
- * include no VERIFIED one, the lead has no open challenge and fewer than
- * `max_challenges_per_target`, the question has fewer than `max_attempts` attempts, and the
- * lead's latest challenge on this question was not fruitless. The first strategy whose query
- * the core accepts is used.
- */
-export function challengePlan(context: RuleContext): Plan | undefined {
+/** The challenge of one claim of the current question, as `challengePlan` describes, if one applies. */
+function challengeOf(context: RuleContext, lead: Claim): Plan | undefined {
   const { investigation, question } = context;
   const { config } = investigation;
-  if (!question || !can(context, "challenge") || !can(context, "search") || context.state.searchesLeft <= 0)
-    return undefined;
-  if (workClaims(investigation, question).some((claim) => claim.status === "VERIFIED")) return undefined;
-  if (attemptCount(investigation.frontier, question.id) >= config.maxAttempts) return undefined;
-  const lead = leadClaim(investigation, question);
-  if (!lead) return undefined;
+  if (!question) return undefined;
   const earlier = challengesOn(investigation.challenges, "claim", lead.id);
   if (earlier.length >= config.maxChallengesPerTarget || earlier.some((known) => known.status === "open"))
     return undefined;
@@ -203,6 +192,37 @@ export function challengePlan(context: RuleContext): Plan | undefined {
       chain: true,
       calls: [challenge, { name: "search", args: { query: draft.query } }],
     };
+  }
+  return undefined;
+}
+
+/**
+ * The challenge of the current question's lead claim (seed 000 "Adversarial queries"), and
+ * its query run in the same turn, while the question's claims (those it names, else its own)
+ * include no VERIFIED one, the lead has no open challenge and fewer than
+ * `max_challenges_per_target`, the question has fewer than `max_attempts` attempts, and the
+ * lead's latest challenge on this question was not fruitless. The first strategy whose query
+ * the core accepts is used. When the lead cannot be challenged, a claim of the question that
+ * `min_independent_sources` origins already state is, the same way (most relevant first).
+ */
+export function challengePlan(context: RuleContext): Plan | undefined {
+  const { investigation, question } = context;
+  const { config } = investigation;
+  if (!question || !can(context, "challenge") || !can(context, "search") || context.state.searchesLeft <= 0)
+    return undefined;
+  if (workClaims(investigation, question).some((claim) => claim.status === "VERIFIED")) return undefined;
+  if (attemptCount(investigation.frontier, question.id) >= config.maxAttempts) return undefined;
+  // The lead first; then a claim other sources already state (its challenge can verify it).
+  const lead = leadClaim(investigation, question);
+  const sourced = rankedClaims(investigation, question).filter(
+    (claim) =>
+      claim.id !== lead?.id &&
+      claim.status === "UNVERIFIED" &&
+      supportingKeys(investigation.ledger, claim.id).length >= config.minIndependentSources,
+  );
+  for (const target of [...(lead ? [lead] : []), ...sourced]) {
+    const plan = challengeOf(context, target);
+    if (plan) return plan;
   }
   return undefined;
 }

@@ -9,8 +9,7 @@ import type { ActState, LoopPage } from "../../../core/investigative/loop-tools.
 import { TOOL_SCHEMAS } from "../../../core/investigative/tool-schemas.js";
 import { currentQuestion, decide, type ToolContext } from "../../../core/investigative/tools.js";
 import type { Claim, Investigation, LedgerSource, Question } from "../../../core/investigative/types.js";
-import { focusOf } from "./investigative-evidence.js";
-import { stemSet } from "./lexicon.js";
+import { focusOf, relevanceOf, relevanceQuery } from "./investigative-evidence.js";
 
 /** A tool call a rule proposes (its id is given when the turn is assembled). */
 export interface ProposedCall {
@@ -121,7 +120,7 @@ export function admissibleCalls(context: RuleContext, plan: Plan): ProposedCall[
 }
 
 /** Claims the notes still show (VERIFIED or UNVERIFIED), ledger order. */
-export const liveClaims = (investigation: Investigation): Claim[] =>
+export const liveClaims = (investigation: Pick<Investigation, "ledger">): Claim[] =>
   investigation.ledger.claims.filter((claim) => claim.status === "VERIFIED" || claim.status === "UNVERIFIED");
 
 /** The live claims recorded for a question. */
@@ -129,7 +128,7 @@ export const claimsOf = (investigation: Investigation, questionId: string): Clai
   liveClaims(investigation).filter((claim) => claim.questionId === questionId);
 
 /** The sources that support a claim, in link order (the first is where it was read). */
-export const supportingSources = (investigation: Investigation, claimId: string): string[] =>
+export const supportingSources = (investigation: Pick<Investigation, "ledger">, claimId: string): string[] =>
   investigation.ledger.claimSources
     .filter((link) => link.claimId === claimId && link.stance === "supports")
     .map((link) => link.sourceId);
@@ -152,16 +151,54 @@ export function workClaims(investigation: Investigation, question: Question): Cl
 }
 
 /**
- * The claim of a question the engine works on: UNVERIFIED, with the most independent
- * supporting sources, then the most stems of the question's focus, then the oldest.
+ * How relevant each live claim is to `query` (`relevanceOf`: the offline ranking over the
+ * claims, each under the source it was first read in), scored among all live claims so that
+ * the weights of the terms do not depend on which claims are compared.
  */
-export function leadClaim(investigation: Investigation, question: Question): Claim | undefined {
-  const focus = stemSet(focusOf(question.question));
+export function claimRelevance(investigation: Pick<Investigation, "ledger">, query: string): Map<string, number> {
+  const texts = liveClaims(investigation).map((claim) => {
+    const sourceId = supportingSources(investigation, claim.id)[0] ?? claim.id;
+    const title = investigation.ledger.sources.find((source) => source.id === sourceId)?.title ?? "";
+    return { id: claim.id, text: claimStatement(claim), sourceId, title };
+  });
+  return relevanceOf(query, texts);
+}
+
+const claimStatement = (claim: Claim): string =>
+  claim.kind === "datapoint" ? `${claim.text} ${claim.value} ${claim.unit}`.trim() : claim.text;
+
+/**
+ * What a question's claims are ranked against: its focus and the objective
+ * (`relevanceQuery`); the objective alone for a question about recorded claims or the root.
+ */
+export function questionQuery(investigation: Investigation, question: Question): string {
+  const { objective } = investigation.frontier;
+  if (namedClaims(investigation, question).length > 0) return objective;
+  return relevanceQuery(focusOf(question.question), objective);
+}
+
+/** `claims` by relevance to `query`, best first; ties keep their order. */
+export function byRelevance(investigation: Investigation, claims: readonly Claim[], query: string): Claim[] {
+  const scores = claimRelevance(investigation, query);
+  const score = (claim: Claim) => scores.get(claim.id) ?? 0;
+  return [...claims].sort((a, b) => score(b) - score(a));
+}
+
+/**
+ * The claims of a question (`workClaims`), the most relevant to the question and the objective
+ * (`questionQuery`) first, then those with the most independent supporting sources, then the
+ * oldest.
+ */
+export function rankedClaims(investigation: Investigation, question: Question): Claim[] {
+  const scores = claimRelevance(investigation, questionQuery(investigation, question));
+  const score = (claim: Claim) => scores.get(claim.id) ?? 0;
   const keys = (claim: Claim) => supportingKeys(investigation.ledger, claim.id).length;
-  const overlap = (claim: Claim) => [...stemSet(claim.text)].filter((term) => focus.has(term)).length;
-  return workClaims(investigation, question)
-    .filter((claim) => claim.status === "UNVERIFIED")
-    .sort((a, b) => keys(b) - keys(a) || overlap(b) - overlap(a))[0];
+  return workClaims(investigation, question).sort((a, b) => score(b) - score(a) || keys(b) - keys(a));
+}
+
+/** The claim of a question the engine works on: its first UNVERIFIED claim by `rankedClaims`. */
+export function leadClaim(investigation: Investigation, question: Question): Claim | undefined {
+  return rankedClaims(investigation, question).find((claim) => claim.status === "UNVERIFIED");
 }
 
 /** The independence key of a page's source (the ledger's, or its location's when the ledger lacks it). */

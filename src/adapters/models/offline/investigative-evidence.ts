@@ -1,7 +1,8 @@
 /**
  * The text side of the offline engine's investigative rules (pure, deterministic): the
- * sub-question a facet becomes and the focus read back from it, the sentences of a page worth
- * recording for a question, the lexical test of whether a sentence states a recorded claim,
+ * sub-question a facet becomes and the focus read back from it, the sentences of the pages
+ * worth recording for a question, the relevance of recorded claims to a question or the
+ * objective (both by the offline sentence ranking, `rankSentences`), the lexical test of whether a sentence states a recorded claim,
  * and the adversarial query of a challenge. Everything reuses the offline engine's own text
  * tools (sentence ranking, splitting, stemming and stop-words).
  */
@@ -9,7 +10,7 @@ import { normalizeQuery, queryTerms } from "../../../core/investigative/challeng
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
 import type { ChallengeStrategy } from "../../../core/investigative/types.js";
 import { readerLine } from "../../../core/text.js";
-import { isVerbLike, numbersIn, stem, stemSet } from "./lexicon.js";
+import { isVerbLike, normalizePhrase, numbersIn, stem, stemSet } from "./lexicon.js";
 import { planQueries } from "./query-expansion.js";
 import { profileRequest } from "./request.js";
 import { rankSentences } from "./sentence-extraction.js";
@@ -26,18 +27,24 @@ const SUPPORT_SHARE = 0.6;
 /** …and at least this many of them (or all, for a shorter claim). */
 const SUPPORT_MIN_STEMS = 3;
 
-const FACET_PREFIX = "What do the sources state about ";
+/**
+ * The sub-question a facet of the objective becomes: the facet named, then the objective it
+ * serves, so that the question (a search query too) asks what the user asked, narrowed to the
+ * facet: `Regarding “Sony”: who sold the first lithium-ion battery?`.
+ */
+export function facetQuestion(facet: string, objective: string): string {
+  const head = `Regarding “${facet.replace(/[“”]/g, '"')}”: `;
+  return `${head}${readerLine(objective, 480 - head.length)}`;
+}
 
-/** The sub-question a facet of the objective becomes. */
-export const facetQuestion = (facet: string): string => `${FACET_PREFIX}${facet}?`;
+const FACET_QUESTION = /^Regarding “([^“”]+)”: /;
 
 /**
  * What to look for when working on a question: the facet of a sub-question made by
  * `facetQuestion`, otherwise the question's own text.
  */
 export function focusOf(question: string): string {
-  if (!question.startsWith(FACET_PREFIX) || !question.endsWith("?")) return question;
-  return question.slice(FACET_PREFIX.length, -1).trim() || question;
+  return FACET_QUESTION.exec(question)?.[1]?.trim() || question;
 }
 
 /** One sentence of a page, with the passage (Host chunk) it was read from. */
@@ -60,27 +67,90 @@ export const nearDuplicates = (a: string, b: string): boolean => jaccard(stemSet
 const sharedCount = (a: ReadonlySet<string>, b: ReadonlySet<string>): number =>
   [...a].filter((term) => b.has(term)).length;
 
+/** A ranked sentence below this share of the best one's score is not recorded. */
+const RELATIVE_FLOOR = 0.2;
+
+/** What a question's text is ranked against: its focus, then the objective it serves. */
+export function relevanceQuery(focus: string, objective: string): string {
+  return normalizePhrase(focus) === normalizePhrase(objective) ? objective : `${focus}. ${objective}`;
+}
+
+/** A scored sentence of a page. */
+export interface RankedPageSentence extends PageSentence {
+  score: number;
+}
+
 /**
- * The best sentences of `page` for `focus`, at most `limit`, best first. A sentence qualifies
- * when the offline ranking scores it above zero, it is a claim-sized statement (5 words to
- * 600 characters) and it holds at least half of the focus's content stems (one for a focus of
- * one or two stems, two for longer ones); near-duplicates of a better sentence are left out.
+ * The best sentences of `pages` for a question, best first across all of them, at most
+ * `limit`: ranked by the offline ranking (`rankSentences`) against `query` (the question's
+ * focus and the objective, `relevanceQuery`), over the pages as one packet so that scores
+ * compare across pages. A sentence qualifies when it is a claim-sized statement (5 words to
+ * 600 characters), scores at least 20% of the best sentence, and holds at least half of the
+ * focus's content stems (one for a focus of one or two stems, two for longer ones);
+ * near-duplicates of a better sentence are left out.
  */
-export function bestSentences(focus: string, page: LoopPage, limit: number): PageSentence[] {
+export function rankedSentences(
+  focus: string,
+  query: string,
+  pages: readonly LoopPage[],
+  limit: number,
+): RankedPageSentence[] {
   const focusStems = stemSet(focus);
-  if (focusStems.size === 0 || limit <= 0) return [];
+  if (focusStems.size === 0 || limit <= 0 || pages.length === 0) return [];
   const needed = Math.min(2, Math.ceil(focusStems.size / 2));
-  const packet = { id: page.sourceId, title: page.title, location: page.location, chunks: [...page.passages] };
-  const chosen: { sentence: PageSentence; stems: Set<string> }[] = [];
-  for (const ranked of rankSentences(focus, [packet])) {
-    if (chosen.length >= limit) break;
-    if (ranked.text.length > MAX_CLAIM_CHARS || ranked.text.split(" ").length < MIN_CLAIM_WORDS) continue;
-    const stems = stemSet(ranked.text);
+  const packets = pages.map((page) => ({
+    id: page.sourceId,
+    title: page.title,
+    location: page.location,
+    chunks: [...page.passages],
+  }));
+  const ranked = rankSentences(query, packets);
+  const floor = (ranked[0]?.score ?? 0) * RELATIVE_FLOOR;
+  const chosen: { sentence: RankedPageSentence; stems: Set<string> }[] = [];
+  for (const candidate of ranked) {
+    if (chosen.length >= limit || candidate.score < floor) break;
+    if (candidate.text.length > MAX_CLAIM_CHARS || candidate.text.split(" ").length < MIN_CLAIM_WORDS) continue;
+    const stems = stemSet(candidate.text);
     if (sharedCount(focusStems, stems) < needed) continue;
     if (chosen.some((other) => jaccard(other.stems, stems) >= DUPLICATE_OVERLAP)) continue;
-    chosen.push({ sentence: { sourceId: page.sourceId, passageId: ranked.chunkId, text: ranked.text }, stems });
+    const sentence = {
+      sourceId: candidate.sourceId,
+      passageId: candidate.chunkId,
+      text: candidate.text,
+      score: candidate.score,
+    };
+    chosen.push({ sentence, stems });
   }
   return chosen.map(({ sentence }) => sentence);
+}
+
+/** A text to rank by relevance (a claim), with the source it was read in and that source's title. */
+export interface RelevanceText {
+  id: string;
+  text: string;
+  sourceId: string;
+  title: string;
+}
+
+/**
+ * How relevant each text is to `query`, by the offline ranking (`rankSentences`) over the
+ * texts as one packet: each text a source of its own (so each is its source's first
+ * sentence, as a claim is a sentence on its own), titled as where it was read, under the id
+ * of that source (so that texts of one source do not count as each other's bridge). The
+ * score of its best sentence, 0 when none relates. Scores compare within one call only.
+ */
+export function relevanceOf(query: string, texts: readonly RelevanceText[]): Map<string, number> {
+  const scores = new Map(texts.map((text) => [text.id, 0]));
+  const packets = texts.map((text) => ({
+    id: text.sourceId,
+    title: text.title,
+    location: text.sourceId,
+    chunks: [{ id: text.id, text: text.text }],
+  }));
+  for (const ranked of rankSentences(query, packets)) {
+    if (ranked.score > (scores.get(ranked.chunkId) ?? 0)) scores.set(ranked.chunkId, ranked.score);
+  }
+  return scores;
 }
 
 /** Every sentence of `page`, in order, with its passage. */

@@ -19,7 +19,7 @@ import {
   type RuleContext,
   supportingSources,
 } from "./investigative-context.js";
-import { bestSentences, focusOf, sentenceStating, statesClaim } from "./investigative-evidence.js";
+import { focusOf, rankedSentences, relevanceQuery, sentenceStating, statesClaim } from "./investigative-evidence.js";
 
 /** New claims per page for the question being extracted for, and for each other open question. */
 const CLAIMS_PER_PAGE = 3;
@@ -66,8 +66,9 @@ interface Entry {
 /**
  * Extraction of `pages` (seed 000 "Forced extraction"): a page that states a recorded claim
  * no source of its origin supports yet becomes a supporting source of it (with the passage
- * and an independence statement); its best other sentences become UNVERIFIED claims of the
- * question being worked on (`questionId`), then of the other open questions (a later page of
+ * and an independence statement); the best other sentences of the turn's pages, ranked
+ * together against each question's focus and the objective, become UNVERIFIED claims of the
+ * question being worked on (`questionId`), then of the other open questions (another page of
  * the same turn that states one of them is added to its sources); a page with none of these
  * is noted "read, nothing relevant". Pages already extracted are skipped.
  */
@@ -95,11 +96,15 @@ export function extractionPlan(
   );
   const updates: ProposedCall[] = [];
   const entries: Entry[] = [];
-  const nothing: string[] = [];
-  for (const page of pages) {
-    if (page.alreadyRead || page.passages.length === 0 || extractedAlready(investigation, page)) continue;
-    const key = pageKey(investigation, page);
-    let used = 0;
+  const fresh = pages.filter(
+    (page) => !page.alreadyRead && page.passages.length > 0 && !extractedAlready(investigation, page),
+  );
+  const pageKeys = new Map(fresh.map((page) => [page.sourceId, pageKey(investigation, page)]));
+  const used = new Map(fresh.map((page) => [page.sourceId, 0]));
+  const count = (page: LoopPage) => used.set(page.sourceId, (used.get(page.sourceId) ?? 0) + 1);
+  // Second sources of recorded claims.
+  for (const page of fresh) {
+    const key = pageKeys.get(page.sourceId) ?? "";
     for (const claim of known) {
       const claimKeys = keys.get(claim.id) ?? new Set<string>();
       if (updates.length >= MAX_UPDATES || claimKeys.has(key)) continue;
@@ -116,41 +121,53 @@ export function extractionPlan(
           independence: independenceStatement(investigation, supporters),
         },
       });
-      used++;
+      count(page);
     }
-    for (const entry of entries) {
+  }
+  // New claims: each question's best sentences across the pages, best first, so that the
+  // sentences that answer it take its places before those that only mention its words.
+  const { objective } = investigation.frontier;
+  for (const [question, limit] of questions) {
+    const focus = focusOf(question.question);
+    const perPage = new Map<string, number>();
+    const wanted = Math.max(0, MAX_CLAIMS_PER_QUESTION - (perQuestion.get(question.id) ?? 0));
+    const limitAll = wanted * fresh.length * limit;
+    for (const sentence of rankedSentences(focus, relevanceQuery(focus, objective), fresh, limitAll)) {
+      const claimCount = perQuestion.get(question.id) ?? 0;
+      if (claimCount >= MAX_CLAIMS_PER_QUESTION || entries.length >= MAX_ENTRIES) break;
+      if ((perPage.get(sentence.sourceId) ?? 0) >= limit) continue;
+      const repeats =
+        known.some((claim) => statesClaim(sentence.text, claim.text)) ||
+        entries.some((entry) => statesClaim(sentence.text, entry.text) || statesClaim(entry.text, sentence.text));
+      if (repeats) continue;
+      entries.push({
+        text: sentence.text,
+        source_ids: [sentence.sourceId],
+        passage_ids: [sentence.passageId],
+        question_id: question.id,
+        check: CHECK,
+        keys: new Set([pageKeys.get(sentence.sourceId) ?? ""]),
+      });
+      perQuestion.set(question.id, claimCount + 1);
+      perPage.set(sentence.sourceId, (perPage.get(sentence.sourceId) ?? 0) + 1);
+      const page = fresh.find((known) => known.sourceId === sentence.sourceId);
+      if (page) count(page);
+    }
+  }
+  // The other pages of the turn that state a new claim are its further sources.
+  for (const entry of entries) {
+    for (const page of fresh) {
+      const key = pageKeys.get(page.sourceId) ?? "";
       if (entry.keys.has(key)) continue;
       const sentence = sentenceStating(page, entry.text);
       if (!sentence) continue;
       entry.keys.add(key);
       entry.source_ids.push(page.sourceId);
       entry.passage_ids.push(sentence.passageId);
-      used++;
+      count(page);
     }
-    for (const [question, limit] of questions) {
-      let taken = 0;
-      for (const sentence of bestSentences(focusOf(question.question), page, limit + CLAIMS_PER_PAGE)) {
-        const count = perQuestion.get(question.id) ?? 0;
-        if (taken >= limit || count >= MAX_CLAIMS_PER_QUESTION || entries.length >= MAX_ENTRIES) break;
-        const repeats =
-          known.some((claim) => statesClaim(sentence.text, claim.text)) ||
-          entries.some((entry) => statesClaim(sentence.text, entry.text) || statesClaim(entry.text, sentence.text));
-        if (repeats) continue;
-        entries.push({
-          text: sentence.text,
-          source_ids: [page.sourceId],
-          passage_ids: [sentence.passageId],
-          question_id: question.id,
-          check: CHECK,
-          keys: new Set([key]),
-        });
-        perQuestion.set(question.id, count + 1);
-        taken++;
-        used++;
-      }
-    }
-    if (used === 0) nothing.push(page.sourceId);
   }
+  const nothing = fresh.filter((page) => (used.get(page.sourceId) ?? 0) === 0).map((page) => page.sourceId);
   const calls: ProposedCall[] = [
     ...updates,
     ...(entries.length > 0

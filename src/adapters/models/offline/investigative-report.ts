@@ -1,12 +1,14 @@
 /**
  * The offline engine's `finalize_report` (pure, deterministic): the report is the ledger's
- * live claims quoted verbatim — VERIFIED first, then UNVERIFIED, each stated with its real
- * status — with the sources that support each one, and one gap per `unresolvable` question
+ * live claims quoted verbatim — VERIFIED first, then UNVERIFIED, each by relevance to the
+ * objective and stated with its real status, UNVERIFIED ones far off the objective left out —
+ * with the sources that support each one, and one gap per `unresolvable` question
  * with its assumption. It writes no sentence of its own about the world.
  */
 import { type FinalReport, MAX_REPORT_ITEMS, SUMMARY_MAX_CHARS } from "../../../core/investigative/final-report.js";
 import type { Claim, Investigation } from "../../../core/investigative/types.js";
 import { readerLine } from "../../../core/text.js";
+import { claimRelevance } from "./investigative-context.js";
 
 /** Claims quoted in the summary. */
 const SUMMARY_CLAIMS = 4;
@@ -24,13 +26,24 @@ export const withoutIds = (text: string): string => text.replace(/\b([cds])_(\d+
 const claimStatement = (claim: Claim): string =>
   claim.kind === "datapoint" ? `${claim.value} ${claim.unit}: ${claim.text}` : claim.text;
 
-/** The live claims the report cites, VERIFIED first, ledger order within a status. */
-export function reportClaims(investigation: Pick<Investigation, "ledger">): Claim[] {
+/** An UNVERIFIED claim below this share of the most relevant claim's relevance is left out of the report. */
+const RELATIVE_FLOOR = 0.2;
+
+/**
+ * The live claims the report cites: VERIFIED first, then UNVERIFIED, each by relevance to the
+ * objective (`claimRelevance`), ledger order among equals. An UNVERIFIED claim far less
+ * relevant than the best claim (under 20% of its score: read for a facet, off the question)
+ * is left out; a VERIFIED one always stays.
+ */
+export function reportClaims(investigation: Pick<Investigation, "ledger" | "frontier">): Claim[] {
   const { claims } = investigation.ledger;
-  return [
-    ...claims.filter((claim) => claim.status === "VERIFIED"),
-    ...claims.filter((claim) => claim.status === "UNVERIFIED"),
-  ].slice(0, MAX_REPORT_ITEMS);
+  const scores = claimRelevance(investigation, investigation.frontier.objective);
+  const score = (claim: Claim) => scores.get(claim.id) ?? 0;
+  const floor = Math.max(0, ...scores.values()) * RELATIVE_FLOOR;
+  const ranked = (status: Claim["status"]) =>
+    claims.filter((claim) => claim.status === status).sort((a, b) => score(b) - score(a));
+  const relevant = ranked("UNVERIFIED").filter((claim) => score(claim) >= floor);
+  return [...ranked("VERIFIED"), ...relevant].slice(0, MAX_REPORT_ITEMS);
 }
 
 function summaryOf(objective: string, cited: readonly Claim[], gapCount: number): string {

@@ -131,6 +131,9 @@ function passageWith(index: number, sentence: string): string {
 }
 
 const SONY_1991 = "The lithium-ion cell was commercialised by Sony in 1991.";
+const RECYCLING = "Recycling recovers cobalt and nickel from spent cells.";
+const LFP = "Lithium iron phosphate is a cheaper cathode material with a lower energy density.";
+const CATHODE = "Lithium cobalt oxide was the first commercial cathode material of the lithium-ion cell.";
 
 /** Every page of the corpus, for a tool context that may cite any of them. */
 const ALL_CHUNKS = chunksOf(CORPUS.map((_, index) => pageOf(index)));
@@ -506,7 +509,9 @@ describe("offline investigative rules", () => {
     ]);
     expect(names(turn)).toEqual(facets.map(() => "add_question"));
     expect(turn.calls.map((call) => call.id)).toEqual(facets.map((_, index) => `call_1_${index + 1}`));
-    expect(turn.calls.map((call) => (call.args as { question: string }).question)).toEqual(facets.map(facetQuestion));
+    expect(turn.calls.map((call) => (call.args as { question: string }).question)).toEqual(
+      facets.map((facet) => facetQuestion(facet, OBJECTIVE)),
+    );
     expect(turn.calls.map((call) => (call.args as { priority: number }).priority)).toEqual(
       facets.map((_, index) => Math.round((0.9 - 0.1 * index) * 100) / 100),
     );
@@ -554,25 +559,29 @@ describe("offline investigative rules", () => {
     expect(findQuestion(apply(investigation, turn.calls).frontier, "q_002")?.status).toBe("pending");
   });
 
-  it("searches the focus of the selected question first, then a query not tried yet", () => {
+  it("searches the request as written first, then the focus of the selected question, then a query not tried yet", () => {
     const investigation = expandedInvestigation();
     expect(findQuestion(investigation.frontier, "q_002")?.status).toBe("in_progress");
     const focus = objectiveFacets(OBJECTIVE, 8)[0] ?? "";
     const first = offlineInvestigativeTurn(stateOf(investigation));
-    expect(first.calls).toEqual([{ id: "call_1_1", name: "search", args: { query: focus } }]);
-    const second = offlineInvestigativeTurn(stateOf(logged(investigation, focus)));
-    expect(names(second)).toEqual(["search"]);
-    expect(normalizeQuestion(String(argsOf(second).query))).not.toBe(normalizeQuestion(focus));
+    expect(first.calls).toEqual([{ id: "call_1_1", name: "search", args: { query: OBJECTIVE } }]);
+    const second = offlineInvestigativeTurn(stateOf(logged(investigation, OBJECTIVE)));
+    expect(second.calls).toEqual([{ id: "call_1_1", name: "search", args: { query: focus } }]);
+    const third = offlineInvestigativeTurn(stateOf(logged(logged(investigation, OBJECTIVE), focus)));
+    expect(names(third)).toEqual(["search"]);
+    const tried = [OBJECTIVE, focus].map(normalizeQuestion);
+    expect(tried).not.toContain(normalizeQuestion(String(argsOf(third).query)));
   });
 
-  it("reads the first two hits of the previous search that were not read before", () => {
+  it("reads the first three hits of the previous search that were not read before", () => {
     const investigation = withSources(expandedInvestigation(), 1);
     const turn = offlineInvestigativeTurn(
-      stateOf(investigation, { lastResults: [SEARCH_RESULT([hitOf(0), hitOf(1), hitOf(2), hitOf(3)])] }),
+      stateOf(investigation, { lastResults: [SEARCH_RESULT([hitOf(0), hitOf(1), hitOf(2), hitOf(3), hitOf(4)])] }),
     );
     expect(turn.calls).toEqual([
       { id: "call_1_1", name: "fetch_page", args: { hit: "h2" } },
       { id: "call_1_2", name: "fetch_page", args: { hit: "h3" } },
+      { id: "call_1_3", name: "fetch_page", args: { hit: "h4" } },
     ]);
     const oneRead = offlineInvestigativeTurn(
       stateOf(investigation, { readsLeft: 1, lastResults: [SEARCH_RESULT([hitOf(0), hitOf(1), hitOf(2)])] }),
@@ -657,6 +666,56 @@ describe("offline investigative rules", () => {
     const tried = attemptsOf(investigation.frontier, "q_002").map((attempt) => normalizeQuery(attempt.query));
     expect(tried).not.toContain(normalizeQuery(challenge.query));
     expect(apply(investigation, [turn.calls[0] ?? { name: "", args: {} }]).challenges).toHaveLength(1);
+  });
+
+  it("challenges the claim most relevant to the objective, not the first recorded or the best sourced", () => {
+    // c_001: off the objective but stated by two independent pages; c_002: the answer, one page.
+    const investigation = apply(logged(expandedInvestigation(), "Sony"), [
+      {
+        name: "notes_append",
+        args: {
+          section: "unverified",
+          entries: [
+            { text: RECYCLING, source_ids: ["s_004"], passage_ids: [passageWith(3, RECYCLING)], question_id: "q_002" },
+            { text: SONY_1991, source_ids: ["s_001"], passage_ids: [passageWith(0, SONY_1991)], question_id: "q_002" },
+          ],
+        },
+      },
+      {
+        name: "notes_update",
+        args: {
+          id: "c_001",
+          add_source: { source_id: "s_003", stance: "supports", passage_ids: [pageOf(2).passages[0]?.id] },
+          independence: "s_004 and s_003 come from distinct origins.",
+        },
+      },
+    ]);
+    const turn = offlineInvestigativeTurn(stateOf(investigation));
+    expect(names(turn)).toEqual(["challenge", "search"]);
+    expect(argsOf(turn)).toMatchObject({ target_type: "claim", target_id: "c_002" });
+  });
+
+  it("gives a question's places to the sentences that answer the objective best, across the pages of a turn", () => {
+    const investigation = expandedInvestigation();
+    // The page with the best sentence last: in page order the other pages would take the first places.
+    const pages = [pageOf(3), pageOf(0), pageOf(2)];
+    const turn = offlineInvestigativeTurn(
+      stateOf(investigation, {
+        mode: { kind: "extraction", questionId: "q_002", pending: [] },
+        offered: [...NOTES_TOOLS],
+        pendingPages: pages,
+      }),
+    );
+    const append = turn.calls.find((call) => call.name === "notes_append");
+    const { entries } = (append?.args ?? { entries: [] }) as {
+      entries: { text: string; source_ids: string[]; question_id: string }[];
+    };
+    const own = entries.filter((entry) => entry.question_id === "q_002");
+    expect(own[0]).toMatchObject({ text: CATHODE, source_ids: ["s_003"] });
+    expect(own.map((entry) => entry.text)).toContain(SONY_1991);
+    expect(entries.map((entry) => entry.text)).not.toContain(RECYCLING);
+    const after = apply(investigation, turn.calls);
+    expect(after.ledger.claims.map((claim) => claim.text)).toEqual(entries.map((entry) => entry.text));
   });
 
   it("closes an executed challenge inconclusive without an independent source, then tries another strategy", () => {
@@ -776,6 +835,44 @@ describe("offline investigative rules", () => {
     // The question's own "c_001" is not a citation of the gap.
     expect(gap?.text).toContain("c-001 rival");
     expect(gap?.text).toContain("none known");
+  });
+
+  it("orders the report's claims by relevance to the objective within a status, and leaves out those off it", () => {
+    const entry = (text: string, index: number) => ({
+      text,
+      source_ids: [sourceId(index + 1)],
+      passage_ids: [passageWith(index, text)],
+      question_id: "q_002",
+    });
+    const investigation = apply(expandedInvestigation(), [
+      {
+        name: "notes_append",
+        args: { section: "unverified", entries: [entry(RECYCLING, 3), entry(LFP, 2), entry(SONY_1991, 0)] },
+      },
+    ]);
+    const report = offlineFinalReport(investigation);
+    // Ledger order c_001 (off the objective), c_002, c_003: the report leads with c_003 and drops c_001.
+    expect(report.keyClaims).toEqual([
+      { claimId: "c_003", status: "UNVERIFIED" },
+      { claimId: "c_002", status: "UNVERIFIED" },
+    ]);
+    expect(report.items.map((item) => item.text)).toEqual([SONY_1991, LFP]);
+    expect(report.summary).not.toContain(RECYCLING);
+    expect(
+      finalizationGate(
+        investigation,
+        report,
+        HOST_SOURCES.map((source) => source.id),
+      ).passed,
+    ).toBe(true);
+  });
+
+  it("phrases a facet as the objective narrowed to it, and reads the facet back as the focus", () => {
+    const question = facetQuestion("lithium cobalt oxide", OBJECTIVE);
+    expect(question).toBe(`Regarding “lithium cobalt oxide”: ${OBJECTIVE}`);
+    expect(focusOf(question)).toBe("lithium cobalt oxide");
+    expect(focusOf(OBJECTIVE)).toBe(OBJECTIVE);
+    expect(facetQuestion("x", "y".repeat(900)).length).toBeLessThanOrEqual(500);
   });
 
   it("with no live claim in synthesis, finalizes a report of gaps only that says nothing was established", () => {

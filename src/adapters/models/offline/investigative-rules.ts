@@ -8,14 +8,15 @@
  * resolves the question or gives up after `max_attempts`, then writes the report from the
  * ledger. The rules, in order; the first that yields an admissible call wins:
  *
- * 1. synthesis: `finalize_report` (investigative-report.ts; with no live claim, a report of
- *    gaps only); should the gate still refuse it, `notes_read`
+ * 1. synthesis: `finalize_report` (investigative-report.ts: the claims by relevance to the
+ *    objective within VERIFIED and UNVERIFIED; with no live claim, a report of gaps only); should the gate still refuse it, `notes_read`
  *    once, then a turn without a call (there is nothing a report could cite);
  * 2. consolidation turn: retract later near-duplicate claims nothing cites, else clear Scratch;
  * 3. extraction (a forced turn, or a page of the previous turn not extracted yet;
  *    investigative-extraction.ts): a page that states a recorded claim becomes its second
- *    source; its best sentences become claims of the current question, then of the other open
- *    ones; or it is noted "read, nothing relevant";
+ *    source; the turn's best sentences for the current question and the objective (ranked
+ *    across its pages) become claims of that question, then of the other open ones; or a page
+ *    is noted "read, nothing relevant";
  * 4. root not expanded: `add_question` per facet (`objectiveFacets`); with fewer than 2,
  *    `declare_atomic`;
  * 5. hits of the previous search not read yet: `fetch_page` the first two;
@@ -25,9 +26,11 @@
  * 8. a claim the core would accept as VERIFIED: `notes_update` it;
  * 9. the current question holds claims read for other questions but was never searched for
  *    itself: `search` its focus;
- * 10. the current question's lead claim (the claim its text names, else its own best one):
- *    `challenge` it with a strategy not used on it and `search` the query in one turn, while it
- *    has challenges and the question attempts left, and its last challenge read something new;
+ * 10. the current question's lead claim (of the claims its text names, else of its own, the
+ *    most relevant to the question and the objective): `challenge` it with a strategy not used
+ *    on it and `search` the query in one turn, while it has challenges and the question
+ *    attempts left, and its last challenge read something new; then, the same way, a claim
+ *    already stated by independent sources (its challenge can verify it);
  * 11. the current question has claims: `resolve_question`;
  * 12. the current question has none: `search` a query not tried yet, or `retry_question`
  *     with an assumption at the last attempt (it becomes unresolvable);
@@ -58,12 +61,14 @@ import type { ActTurn } from "../../../ports/model.js";
 import { challengePlan, challengeRunPlan, consolidationPlan, verdictPlan, verifyPlan } from "./investigative-claims.js";
 import {
   admissibleCalls,
+  byRelevance,
   callKey,
   can,
   leadClaim,
   namedClaims,
   type Plan,
   type ProposedCall,
+  questionQuery,
   type RuleContext,
   ruleContext,
   supportingSources,
@@ -131,7 +136,7 @@ function expansionPlan(context: RuleContext): Plan | undefined {
         name: "add_question",
         args: {
           parent_id: ROOT_QUESTION_ID,
-          question: facetQuestion(facet),
+          question: facetQuestion(facet, frontier.objective),
           rationale: `A facet of the objective ("${objective}") the sources may state on its own.`,
           priority: Math.max(0.1, Math.round((0.9 - 0.1 * index) * 100) / 100),
           validation_criteria: `A passage that states something specific about ${facet}.`,
@@ -176,7 +181,11 @@ function fetchPlan(context: RuleContext): Plan | undefined {
 function resolvePlan(context: RuleContext): Plan | undefined {
   const { investigation, question } = context;
   if (!question) return undefined;
-  const verified = workClaims(investigation, question).filter((claim) => claim.status === "VERIFIED");
+  const verified = byRelevance(
+    investigation,
+    workClaims(investigation, question).filter((claim) => claim.status === "VERIFIED"),
+    questionQuery(investigation, question),
+  );
   const lead = leadClaim(investigation, question);
   const cited = verified.length > 0 ? verified.slice(0, 20) : lead ? [lead] : [];
   const first = cited[0];
