@@ -49,6 +49,31 @@ export interface PendingResult {
 /** The notes tools: the only ones offered in an extraction or consolidation turn. */
 export const NOTES_TOOLS = ["notes_append", "notes_update", "notes_scratch"] as const;
 
+/**
+ * The exploration loop's tools (seed 000 "Two loops"): acquisition through the Host, the
+ * frontier (selection is code's: no `frontier_next`), notes, challenges, `finish_exploration`.
+ */
+export const EXPLORATION_TOOLS = [
+  "search",
+  "fetch_page",
+  "frontier_view",
+  "add_question",
+  "declare_atomic",
+  "retry_question",
+  "resolve_question",
+  "reopen_question",
+  "set_priority",
+  "prune_branch",
+  "notes_read",
+  "notes_append",
+  "notes_update",
+  "notes_scratch",
+  "challenge",
+  "record_challenge_result",
+  "challenges_view",
+  "finish_exploration",
+] as const;
+
 /** The synthesis loop's tools (seed 000 "Two loops"): no research. */
 export const SYNTHESIS_TOOLS = ["notes_read", "frontier_view", "finalize_report"] as const;
 

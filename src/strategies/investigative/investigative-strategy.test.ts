@@ -189,6 +189,10 @@ function verifiedPath(model: ScriptedModel): ScriptedModel {
     );
 }
 
+/** A report of nothing established: no item, no gap. */
+const finalizeNothing = () =>
+  turn({ name: "finalize_report", args: { summary: "Nothing was established.", items: [], gaps: [], keyClaims: [] } });
+
 const finalize = (summary = "Cell A stores 5 Wh.") =>
   turn({
     name: "finalize_report",
@@ -253,10 +257,7 @@ describe("the investigative strategy", () => {
       .onAct(async (input) => {
         expect(state(input).phase).toBe("synthesis");
         expect(input.toolChoice).toEqual({ tool: "finalize_report" });
-        return turn({
-          name: "finalize_report",
-          args: { summary: "Nothing was established.", items: [], gaps: [], keyClaims: [] },
-        });
+        return finalizeNothing();
       });
     const fixture = make(model);
     const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxIterations: 6 }));
@@ -324,10 +325,7 @@ describe("the investigative strategy", () => {
     model.onAct(async (input) => {
       expect(state(input).phase).toBe("synthesis");
       expect(input.toolChoice).toEqual({ tool: "finalize_report" });
-      return turn({
-        name: "finalize_report",
-        args: { summary: "Nothing established.", items: [], gaps: [], keyClaims: [] },
-      });
+      return finalizeNothing();
     });
     const fixture = make(model);
     const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxTotalTokens: 1_000 }));
@@ -342,10 +340,7 @@ describe("the investigative strategy", () => {
     for (let index = 0; index < 2; index++) priced.onAct(async () => turn({ name: "frontier_view", args: {} }));
     priced.onAct(async (input) => {
       expect(state(input).phase).toBe("synthesis");
-      return turn({
-        name: "finalize_report",
-        args: { summary: "Nothing established.", items: [], gaps: [], keyClaims: [] },
-      });
+      return finalizeNothing();
     });
     const fixture = make(priced);
     const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxCostUsd: 0.05 }));
@@ -405,9 +400,7 @@ describe("the investigative strategy", () => {
         expect(JSON.stringify(input.messages)).not.toContain(`[${source}.p01]`);
         return turn({ name: "frontier_view", args: {} });
       })
-      .onAct(async () =>
-        turn({ name: "finalize_report", args: { summary: "Nothing.", items: [], gaps: [], keyClaims: [] } }),
-      );
+      .onAct(async () => finalizeNothing());
     const fixture = make(model);
     const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxIterations: 9 }));
     model.assertConsumed();
@@ -560,9 +553,7 @@ describe("the investigative strategy", () => {
         expect(investigation.ledger.claims.find((claim) => claim.id === "c_001")?.status).toBe("REFUTED");
         return turn({ name: "frontier_view", args: {} });
       })
-      .onAct(async () =>
-        turn({ name: "finalize_report", args: { summary: "Disputed.", items: [], gaps: [], keyClaims: [] } }),
-      );
+      .onAct(async () => finalizeNothing());
     const fixture = make(model);
     const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxIterations: 11 }));
     model.assertConsumed();
@@ -632,9 +623,7 @@ describe("the investigative strategy", () => {
         expect(malformed?.text).toContain("priority");
         return turn({ name: "frontier_view", args: {} });
       })
-      .onAct(async () =>
-        turn({ name: "finalize_report", args: { summary: "Nothing.", items: [], gaps: [], keyClaims: [] } }),
-      );
+      .onAct(async () => finalizeNothing());
     const fixture = make(model);
     const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxIterations: 3 }));
     model.assertConsumed();
@@ -648,7 +637,7 @@ describe("the investigative strategy", () => {
       .onAct(async () => turn({ name: "search", args: { query: "cell A capacity datasheet" } }))
       .onAct(async (input) => {
         expect(lastText(input)).toContain("q_002 has used its 1 attempts (max_attempts)");
-        return turn({ name: "finalize_report", args: { summary: "Nothing.", items: [], gaps: [], keyClaims: [] } });
+        return finalizeNothing();
       });
     const fixture = make(model);
     const outcome = await fixture.runtime.run(investigative(fixture, { ...LIGHT, maxAttempts: 1, maxIterations: 4 }));

@@ -41,7 +41,7 @@ import {
   TURN_EVENT,
   type TurnEventData,
 } from "../../core/investigative/turn-events.js";
-import { offeredTools, type TurnMode, turnMode } from "../../core/investigative/turns.js";
+import { EXPLORATION_TOOLS, offeredTools, type TurnMode, turnMode } from "../../core/investigative/turns.js";
 import type { Investigation, InvestigationConfig } from "../../core/investigative/types.js";
 import { admissionCatalog, admitSynthesis } from "../../core/synthesis/admission.js";
 import type { RunHost } from "../../host/run-host.js";
@@ -50,7 +50,7 @@ import type { Model } from "../../ports/model.js";
 import type { Strategy, StrategyResult } from "../strategy.js";
 import { HitBook } from "./acquisition-tools.js";
 import { InvestigationTools } from "./investigation-tools.js";
-import { EXPLORATION_TOOLS, resultsOf, runTurn, type TurnContext } from "./investigative-turn.js";
+import { resultsOf, runTurn, type TurnContext } from "./investigative-turn.js";
 import { breakerState, type LoopState, loopStateFrom } from "./loop-state.js";
 
 /** Failed model turns in a row that end a loop (the model is down; the Host publishes what is persisted). */

@@ -35,6 +35,7 @@ import {
   type TurnMessage,
 } from "../../core/investigative/turn-prompt.js";
 import { type CommitHow, type TurnMode, type TurnPhase, visibleTurns } from "../../core/investigative/turns.js";
+
 import type { Investigation } from "../../core/investigative/types.js";
 import { generate } from "../../host/generation.js";
 import type { RunHost } from "../../host/run-host.js";
@@ -45,28 +46,6 @@ import { applyTurnEvent, type LoopState } from "./loop-state.js";
 
 /** Calls run per turn; more are refused (the model asks again next turn). */
 export const MAX_CALLS_PER_TURN = 8;
-
-/** The exploration loop's tools: acquisition, the frontier (selection is code's), notes, challenges, finish. */
-export const EXPLORATION_TOOLS = [
-  "search",
-  "fetch_page",
-  "frontier_view",
-  "add_question",
-  "declare_atomic",
-  "retry_question",
-  "resolve_question",
-  "reopen_question",
-  "set_priority",
-  "prune_branch",
-  "notes_read",
-  "notes_append",
-  "notes_update",
-  "notes_scratch",
-  "challenge",
-  "record_challenge_result",
-  "challenges_view",
-  "finish_exploration",
-] as const;
 
 const ALL_SCHEMAS: Readonly<Record<string, z.ZodType>> = { ...TOOL_SCHEMAS, ...LOOP_TOOL_SCHEMAS };
 const specs = new Map<string, ToolSpec>();

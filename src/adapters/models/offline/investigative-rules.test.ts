@@ -17,7 +17,7 @@ import { frontierExhausted } from "../../../core/investigative/gates.js";
 import { EMPTY_LEDGER } from "../../../core/investigative/ledger.js";
 import type { ActState, LoopHit, LoopPage, LoopResult } from "../../../core/investigative/loop-tools.js";
 import { currentQuestion, decide, type ToolContext } from "../../../core/investigative/tools.js";
-import { NOTES_TOOLS, SYNTHESIS_TOOLS, type TurnMode } from "../../../core/investigative/turns.js";
+import { EXPLORATION_TOOLS, NOTES_TOOLS, SYNTHESIS_TOOLS, type TurnMode } from "../../../core/investigative/turns.js";
 import {
   DEFAULT_INVESTIGATION_CONFIG,
   type Investigation,
@@ -74,27 +74,6 @@ const CORPUS: readonly Doc[] = [
     text: "Recycling\n\nRecycling recovers cobalt and nickel from spent cells. Hydrometallurgy dissolves metals in acid.",
   },
 ];
-
-const EXPLORATION_TOOLS = [
-  "search",
-  "fetch_page",
-  "frontier_view",
-  "add_question",
-  "declare_atomic",
-  "retry_question",
-  "resolve_question",
-  "reopen_question",
-  "set_priority",
-  "prune_branch",
-  "notes_read",
-  "notes_append",
-  "notes_update",
-  "notes_scratch",
-  "challenge",
-  "record_challenge_result",
-  "challenges_view",
-  "finish_exploration",
-] as const;
 
 const HOST_SOURCES: readonly LedgerSource[] = CORPUS.map((doc, index) => ({
   id: sourceId(index + 1),
