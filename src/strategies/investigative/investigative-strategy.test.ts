@@ -648,4 +648,33 @@ describe("the investigative strategy", () => {
       ["q_002", "cell A energy Wh", "search"],
     ]);
   });
+
+  it("forces a consolidation turn with only the notes tools when notes.md is over notes_max_tokens, once until it grows", async () => {
+    const long = "A long line of planning notes about cells and their energy. ".repeat(60);
+    const model = new ScriptedModel()
+      .onAct(async () => expand())
+      .onAct(async () => turn({ name: "notes_scratch", args: { text: long } }))
+      .onAct(async (input) => {
+        expect(state(input).mode.kind).toBe("consolidation");
+        expect(input.tools.map((tool) => tool.name)).toEqual(["notes_append", "notes_update", "notes_scratch"]);
+        expect(input.system).toContain("consolidate it before continuing");
+        // Still over the budget after it, but no second consolidation until the notes grow.
+        return turn({ name: "notes_scratch", args: { text: long.slice(0, long.length - 200) } });
+      })
+      .onAct(async (input) => {
+        expect(state(input).mode.kind).toBe("normal");
+        return turn({ name: "frontier_view", args: {} });
+      })
+      .onAct(async () => finalizeNothing());
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(
+      investigative(fixture, { ...LIGHT, notesMaxTokens: 500, maxIterations: 5, synthesisReserve: 0.2 }),
+    );
+    model.assertConsumed();
+    const events = await turnEvents(fixture, outcome.runId);
+    expect(events.map((event) => event.mode)).toEqual(["normal", "normal", "consolidation", "normal", "normal"]);
+    expect(events[2]?.notesTokensAfter).toBeGreaterThan(500);
+    const states = (await fixture.store.listEvents(outcome.runId)).filter((event) => event.type === "research-state");
+    expect(states.map((event) => event.data.state)).toContain("consolidating");
+  });
 });
