@@ -225,3 +225,16 @@ export async function acquireAll(
 export function candidatesOf(call: SearchCallRecord): Candidate[] {
   return call.hits.map((hit) => ({ anchor: hit.anchor, queryId: call.id, rank: hit.rank }));
 }
+
+/** Interleaves the candidates of several searches by rank: best of each first. */
+export function interleave(calls: readonly SearchCallRecord[]): Candidate[] {
+  const lists = calls.map(candidatesOf);
+  const out: Candidate[] = [];
+  for (let rank = 0; lists.some((list) => rank < list.length); rank++) {
+    for (const list of lists) {
+      const candidate = list[rank];
+      if (candidate) out.push(candidate);
+    }
+  }
+  return out;
+}

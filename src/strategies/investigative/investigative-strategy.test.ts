@@ -677,4 +677,24 @@ describe("the investigative strategy", () => {
     const states = (await fixture.store.listEvents(outcome.runId)).filter((event) => event.type === "research-state");
     expect(states.map((event) => event.data.state)).toContain("consolidating");
   });
+
+  it("salvages a run whose model fails before any page was read: code reads what the request finds, the Host publishes it", async () => {
+    const model = new ScriptedModel();
+    // Three failed exploration turns end exploration; synthesis gets one more try (the failures run on).
+    for (let index = 0; index < 4; index++) model.onAct(async () => fail("transport", "connection refused"));
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture));
+    model.assertConsumed();
+    expect(outcome.status).toBe("finished");
+    expect(outcome.artifactStatus).toBe("source-backed");
+    const run = await fixture.store.getRun(outcome.runId);
+    expect(run?.stopReason).toBe("model_failed");
+    const events = await fixture.store.listEvents(outcome.runId);
+    expect(events.some((event) => event.type === "salvage-started")).toBe(true);
+    const sources = await fixture.store.listSources(outcome.runId);
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.length).toBeLessThanOrEqual(3);
+    const failed = (await turnEvents(fixture, outcome.runId)).filter((event) => event.failed !== undefined);
+    expect(failed).toHaveLength(4);
+  });
 });

@@ -44,9 +44,11 @@ import {
 import { EXPLORATION_TOOLS, offeredTools, type TurnMode, turnMode } from "../../core/investigative/turns.js";
 import type { Investigation, InvestigationConfig } from "../../core/investigative/types.js";
 import { admissionCatalog, admitSynthesis } from "../../core/synthesis/admission.js";
+import { acquireAll, interleave, search } from "../../host/acquisition.js";
 import type { RunHost } from "../../host/run-host.js";
 import { isInvestigationStore } from "../../ports/investigation-store.js";
 import type { Model } from "../../ports/model.js";
+
 import type { Strategy, StrategyResult } from "../strategy.js";
 import { HitBook } from "./acquisition-tools.js";
 import { InvestigationTools } from "./investigation-tools.js";
@@ -259,6 +261,21 @@ async function synthesize(run: Run): Promise<SynthesisEnd> {
   }
 }
 
+/**
+ * Salvage (seed 004 "Budgets And Terminal Behavior"): when the model failed before a single
+ * page was read, code reads what the request itself finds — one search with the request as
+ * written, the best `bootstrapSources` hits — so the Host publishes a source-backed report
+ * instead of nothing. The model wrote nothing of it; the loop records it as the salvage it is.
+ */
+async function salvageSources(run: Run): Promise<void> {
+  const { host } = run;
+  if (host.sources().length > 0 || host.signal.aborted) return;
+  await host.emit("salvage-started", { reason: "the model failed before any source was read" });
+  const call = await search(host, { kind: "text", text: host.request.question }, "bootstrap");
+  if (call?.status !== "ok") return;
+  await acquireAll(host, interleave([call]), { wantSources: host.request.budgets.bootstrapSources });
+}
+
 /** Records the cut-short note in notes.md (Scratch) when a breaker ended exploration. */
 async function noteCutShort(run: Run, verdict: BreakerFired): Promise<{ breaker: string; message: string }> {
   const investigation = await run.tools.load();
@@ -373,11 +390,13 @@ export const investigativeStrategy: Strategy = {
             cutShort,
           });
         } else {
+          if (end.stopReason === "model_failed") await salvageSources(run);
           await setPhase(run, { phase: "synthesis", stopReason: end.stopReason });
         }
       }
       const end = await synthesize(run);
       if (end.kind === "stopped") {
+        if (end.stopReason === "model_failed") await salvageSources(run);
         if (end.stopReason) {
           await setPhase(run, {
             phase: "finished",

@@ -8,7 +8,7 @@
 import { admissionCatalog, admitSynthesis } from "../../core/synthesis/admission.js";
 import { type PlannerOutput, synthesisOutputSchema } from "../../core/synthesis/proposals.js";
 import { admitQueries } from "../../core/synthesis/query-admission.js";
-import { acquireAll, type Candidate, candidatesOf, search } from "../../host/acquisition.js";
+import { acquireAll, interleave, search } from "../../host/acquisition.js";
 import { generate } from "../../host/generation.js";
 import { buildFromPersisted, describeScope, publish } from "../../host/publication.js";
 import type { RunHost } from "../../host/run-host.js";
@@ -20,19 +20,6 @@ import { packetFor, packetSources, synthesisInput } from "./synthesis-packet.js"
 /** Planner limits (queries are maxima: the Host may admit fewer). */
 const MAX_PLANNER_QUERIES = 5;
 const MAX_QUERY_CHARS = 300;
-
-/** Interleaves the candidates of several searches by rank: best of each first. */
-export function interleave(calls: readonly SearchCallRecord[]): Candidate[] {
-  const lists = calls.map(candidatesOf);
-  const out: Candidate[] = [];
-  for (let rank = 0; lists.some((list) => rank < list.length); rank++) {
-    for (const list of lists) {
-      const candidate = list[rank];
-      if (candidate) out.push(candidate);
-    }
-  }
-  return out;
-}
 
 function startPlanner(
   host: RunHost,
