@@ -53,7 +53,7 @@ import type { Strategy, StrategyResult } from "../strategy.js";
 import { HitBook } from "./acquisition-tools.js";
 import { InvestigationTools } from "./investigation-tools.js";
 import { resultsOf, runTurn, type TurnContext } from "./investigative-turn.js";
-import { breakerState, type LoopState, loopStateFrom } from "./loop-state.js";
+import { breakerState, type LoopState, loopStateFrom, workedTurns } from "./loop-state.js";
 
 /** Failed model turns in a row that end a loop (the model is down; the Host publishes what is persisted). */
 const MAX_FAILED_TURNS = 3;
@@ -126,7 +126,7 @@ function explorationState(investigation: Investigation, mode: TurnMode): { state
 
 /** The mode of the next exploration turn; no second consolidation until the notes grow past the last one. */
 function nextMode(run: Run, investigation: Investigation): TurnMode {
-  const mode = turnMode(run.loop.turns, investigation, run.config);
+  const mode = turnMode(workedTurns(run.loop), investigation, run.config);
   if (mode.kind !== "consolidation") return mode;
   const last = run.loop.consolidatedAt;
   return last !== undefined && mode.notesTokens <= last * 1.1 ? { kind: "normal" } : mode;

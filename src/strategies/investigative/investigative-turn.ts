@@ -42,7 +42,7 @@ import type { RunHost } from "../../host/run-host.js";
 import type { ActInput, ActMessage, Model, ToolSpec } from "../../ports/model.js";
 import { type HitBook, pageOf, runFetch, runSearch } from "./acquisition-tools.js";
 import type { InvestigationTools } from "./investigation-tools.js";
-import { applyTurnEvent, type LoopState } from "./loop-state.js";
+import { applyTurnEvent, type LoopState, workedTurns } from "./loop-state.js";
 
 /** Calls run per turn; more are refused (the model asks again next turn). */
 export const MAX_CALLS_PER_TURN = 8;
@@ -293,9 +293,10 @@ function actInput(
       current ? { currentId: current.id } : {},
     ),
     openChallenges: openChallenges(investigation.challenges),
-    turns: visibleTurns(loop.turns, investigation.config.keepTurns),
+    turns: visibleTurns(workedTurns(loop), investigation.config.keepTurns),
     tools: plan.offered,
-    ...(current
+    // Synthesis researches nothing: no current question to satisfy.
+    ...(current && plan.phase === "exploration"
       ? {
           currentQuestion: {
             id: current.id,
@@ -325,8 +326,10 @@ function actInput(
  * Runs one turn: prompt, model call, the calls in order, commits, the turn event. The loop
  * state is updated from the same event a resumed run replays.
  */
-export async function runTurn(context: TurnContext, plan: TurnPlan): Promise<TurnOutcome> {
+export async function runTurn(context: TurnContext, given: TurnPlan): Promise<TurnOutcome> {
   const { host, model, tools, loop } = context;
+  // A forced turn offers (and describes) only the tool it must call.
+  const plan = given.forced === undefined ? given : { ...given, offered: [given.forced] };
   const investigation = await tools.load();
   const { chars, tokens, ...input } = actInput(context, plan, investigation);
   const generation = await generate(host, model, "turn", (options) => model.act(input, options));

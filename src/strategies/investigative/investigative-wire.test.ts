@@ -300,6 +300,7 @@ function expectWellFormedConversation(body: WireBody): void {
       expect(open.size, "no user message between calls and their results").toBe(0);
     }
   }
+  expect(open.size, "every call of the last assistant message was answered").toBe(0);
 }
 
 describe("the investigative strategy over an OpenAI-compatible server", () => {
@@ -319,6 +320,8 @@ describe("the investigative strategy over an OpenAI-compatible server", () => {
       bodies.map(() => "POST /v1/chat/completions"),
     );
     expect(bodies.map((body) => body.model)).toEqual(bodies.map(() => "qwen2.5:7b"));
+    // Only the prompt and the tools go out: the loop's state for rule-following engines (ActInput.state) stays home.
+    for (const body of bodies) expect(Object.keys(body).sort()).toEqual(["messages", "model", "tool_choice", "tools"]);
     // One request a turn: no retry, no repair round.
     const events = await turnEvents(fixture, outcome.runId);
     expect(bodies).toHaveLength(10);
@@ -444,16 +447,63 @@ describe("the investigative strategy over an OpenAI-compatible server", () => {
     });
     const outcome = await fixture.runtime.run(investigative(fixture, { maxIterations: 20 }));
     expect(server.errors).toEqual([]);
+    // 1 + 1 + 3 + 1 requests, then three failed exploration turns and one failed synthesis turn of 3 each.
+    expect(server.seen).toHaveLength(18);
+
     const events = await turnEvents(fixture, outcome.runId);
-    console.log(
-      JSON.stringify(
-        events.map((e) => [e.phase, e.failed, e.calls, e.usage]),
-        null,
-        1,
-      ),
+    const HTTP_500 =
+      "transport: openai-compatible answered HTTP 500: The server had an error while processing your request.";
+    expect(
+      events.map((event) => [event.phase, event.failed ?? "", event.calls.map((made) => made.name).join()]),
+    ).toEqual([
+      ["exploration", "", "add_question"],
+      ["exploration", "", "search"],
+      ["exploration", HTTP_500, ""],
+      ["exploration", "", "search"],
+      ["exploration", HTTP_500, ""],
+      ["exploration", HTTP_500, ""],
+      ["exploration", HTTP_500, ""],
+      ["synthesis", HTTP_500, ""],
+    ]);
+    // The malformed call: the adapter passes the arguments on as written; the loop refuses the call, not the turn.
+    const refused = events[1]?.calls[0];
+    expect(refused).toMatchObject({ id: "call_1_search", args: MALFORMED, ok: false });
+    expect(refused?.text).toContain("Refused: the arguments do not fit search");
+    // The next request answers it by id, and carries the call back with object arguments holding what was written.
+    const next = wire(server.seen[2] as SeenRequest);
+    expectWellFormedConversation(next);
+    const replayed = next.messages
+      .flatMap((message) => message.tool_calls ?? [])
+      .find((made) => made.id === "call_1_search");
+    expect(JSON.parse(replayed?.function.arguments ?? "")).toEqual({ invalid_arguments: MALFORMED });
+    const result = next.messages.find((message) => message.tool_call_id === "call_1_search");
+    expect(result?.role).toBe("tool");
+    expect(textOf(result)).toContain("Refused: the arguments do not fit search");
+    // A failed turn is the same request three times (the adapter's retries), with no usage; the loop goes on.
+    expect(server.seen[3]?.raw).toBe(server.seen[2]?.raw);
+    expect(server.seen[4]?.raw).toBe(server.seen[2]?.raw);
+    expect(events[2]?.usage).toEqual({ inputTokens: 0, outputTokens: 0 });
+    expect(events[3]?.calls[0]).toMatchObject({ name: "search", ok: true });
+    expect(events[3]?.usage).toEqual({
+      inputTokens: usageOf(5).prompt_tokens,
+      outputTokens: usageOf(5).completion_tokens,
+    });
+    for (const body of server.seen.map(wire)) expectObjectSchemas(body);
+
+    // Three failed turns in a row end exploration (model_failed); synthesis fails too and the run ends with what is
+    // persisted: no page was read, so code salvaged what the request finds and the Host published it.
+    expect(outcome.status).toBe("finished");
+    expect(outcome.artifactStatus).toBe("source-backed");
+    const run = await fixture.store.getRun(outcome.runId);
+    expect(run?.stopReason).toBe("model_failed");
+    const phases = (await fixture.store.listEvents(outcome.runId)).filter(
+      (event) => event.type === "investigative-phase",
     );
-    console.log(JSON.stringify(wire(server.seen[2]!).messages.slice(3), null, 1));
-    console.log(outcome, await fixture.store.getRun(outcome.runId));
+    expect(phases.map((event) => [event.data.phase, event.data.stopReason ?? ""])).toEqual([
+      ["exploration", ""],
+      ["synthesis", "model_failed"],
+      ["finished", "model_failed"],
+    ]);
   });
 });
 

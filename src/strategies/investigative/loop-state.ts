@@ -101,6 +101,14 @@ export function loopStateFrom(events: readonly RunEvent[]): LoopState {
   return loop;
 }
 
+/**
+ * The turns that ran calls: the window of `keep_turns` and the age of a page count these, so a
+ * failed or plain-text turn does not push a result out of the prompt.
+ */
+export function workedTurns(loop: LoopState): LoopState["turns"] {
+  return loop.turns.filter((record) => record.calls.length > 0);
+}
+
 /** The breaker counters of the run so far. */
 export function breakerState(loop: LoopState, phase: Phase, elapsedMs: number): BreakerState {
   return { phase, iterations: loop.turns.length, tokens: loop.tokens, costUsd: loop.costUsd, elapsedMs };

@@ -43,6 +43,19 @@ export function agentConversation(input: AgentTurnInput): ActMessage[] {
   return messages;
 }
 
+/**
+ * A call's arguments as a transcript may carry them back: a JSON object. Providers refuse
+ * anything else there (Anthropic's `tool_use.input`, Google's `functionCall.args`, servers that
+ * parse an OpenAI `arguments` string into an object), so arguments the model wrote that were
+ * not an object (not JSON, or another JSON value) go back as their text under
+ * `invalid_arguments`: the model still sees what it wrote, and its result says why it was refused.
+ */
+function replayedArguments(args: unknown): Record<string, unknown> {
+  if (isPlainObject(args)) return args;
+  if (args === null || args === undefined) return {};
+  return { invalid_arguments: typeof args === "string" ? args : JSON.stringify(args) };
+}
+
 function nativeAssistant(message: AssistantMessage): ModelMessage | undefined {
   const text = message.text.trim() === "" ? [] : [{ type: "text" as const, text: message.text }];
   if (message.calls.length === 0) return text.length === 0 ? undefined : { role: "assistant", content: message.text };
@@ -50,7 +63,7 @@ function nativeAssistant(message: AssistantMessage): ModelMessage | undefined {
     type: "tool-call" as const,
     toolCallId: call.id,
     toolName: call.name,
-    input: call.args,
+    input: replayedArguments(call.args),
   }));
   return { role: "assistant", content: [...text, ...calls] };
 }
