@@ -139,12 +139,11 @@ function nextMode(run: Run, investigation: Investigation): TurnMode {
  */
 async function queueVerification(run: Run, investigation: Investigation): Promise<boolean> {
   const claims = new Map(investigation.ledger.claims.map((claim) => [claim.id, claim]));
+  // The claim a verification question was queued for is the id its text starts with.
   const queued = new Set(
     investigation.frontier.questions
       .filter((question) => question.rationale === VERIFY_RATIONALE)
-      .flatMap((question) =>
-        question.claimIds.length > 0 ? question.claimIds : [/c_\d+|d_\d+/.exec(question.question)?.[0] ?? ""],
-      ),
+      .map((question) => /^Is ([cd]_\d+) /.exec(question.question)?.[1] ?? ""),
   );
   let added = false;
   for (const claimId of finalVerificationQueue(investigation)) {
