@@ -3,7 +3,7 @@
  * the claim ledger, challenges and the history of notes.md. The core computes a `Mutation`
  * (pure); the store writes it in one transaction and enforces the per-run id counters and
  * the agreement of question statuses with their transitions.
- * Implementations: SQLite; PostgreSQL later. The investigation section of the store
+ * Implementations: SQLite; PostgreSQL. The investigation section of the store
  * contract (src/adapters/store/store-contract.ts) runs against each.
  */
 import { StoreError } from "../core/errors.js";

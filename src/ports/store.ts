@@ -1,7 +1,7 @@
 /**
  * Durable run state. Every write resolves only after it is committed; a source is
  * committed before the Host lets a strategy or a model see it.
- * Implementations: SQLite (embedded default); PostgreSQL (shared, later). One contract
+ * Implementations: SQLite (embedded default); PostgreSQL (shared). One contract
  * test suite (src/adapters/store/store-contract.ts) runs against each.
  */
 import type { Budgets } from "../core/budgets.js";

@@ -33,7 +33,8 @@ export function buildProgram(): Command {
     // Set before the subcommands are added so that they inherit it.
     .exitOverride();
 
-  const dbOption = () => new Option("--db <file>", "SQLite database file (default: $ASSAY_HOME/assay.db)");
+  const dbOption = () =>
+    new Option("--db <file|url>", "SQLite database file, or postgres://… URL (default: $ASSAY_HOME/assay.db)");
   const faultOption = () =>
     new Option("--fault <fault>", "inject a deterministic fault (crash-after-persisted:K, crash-after:<event-type>)")
       .argParser(parseFault)
@@ -81,7 +82,7 @@ export function buildProgram(): Command {
       const model = resolveModel(spec, process.env);
       const file = readConfigFile({ explicit: options.config, home: paths.home });
       const request = await buildRequest(question, options, { model: spec, file });
-      const store = openStore(paths, options.db);
+      const store = await openStore(paths, options.db);
       const runtime = buildRuntime(paths, store, model, process.env);
       process.exitCode = await execute(store, options, request.budgets.maxSources, (listeners, signal) =>
         runtime.run(request, { listeners, signal }),
@@ -98,7 +99,7 @@ export function buildProgram(): Command {
     .addOption(faultOption())
     .action(async (runId: number, options: CommonOptions) => {
       const paths = dataPaths(process.env);
-      const store = openStore(paths, options.db);
+      const store = await openStore(paths, options.db);
       const run = await store.getRun(runId);
       if (!run) {
         await store.close();
@@ -184,7 +185,7 @@ export function buildProgram(): Command {
     .option("--json", "print JSON")
     .option("--limit <n>", "how many", positiveInteger, 50)
     .action(async (options: CommonOptions & { limit: number }) => {
-      const store = openStore(dataPaths(process.env), options.db);
+      const store = await openStore(dataPaths(process.env), options.db);
       try {
         await listRuns(store, { json: options.json === true, limit: options.limit }, process.stdout);
       } finally {
@@ -198,7 +199,7 @@ export function buildProgram(): Command {
     .addOption(dbOption())
     .option("--json", "print JSON (with the event log)")
     .action(async (runId: number, options: CommonOptions) => {
-      const store = openStore(dataPaths(process.env), options.db);
+      const store = await openStore(dataPaths(process.env), options.db);
       try {
         await showRun(store, runId, { json: options.json === true }, process.stdout);
       } finally {
@@ -218,7 +219,7 @@ export function buildProgram(): Command {
       "json",
     )
     .action(async (runId: number, options: CommonOptions & { out?: string; format: ExportFormat }) => {
-      const store = openStore(dataPaths(process.env), options.db);
+      const store = await openStore(dataPaths(process.env), options.db);
       try {
         const target = options.out === undefined ? {} : { out: options.out };
         await exportRun(store, runId, { ...target, format: options.format }, process.stdout);

@@ -5,6 +5,8 @@ import { systemClock } from "../../adapters/clock/system-clock.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
 import { FileNotes } from "../../adapters/notes/file-notes.js";
 import { searchKeyVariable } from "../../adapters/search/search-registry.js";
+import { isPostgresUrl } from "../../adapters/store/postgres/postgres-connection.js";
+import { openPostgresStore } from "../../adapters/store/postgres/postgres-store.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { scopeRouter, webScopeOpener } from "../../adapters/web/web-scope.js";
 import type { Model } from "../../ports/model.js";
@@ -12,7 +14,9 @@ import type { Store } from "../../ports/store.js";
 import { createRuntime, type Runtime } from "../../runtime/runtime.js";
 import type { DataPaths } from "./paths.js";
 
-export function openStore(paths: DataPaths, db: string | undefined): Store {
+/** `--db`: a `postgres://` (or `postgresql://`) URL opens the PostgreSQL store; a file path, SQLite. */
+export async function openStore(paths: DataPaths, db: string | undefined): Promise<Store> {
+  if (db && isPostgresUrl(db)) return openPostgresStore({ url: db });
   return openSqliteStore({ file: db ? resolve(db) : paths.database });
 }
 

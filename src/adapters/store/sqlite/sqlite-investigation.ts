@@ -8,7 +8,7 @@ import { describeError, StoreError } from "../../../core/errors.js";
 import { chunkId } from "../../../core/ids.js";
 import type { Attempt, Challenge, Mutation, Question, Transition } from "../../../core/investigative/types.js";
 import { IdConflictError, LedgerIntegrityError } from "../../../ports/investigation-store.js";
-import { num, type Row, text } from "./sqlite-investigation-read.js";
+import { num, type Row, text } from "../store-rows.js";
 
 /** Per-run counters by id prefix: `q_001`, `c_001`, `d_001`, `ch_001`. */
 const ID_PATTERN = /^(q|c|d|ch)_(\d+)$/;

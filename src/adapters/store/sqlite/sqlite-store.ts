@@ -5,12 +5,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
-import { z } from "zod";
-import { type Budgets, completeBudgets } from "../../../core/budgets.js";
 import { describeError, StoreError, UserError } from "../../../core/errors.js";
-import { chunkId, queryId, sourceId } from "../../../core/ids.js";
-import { INVESTIGATION_LIMITS } from "../../../core/investigative/config.js";
-import type { InvestigationConfig, Mutation } from "../../../core/investigative/types.js";
+import { queryId, sourceId } from "../../../core/ids.js";
+import type { Mutation } from "../../../core/investigative/types.js";
 import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../../../ports/investigation-store.js";
 import type {
   ChunkRecord,
@@ -23,13 +20,25 @@ import type {
   Provenance,
   RunEvent,
   RunPatch,
-  RunPhase,
   RunRecord,
   RunRequest,
   SearchCallRecord,
   SourceRecord,
   Store,
 } from "../../../ports/store.js";
+import {
+  chunkFromRow,
+  diagnosticFromRow,
+  eventFromRow,
+  num,
+  provenanceFromRow,
+  type Row,
+  runFromRow,
+  runOptionsOf,
+  searchCallFromRow,
+  sourceFromRow,
+  text,
+} from "../store-rows.js";
 import { applyMutation } from "./sqlite-investigation.js";
 import { listNotesVersions, loadInvestigation } from "./sqlite-investigation-read.js";
 import { migrate } from "./sqlite-migrations.js";
@@ -39,38 +48,6 @@ export interface SqliteStoreOptions {
   file: string;
   /** Wall clock for created_at columns. */
   now?: () => Date;
-}
-
-type Row = Record<string, unknown>;
-
-const text = (row: Row, key: string): string => String(row[key] ?? "");
-const num = (row: Row, key: string): number => Number(row[key] ?? 0);
-
-function parseJson<T>(value: unknown, what: string): T {
-  try {
-    return JSON.parse(String(value)) as T;
-  } catch (error) {
-    throw new StoreError(`stored ${what} is not valid JSON: ${describeError(error)}`);
-  }
-}
-
-/** `runs.options`: a JSON object; `investigation` holds the knobs the user set (camelCase). */
-const runOptionsSchema = z.looseObject({ investigation: z.record(z.string(), z.number()).optional() });
-
-function runOptionsOf(request: RunRequest): string {
-  return JSON.stringify(request.investigation === undefined ? {} : { investigation: request.investigation });
-}
-
-function parseRunOptions(value: unknown): Pick<RunRequest, "investigation"> {
-  const parsed = runOptionsSchema.safeParse(parseJson(value, "run options"));
-  if (!parsed.success) throw new StoreError(`stored run options are invalid: ${z.prettifyError(parsed.error)}`);
-  if (parsed.data.investigation === undefined) return {};
-  const investigation: Partial<InvestigationConfig> = {};
-  for (const [name, setting] of Object.entries(parsed.data.investigation)) {
-    // A knob this version does not know (written by a newer one) is left out.
-    if (Object.hasOwn(INVESTIGATION_LIMITS, name)) investigation[name as keyof InvestigationConfig] = setting;
-  }
-  return { investigation };
 }
 
 /** Opens (creating and upgrading) a SQLite store. Throws UserError when the file cannot be opened. */
@@ -102,34 +79,6 @@ export class SqliteStore implements Store, InvestigationStore {
 
   #iso(): string {
     return this.#now().toISOString();
-  }
-
-  #run(row: Row): RunRecord {
-    return {
-      id: num(row, "id"),
-      request: {
-        question: text(row, "question"),
-        language: text(row, "language"),
-        strategy: text(row, "strategy") as RunRequest["strategy"],
-        model: text(row, "model"),
-        scope: parseJson(row.scope, "scope"),
-        budgets: completeBudgets(parseJson<Partial<Budgets>>(row.budgets, "budgets")),
-        outDir: text(row, "out_dir"),
-        ...parseRunOptions(row.options ?? "{}"),
-      },
-      status: text(row, "status") as RunRecord["status"],
-      artifactStatus: text(row, "artifact_status") as RunRecord["artifactStatus"],
-      error: text(row, "error"),
-      originAt: text(row, "origin_at"),
-      worker: text(row, "worker"),
-      createdAt: text(row, "created_at"),
-      updatedAt: text(row, "updated_at"),
-      finishedAt: text(row, "finished_at"),
-      notesId: text(row, "notes_id"),
-      phase: text(row, "phase") as RunPhase,
-      stopReason: text(row, "stop_reason"),
-      userId: text(row, "user_id"),
-    };
   }
 
   async createRun(
@@ -165,12 +114,12 @@ export class SqliteStore implements Store, InvestigationStore {
 
   async getRun(runId: number): Promise<RunRecord | undefined> {
     const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(runId) as Row | undefined;
-    return row ? this.#run(row) : undefined;
+    return row ? runFromRow(row) : undefined;
   }
 
   async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
     const rows = this.db.prepare("SELECT * FROM runs ORDER BY id DESC LIMIT ?").all(options.limit ?? 50) as Row[];
-    return rows.map((row) => this.#run(row));
+    return rows.map((row) => runFromRow(row));
   }
 
   async updateRun(runId: number, patch: RunPatch): Promise<void> {
@@ -212,14 +161,7 @@ export class SqliteStore implements Store, InvestigationStore {
 
   async listEvents(runId: number): Promise<RunEvent[]> {
     const rows = this.db.prepare("SELECT * FROM run_events WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
-    return rows.map((row) => ({
-      runId,
-      seq: num(row, "seq"),
-      type: text(row, "type"),
-      offsetMs: num(row, "offset_ms"),
-      at: text(row, "at"),
-      data: parseJson(row.data, "event data"),
-    }));
+    return rows.map((row) => eventFromRow(runId, row));
   }
 
   async recordSearchCall(runId: number, call: NewSearchCall): Promise<SearchCallRecord> {
@@ -252,17 +194,7 @@ export class SqliteStore implements Store, InvestigationStore {
 
   async listSearchCalls(runId: number): Promise<SearchCallRecord[]> {
     const rows = this.db.prepare("SELECT * FROM search_calls WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
-    return rows.map((row) => ({
-      runId,
-      id: text(row, "id"),
-      origin: text(row, "origin") as SearchCallRecord["origin"],
-      query: parseJson(row.query, "search query"),
-      status: text(row, "status") as SearchCallRecord["status"],
-      hits: parseJson(row.hits, "search hits"),
-      error: text(row, "error"),
-      startedMs: num(row, "started_ms"),
-      finishedMs: num(row, "finished_ms"),
-    }));
+    return rows.map((row) => searchCallFromRow(runId, row));
   }
 
   #insertProvenance(runId: number, id: string, provenance: Provenance): void {
@@ -336,52 +268,20 @@ export class SqliteStore implements Store, InvestigationStore {
     const rows = this.db
       .prepare("SELECT * FROM chunks WHERE run_id = ? AND source_id = ? ORDER BY seq")
       .all(runId, id) as Row[];
-    return rows.map((row) => ({
-      id: chunkId(id, num(row, "seq")),
-      sourceId: id,
-      seq: num(row, "seq"),
-      start: num(row, "start_offset"),
-      end: num(row, "end_offset"),
-      text: text(row, "text"),
-    }));
+    return rows.map((row) => chunkFromRow(id, row));
   }
 
   #provenance(runId: number, id: string): Provenance[] {
     const rows = this.db
       .prepare("SELECT * FROM source_provenance WHERE run_id = ? AND source_id = ? ORDER BY rowid")
       .all(runId, id) as Row[];
-    return rows.map((row) => ({
-      queryId: text(row, "query_id"),
-      rank: num(row, "rank"),
-      requestedAnchor: text(row, "requested_anchor"),
-    }));
+    return rows.map(provenanceFromRow);
   }
 
   #sourceFromRow(row: Row): SourceRecord {
     const runId = num(row, "run_id");
     const id = text(row, "id");
-    const path = text(row, "path");
-    const url = text(row, "url");
-    return {
-      runId,
-      id,
-      requestedAnchor: text(row, "requested_anchor"),
-      canonicalAnchor: text(row, "canonical_anchor"),
-      title: text(row, "title"),
-      transport: text(row, "transport") as SourceRecord["transport"],
-      ...(path ? { path } : {}),
-      ...(url ? { url } : {}),
-      domain: text(row, "domain"),
-      contentType: text(row, "content_type"),
-      content: text(row, "content"),
-      truncated: num(row, "truncated") === 1,
-      sha256: text(row, "sha256"),
-      capturedAt: text(row, "captured_at"),
-      fetchedMs: num(row, "fetched_ms"),
-      persistedMs: num(row, "persisted_ms"),
-      provenance: this.#provenance(runId, id),
-      chunks: this.#chunks(runId, id),
-    };
+    return sourceFromRow(row, this.#provenance(runId, id), this.#chunks(runId, id));
   }
 
   #source(runId: number, id: string): SourceRecord | undefined {
@@ -414,16 +314,7 @@ export class SqliteStore implements Store, InvestigationStore {
 
   async listDiagnostics(runId: number): Promise<Diagnostic[]> {
     const rows = this.db.prepare("SELECT * FROM diagnostics WHERE run_id = ? ORDER BY id").all(runId) as Row[];
-    return rows.map((row) => ({
-      runId,
-      id: num(row, "id"),
-      stage: text(row, "stage"),
-      code: text(row, "code"),
-      message: text(row, "message"),
-      data: parseJson(row.data, "diagnostic data"),
-      offsetMs: num(row, "offset_ms"),
-      at: text(row, "created_at"),
-    }));
+    return rows.map((row) => diagnosticFromRow(runId, row));
   }
 
   async loadInvestigation(runId: number): Promise<StoredInvestigation> {

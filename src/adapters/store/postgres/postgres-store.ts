@@ -1,0 +1,280 @@
+/**
+ * The shared store: PostgreSQL through a node-postgres pool. The same tables as SQLite
+ * (schema.sql), the same returned values (rows are read by ../store-rows.ts), the same
+ * guarantees: every write commits before it resolves, and the per-run counters are taken
+ * under the run's row lock inside the writing transaction.
+ */
+import type pg from "pg";
+import { describeError, StoreError, UserError } from "../../../core/errors.js";
+import { queryId } from "../../../core/ids.js";
+import type { Mutation } from "../../../core/investigative/types.js";
+import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../../../ports/investigation-store.js";
+import type {
+  Diagnostic,
+  NewDiagnostic,
+  NewEvent,
+  NewSearchCall,
+  NewSource,
+  PersistResult,
+  RunEvent,
+  RunPatch,
+  RunRecord,
+  RunRequest,
+  SearchCallRecord,
+  SourceRecord,
+  Store,
+} from "../../../ports/store.js";
+import {
+  diagnosticFromRow,
+  eventFromRow,
+  num,
+  type Row,
+  runFromRow,
+  runOptionsOf,
+  searchCallFromRow,
+} from "../store-rows.js";
+import { checkPostgresUrl, createPool, inTransaction, lockRun, redactUrl } from "./postgres-connection.js";
+import { applyMutation } from "./postgres-investigation.js";
+import { listNotesVersions, loadInvestigation } from "./postgres-investigation-read.js";
+import { migrate } from "./postgres-migrations.js";
+import { persistSource, readSources } from "./postgres-sources.js";
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` (or `postgresql://`). */
+  url: string;
+  /** Most pooled connections (default 10). */
+  maxConnections?: number;
+  /** How long to wait for a connection (default 10 s). */
+  connectTimeoutMs?: number;
+  /** Wall clock for created_at columns. */
+  now?: () => Date;
+}
+
+/**
+ * Connects, then creates and upgrades the schema. Throws UserError naming the URL (without
+ * its password) when the URL is invalid, the server unreachable or the schema not applicable.
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  checkPostgresUrl(options.url);
+  const pool = createPool({
+    url: options.url,
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+  });
+  const migrated = await migrate(pool);
+  if (!migrated.ok) {
+    await pool.end().catch(() => {});
+    throw new UserError(`cannot open the database ${redactUrl(options.url)}: ${migrated.error}`);
+  }
+  return new PostgresStore(pool, options.now ?? (() => new Date()));
+}
+
+const RUN_COLUMNS: Record<keyof RunPatch, string> = {
+  status: "status",
+  outDir: "out_dir",
+  artifactStatus: "artifact_status",
+  error: "error",
+  worker: "worker",
+  finishedAt: "finished_at",
+  notesId: "notes_id",
+  phase: "phase",
+  stopReason: "stop_reason",
+};
+
+export class PostgresStore implements Store, InvestigationStore {
+  readonly pool: pg.Pool;
+  readonly #now: () => Date;
+  #closed = false;
+
+  constructor(pool: pg.Pool, now: () => Date) {
+    this.pool = pool;
+    this.#now = now;
+  }
+
+  #iso(): string {
+    return this.#now().toISOString();
+  }
+
+  /** Runs one write in its own transaction; failures become StoreError. */
+  async #write<T>(what: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    try {
+      return await inTransaction(this.pool, work);
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      throw new StoreError(`${what} failed: ${describeError(error)}`, { cause: error });
+    }
+  }
+
+  async #rows(sql: string, values: unknown[]): Promise<Row[]> {
+    return (await this.pool.query<Row>(sql, values)).rows;
+  }
+
+  async createRun(
+    request: RunRequest,
+    options: { originAt: string; worker: string; userId?: string },
+  ): Promise<RunRecord> {
+    const now = this.#iso();
+    const row = await this.#write("creating a run", async (client) => {
+      const result = await client.query<Row>(
+        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, options, origin_at, worker,
+           user_id, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+        [
+          request.question,
+          request.language,
+          request.strategy,
+          request.model,
+          JSON.stringify(request.scope),
+          JSON.stringify(request.budgets),
+          request.outDir,
+          runOptionsOf(request),
+          options.originAt,
+          options.worker,
+          options.userId ?? "local",
+          now,
+          now,
+        ],
+      );
+      return result.rows[0];
+    });
+    if (!row) throw new StoreError("the run just created cannot be read back");
+    return runFromRow(row);
+  }
+
+  async getRun(runId: number): Promise<RunRecord | undefined> {
+    const [row] = await this.#rows("SELECT * FROM runs WHERE id = $1", [runId]);
+    return row ? runFromRow(row) : undefined;
+  }
+
+  async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
+    const rows = await this.#rows("SELECT * FROM runs ORDER BY id DESC LIMIT $1", [options.limit ?? 50]);
+    return rows.map(runFromRow);
+  }
+
+  async updateRun(runId: number, patch: RunPatch): Promise<void> {
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    for (const [key, column] of Object.entries(RUN_COLUMNS) as [keyof RunPatch, string][]) {
+      if (patch[key] === undefined) continue;
+      values.push(patch[key]);
+      sets.push(`${column} = $${values.length}`);
+    }
+    values.push(this.#iso());
+    sets.push(`updated_at = $${values.length}`);
+    values.push(runId);
+    const sql = `UPDATE runs SET ${sets.join(", ")} WHERE id = $${values.length}`;
+    await this.#write(`updating run ${runId}`, (client) => client.query(sql, values));
+  }
+
+  async appendEvent(runId: number, event: NewEvent): Promise<RunEvent> {
+    const seq = await this.#write(`appending an event to run ${runId}`, async (client) => {
+      await lockRun(client, runId);
+      const result = await client.query<Row>(
+        `INSERT INTO run_events (run_id, seq, type, offset_ms, at, data)
+         SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 FROM run_events WHERE run_id = $1 RETURNING seq`,
+        [runId, event.type, event.offsetMs, event.at, JSON.stringify(event.data)],
+      );
+      return num(result.rows[0] ?? {}, "seq");
+    });
+    return { ...event, runId, seq };
+  }
+
+  async listEvents(runId: number): Promise<RunEvent[]> {
+    const rows = await this.#rows("SELECT * FROM run_events WHERE run_id = $1 ORDER BY seq", [runId]);
+    return rows.map((row) => eventFromRow(runId, row));
+  }
+
+  async recordSearchCall(runId: number, call: NewSearchCall): Promise<SearchCallRecord> {
+    const id = await this.#write(`recording a search call of run ${runId}`, async (client) => {
+      await lockRun(client, runId);
+      const counted = await client.query<{ count: number }>(
+        "SELECT COUNT(*) AS count FROM search_calls WHERE run_id = $1",
+        [runId],
+      );
+      const next = queryId((counted.rows[0]?.count ?? 0) + 1);
+      await client.query(
+        `INSERT INTO search_calls (run_id, id, origin, query, status, hits, error, started_ms, finished_ms, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          runId,
+          next,
+          call.origin,
+          JSON.stringify(call.query),
+          call.status,
+          JSON.stringify(call.hits),
+          call.error,
+          call.startedMs,
+          call.finishedMs,
+          this.#iso(),
+        ],
+      );
+      return next;
+    });
+    return { ...call, runId, id };
+  }
+
+  async listSearchCalls(runId: number): Promise<SearchCallRecord[]> {
+    // Ids come from the run's counter, so id order (numeric) is insertion order.
+    const rows = await this.#rows('SELECT * FROM search_calls WHERE run_id = $1 ORDER BY LENGTH(id), id COLLATE "C"', [
+      runId,
+    ]);
+    return rows.map((row) => searchCallFromRow(runId, row));
+  }
+
+  async persistSource(runId: number, source: NewSource, offsetNow: () => number): Promise<PersistResult> {
+    return persistSource(this.pool, runId, source, { offsetNow, now: this.#iso() });
+  }
+
+  async listSources(runId: number): Promise<SourceRecord[]> {
+    return readSources(this.pool, runId);
+  }
+
+  async addDiagnostic(runId: number, diagnostic: NewDiagnostic): Promise<Diagnostic> {
+    const at = this.#iso();
+    const id = await this.#write(`recording a diagnostic of run ${runId}`, async (client) => {
+      const result = await client.query<Row>(
+        `INSERT INTO diagnostics (run_id, stage, code, message, data, offset_ms, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+        [
+          runId,
+          diagnostic.stage,
+          diagnostic.code,
+          diagnostic.message,
+          JSON.stringify(diagnostic.data ?? {}),
+          diagnostic.offsetMs,
+          at,
+        ],
+      );
+      return num(result.rows[0] ?? {}, "id");
+    });
+    return { ...diagnostic, runId, id, at };
+  }
+
+  async listDiagnostics(runId: number): Promise<Diagnostic[]> {
+    const rows = await this.#rows("SELECT * FROM diagnostics WHERE run_id = $1 ORDER BY id", [runId]);
+    return rows.map((row) => diagnosticFromRow(runId, row));
+  }
+
+  async loadInvestigation(runId: number): Promise<StoredInvestigation> {
+    return loadInvestigation(this.pool, runId);
+  }
+
+  async applyMutation(
+    runId: number,
+    mutation: Mutation,
+    options: { stateSeq: number },
+  ): Promise<{ notesSeq?: number }> {
+    return applyMutation(this.pool, runId, mutation, { stateSeq: options.stateSeq, now: this.#iso() });
+  }
+
+  async listNotesVersions(runId: number): Promise<NotesVersion[]> {
+    return listNotesVersions(this.pool, runId);
+  }
+
+  /** Ends the pool (waiting for checked-out connections to be released). Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * Rows of the store's tables turned back into the port's values. Both backends have the same
+ * tables and columns (docs/schema.md), so both read through these functions: a value read
+ * from PostgreSQL is the value SQLite returns. Pure, except that they throw `StoreError` on
+ * stored JSON that does not parse.
+ */
+import { z } from "zod";
+import { type Budgets, completeBudgets } from "../../core/budgets.js";
+import { describeError, StoreError } from "../../core/errors.js";
+import { chunkId } from "../../core/ids.js";
+import { INVESTIGATION_LIMITS } from "../../core/investigative/config.js";
+import type {
+  Attempt,
+  Challenge,
+  Claim,
+  InvestigationConfig,
+  LedgerSource,
+  Question,
+  QuestionStatus,
+  Transition,
+} from "../../core/investigative/types.js";
+import type { NotesReason, NotesVersion } from "../../ports/investigation-store.js";
+import type {
+  ChunkRecord,
+  Diagnostic,
+  Provenance,
+  RunEvent,
+  RunPhase,
+  RunRecord,
+  RunRequest,
+  SearchCallRecord,
+  SourceRecord,
+} from "../../ports/store.js";
+
+export type Row = Record<string, unknown>;
+
+export const text = (row: Row, key: string): string => String(row[key] ?? "");
+export const num = (row: Row, key: string): number => Number(row[key] ?? 0);
+export const nullableText = (row: Row, key: string): string | null => (row[key] === null ? null : text(row, key));
+
+export function parseJson<T>(value: unknown, what: string): T {
+  try {
+    return JSON.parse(String(value)) as T;
+  } catch (error) {
+    throw new StoreError(`stored ${what} is not valid JSON: ${describeError(error)}`);
+  }
+}
+
+export function stringArray(value: unknown, what: string): string[] {
+  const parsed = parseJson<unknown>(value, what);
+  if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === "string")) {
+    throw new StoreError(`stored ${what} is not an array of strings`);
+  }
+  return parsed;
+}
+
+/** `runs.options`: a JSON object; `investigation` holds the knobs the user set (camelCase). */
+const runOptionsSchema = z.looseObject({ investigation: z.record(z.string(), z.number()).optional() });
+
+/** The `runs.options` JSON of a request. */
+export function runOptionsOf(request: RunRequest): string {
+  return JSON.stringify(request.investigation === undefined ? {} : { investigation: request.investigation });
+}
+
+function parseRunOptions(value: unknown): Pick<RunRequest, "investigation"> {
+  const parsed = runOptionsSchema.safeParse(parseJson(value, "run options"));
+  if (!parsed.success) throw new StoreError(`stored run options are invalid: ${z.prettifyError(parsed.error)}`);
+  if (parsed.data.investigation === undefined) return {};
+  const investigation: Partial<InvestigationConfig> = {};
+  for (const [name, setting] of Object.entries(parsed.data.investigation)) {
+    // A knob this version does not know (written by a newer one) is left out.
+    if (Object.hasOwn(INVESTIGATION_LIMITS, name)) investigation[name as keyof InvestigationConfig] = setting;
+  }
+  return { investigation };
+}
+
+export function runFromRow(row: Row): RunRecord {
+  return {
+    id: num(row, "id"),
+    request: {
+      question: text(row, "question"),
+      language: text(row, "language"),
+      strategy: text(row, "strategy") as RunRequest["strategy"],
+      model: text(row, "model"),
+      scope: parseJson(row.scope, "scope"),
+      budgets: completeBudgets(parseJson<Partial<Budgets>>(row.budgets, "budgets")),
+      outDir: text(row, "out_dir"),
+      ...parseRunOptions(row.options ?? "{}"),
+    },
+    status: text(row, "status") as RunRecord["status"],
+    artifactStatus: text(row, "artifact_status") as RunRecord["artifactStatus"],
+    error: text(row, "error"),
+    originAt: text(row, "origin_at"),
+    worker: text(row, "worker"),
+    createdAt: text(row, "created_at"),
+    updatedAt: text(row, "updated_at"),
+    finishedAt: text(row, "finished_at"),
+    notesId: text(row, "notes_id"),
+    phase: text(row, "phase") as RunPhase,
+    stopReason: text(row, "stop_reason"),
+    userId: text(row, "user_id"),
+  };
+}
+
+export function eventFromRow(runId: number, row: Row): RunEvent {
+  return {
+    runId,
+    seq: num(row, "seq"),
+    type: text(row, "type"),
+    offsetMs: num(row, "offset_ms"),
+    at: text(row, "at"),
+    data: parseJson(row.data, "event data"),
+  };
+}
+
+export function searchCallFromRow(runId: number, row: Row): SearchCallRecord {
+  return {
+    runId,
+    id: text(row, "id"),
+    origin: text(row, "origin") as SearchCallRecord["origin"],
+    query: parseJson(row.query, "search query"),
+    status: text(row, "status") as SearchCallRecord["status"],
+    hits: parseJson(row.hits, "search hits"),
+    error: text(row, "error"),
+    startedMs: num(row, "started_ms"),
+    finishedMs: num(row, "finished_ms"),
+  };
+}
+
+export function chunkFromRow(sourceId: string, row: Row): ChunkRecord {
+  return {
+    id: chunkId(sourceId, num(row, "seq")),
+    sourceId,
+    seq: num(row, "seq"),
+    start: num(row, "start_offset"),
+    end: num(row, "end_offset"),
+    text: text(row, "text"),
+  };
+}
+
+export function provenanceFromRow(row: Row): Provenance {
+  return {
+    queryId: text(row, "query_id"),
+    rank: num(row, "rank"),
+    requestedAnchor: text(row, "requested_anchor"),
+  };
+}
+
+export function sourceFromRow(row: Row, provenance: Provenance[], chunks: ChunkRecord[]): SourceRecord {
+  const path = text(row, "path");
+  const url = text(row, "url");
+  return {
+    runId: num(row, "run_id"),
+    id: text(row, "id"),
+    requestedAnchor: text(row, "requested_anchor"),
+    canonicalAnchor: text(row, "canonical_anchor"),
+    title: text(row, "title"),
+    transport: text(row, "transport") as SourceRecord["transport"],
+    ...(path ? { path } : {}),
+    ...(url ? { url } : {}),
+    domain: text(row, "domain"),
+    contentType: text(row, "content_type"),
+    content: text(row, "content"),
+    truncated: num(row, "truncated") === 1,
+    sha256: text(row, "sha256"),
+    capturedAt: text(row, "captured_at"),
+    fetchedMs: num(row, "fetched_ms"),
+    persistedMs: num(row, "persisted_ms"),
+    provenance,
+    chunks,
+  };
+}
+
+export function diagnosticFromRow(runId: number, row: Row): Diagnostic {
+  return {
+    runId,
+    id: num(row, "id"),
+    stage: text(row, "stage"),
+    code: text(row, "code"),
+    message: text(row, "message"),
+    data: parseJson(row.data, "diagnostic data"),
+    offsetMs: num(row, "offset_ms"),
+    at: text(row, "created_at"),
+  };
+}
+
+export function questionFromRow(row: Row): Question {
+  const claimedBy = row.claimed_by;
+  return {
+    id: text(row, "id"),
+    parentId: nullableText(row, "parent_id"),
+    depth: num(row, "depth"),
+    kind: text(row, "kind") as Question["kind"],
+    question: text(row, "question"),
+    rationale: text(row, "rationale"),
+    priority: num(row, "priority"),
+    status: text(row, "status") as QuestionStatus,
+    validationCriteria: text(row, "validation_criteria"),
+    targetSources: stringArray(row.target_sources, "target sources"),
+    answer: text(row, "answer"),
+    claimIds: stringArray(row.claim_ids, "claim ids"),
+    exemption: text(row, "exemption"),
+    claimedBy: claimedBy === null || claimedBy === undefined ? null : Number(claimedBy),
+    reopens: num(row, "reopens"),
+    createdAt: text(row, "created_at"),
+    updatedAt: text(row, "updated_at"),
+  };
+}
+
+export function dependencyFromRow(row: Row): { questionId: string; dependsOnId: string } {
+  return { questionId: text(row, "question_id"), dependsOnId: text(row, "depends_on_id") };
+}
+
+export function attemptFromRow(row: Row): Attempt {
+  return {
+    questionId: text(row, "question_id"),
+    seq: num(row, "seq"),
+    query: text(row, "query"),
+    tool: text(row, "tool"),
+    outcome: text(row, "outcome"),
+    createdAt: text(row, "created_at"),
+  };
+}
+
+export function transitionFromRow(row: Row): Transition {
+  return {
+    questionId: text(row, "question_id"),
+    seq: num(row, "seq"),
+    fromStatus: text(row, "from_status") as Transition["fromStatus"],
+    toStatus: text(row, "to_status") as QuestionStatus,
+    trigger: text(row, "trigger") as Transition["trigger"],
+    actor: text(row, "actor") as Transition["actor"],
+    reason: text(row, "reason"),
+    priority: num(row, "priority"),
+    attempts: num(row, "attempts"),
+    causedBy: text(row, "caused_by"),
+    stateSeq: num(row, "state_seq"),
+    createdAt: text(row, "created_at"),
+  };
+}
+
+/** A row of `sources` (id, path, url, domain, title, note) as the ledger sees it. */
+export function ledgerSourceFromRow(row: Row): LedgerSource {
+  const path = text(row, "path");
+  // A corpus document has no domain: the document itself is its independence key.
+  const domain = text(row, "domain") || (path ? `corpus:${path}` : "");
+  return {
+    id: text(row, "id"),
+    location: text(row, "url") || path,
+    domain,
+    title: text(row, "title"),
+    note: text(row, "note"),
+  };
+}
+
+export function claimFromRow(row: Row): Claim {
+  return {
+    id: text(row, "id"),
+    questionId: nullableText(row, "question_id"),
+    kind: text(row, "kind") as Claim["kind"],
+    text: text(row, "text"),
+    value: text(row, "value"),
+    unit: text(row, "unit"),
+    status: text(row, "status") as Claim["status"],
+    check: text(row, "check_text"),
+    independence: text(row, "independence"),
+    createdAt: text(row, "created_at"),
+    updatedAt: text(row, "updated_at"),
+  };
+}
+
+export function claimSourceFromRow(row: Row) {
+  return {
+    claimId: text(row, "claim_id"),
+    sourceId: text(row, "source_id"),
+    stance: text(row, "stance") as "supports" | "contradicts",
+    chunkIds: stringArray(row.chunk_ids, "claim passages"),
+  };
+}
+
+export function contradictionFromRow(row: Row) {
+  return {
+    claimId: text(row, "claim_id"),
+    otherClaimId: text(row, "other_claim_id"),
+    questionId: text(row, "question_id"),
+    addressed: num(row, "addressed") === 1,
+  };
+}
+
+/** A row of `inv_challenges` joined with its attempt (`attempt_question_id`, `attempt_seq`). */
+export function challengeFromRow(row: Row, sourceIds: string[]): Challenge {
+  const attemptQuestion = row.attempt_question_id;
+  return {
+    id: text(row, "id"),
+    questionId: nullableText(row, "question_id"),
+    targetType: text(row, "target_type") as Challenge["targetType"],
+    targetId: text(row, "target_id"),
+    negation: text(row, "negation"),
+    strategy: text(row, "strategy") as Challenge["strategy"],
+    expectedIfFalse: text(row, "expected_if_false"),
+    query: text(row, "query"),
+    attempt:
+      attemptQuestion === null || attemptQuestion === undefined
+        ? null
+        : { questionId: String(attemptQuestion), seq: num(row, "attempt_seq") },
+    status: text(row, "status") as Challenge["status"],
+    outcome: text(row, "outcome") as Challenge["outcome"],
+    evidence: text(row, "evidence"),
+    sourceIds,
+    resultClaimId: nullableText(row, "result_claim_id"),
+    createdAt: text(row, "created_at"),
+    closedAt: nullableText(row, "closed_at"),
+  };
+}
+
+/** Challenge id -> its source ids, in row order. */
+export function challengeSourceMap(rows: readonly Row[]): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const row of rows) {
+    const list = map.get(text(row, "challenge_id")) ?? [];
+    list.push(text(row, "source_id"));
+    map.set(text(row, "challenge_id"), list);
+  }
+  return map;
+}
+
+export function notesVersionFromRow(row: Row): NotesVersion {
+  return {
+    seq: num(row, "seq"),
+    stateSeq: num(row, "state_seq"),
+    reason: text(row, "reason") as NotesReason,
+    text: text(row, "text"),
+    createdAt: text(row, "created_at"),
+  };
+}
