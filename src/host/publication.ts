@@ -115,7 +115,11 @@ export async function publish(
     html: renderHtml(doc),
   };
   try {
-    const published = await host.artifacts.publish(host.request.outDir, files, validateStaged);
+    const published = await host.artifacts.publish(
+      { runId: host.run.id, outDir: host.request.outDir },
+      files,
+      validateStaged,
+    );
     await host.store.updateRun(host.run.id, { artifactStatus: doc.status });
     await host.emit(`${kind}-published`, {
       status: doc.status,

@@ -55,6 +55,14 @@ export interface RunRequest {
 
 export type RunStatus = "running" | "finished" | "failed";
 
+/**
+ * A queued run is recorded `running` with no worker: no process has taken it yet. The first
+ * worker to take it records itself (and the run's clock origin) before any other write.
+ */
+export function isQueued(run: Pick<RunRecord, "status" | "worker">): boolean {
+  return run.status === "running" && run.worker === "";
+}
+
 /** The phase of an investigative run ('' for other strategies). */
 export type RunPhase = "exploration" | "synthesis" | "";
 
@@ -180,6 +188,8 @@ export interface RunPatch {
   artifactStatus?: ArtifactStatus | "publication-failed" | "";
   error?: string;
   worker?: string;
+  /** Wall-clock ISO time of the run origin: set when a worker starts a queued run. */
+  originAt?: string;
   finishedAt?: string;
   notesId?: string;
   phase?: RunPhase;

@@ -212,7 +212,10 @@ describe("a pipeline run", () => {
       clock: { monotonicMs: () => 0, wallMs: () => Date.now() },
       search: opened.search,
       fetcher: opened.fetcher,
-      artifacts: { publish: async () => Promise.reject(new Error("not used")) },
+      artifacts: {
+        publish: async () => Promise.reject(new Error("not used")),
+        current: async () => Promise.reject(new Error("not used")),
+      },
     });
     const before = fixture.scope.fetcher.fetched.length;
     const again = await acquire(host, { anchor: "doc-001.md", queryId: "sq_009", rank: 4 });

@@ -13,7 +13,7 @@ import type { Clock } from "../ports/clock.js";
 import type { OpenScope, ScopeOpener } from "../ports/evidence-scope.js";
 import type { Model } from "../ports/model.js";
 import type { NotesFiles } from "../ports/notes-store.js";
-import type { RunRecord, RunRequest, Store } from "../ports/store.js";
+import { isQueued, type RunRecord, type RunRequest, type Store } from "../ports/store.js";
 import { investigativeStrategy } from "../strategies/investigative/investigative-strategy.js";
 import { pipelineStrategy } from "../strategies/pipeline/pipeline-strategy.js";
 import { simpleStrategy } from "../strategies/simple/simple-strategy.js";
@@ -58,6 +58,10 @@ export interface Runtime {
   run(request: RunRequest, options?: RunOptions): Promise<RunOutcome>;
   /** Continues an interrupted run from its persisted state and publishes where it was to publish. */
   resume(runId: number, options?: RunOptions): Promise<RunOutcome>;
+  /** Records a run for a worker to start later (`start`): status `running`, no worker yet. */
+  createQueued(request: RunRequest): Promise<RunRecord>;
+  /** Starts a queued run in this process, with a new clock origin, and drives it to its publication. */
+  start(runId: number, options?: RunOptions): Promise<RunOutcome>;
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -142,31 +146,65 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     };
   }
 
+  /** From a run recorded with this process as its worker: its folder, its Host, `run-started`, the drive. */
+  async function begin(started: RunRecord, clock: RunClock, scope: OpenScope, runOptions: RunOptions) {
+    let run = started;
+    const strategy = strategyFor(run.request);
+    if (run.request.outDir === "") {
+      if (!options.defaultOutDir) throw new UserError("no folder to publish the report in was given");
+      const outDir = options.defaultOutDir(run.id);
+      await options.store.updateRun(run.id, { outDir });
+      run = { ...run, request: { ...run.request, outDir } };
+    }
+    const host = await RunHost.open(hostOptions(run, scope, runOptions), clock);
+    await host.emit("run-started", {
+      question: run.request.question,
+      strategy: strategy.name,
+      scope: run.request.scope.label,
+    });
+    return drive(host, scope, strategy);
+  }
+
+  /** Opens the run's scope, then records the run; closes the scope when recording fails. */
+  async function openThenRecord(request: RunRequest, record: () => Promise<RunRecord>) {
+    const scope = await options.scopes.open(request.scope, { language: request.language });
+    try {
+      return { scope, run: await record() };
+    } catch (error) {
+      await scope.close();
+      throw error;
+    }
+  }
+
   return {
     async run(request, runOptions = {}) {
       const clock = RunClock.start(options.clock);
-      const strategy = strategyFor(request);
-      const scope = await options.scopes.open(request.scope, { language: request.language });
-      let run: RunRecord;
-      try {
-        run = await options.store.createRun(request, { originAt: new Date(clock.originWallMs).toISOString(), worker });
-      } catch (error) {
-        await scope.close();
-        throw error;
-      }
-      if (run.request.outDir === "") {
-        if (!options.defaultOutDir) throw new UserError("no folder to publish the report in was given");
-        const outDir = options.defaultOutDir(run.id);
-        await options.store.updateRun(run.id, { outDir });
-        run = { ...run, request: { ...run.request, outDir } };
-      }
-      const host = await RunHost.open(hostOptions(run, scope, runOptions), clock);
-      await host.emit("run-started", {
-        question: request.question,
-        strategy: strategy.name,
-        scope: request.scope.label,
+      strategyFor(request);
+      const originAt = new Date(clock.originWallMs).toISOString();
+      const { scope, run } = await openThenRecord(request, () =>
+        options.store.createRun(request, { originAt, worker }),
+      );
+      return begin(run, clock, scope, runOptions);
+    },
+
+    async createQueued(request) {
+      strategyFor(request);
+      return options.store.createRun(request, { originAt: new Date(options.clock.wallMs()).toISOString(), worker: "" });
+    },
+
+    async start(runId, runOptions = {}) {
+      const queued = await options.store.getRun(runId);
+      if (!queued) throw new UserError(`there is no run ${runId}`);
+      if (!isQueued(queued))
+        throw new UserError(`run ${runId} is not queued (it is ${queued.status}, worker "${queued.worker}")`);
+      const clock = RunClock.start(options.clock);
+      strategyFor(queued.request);
+      const originAt = new Date(clock.originWallMs).toISOString();
+      const { scope, run } = await openThenRecord(queued.request, async () => {
+        await options.store.updateRun(runId, { worker, originAt });
+        return { ...queued, worker, originAt };
       });
-      return drive(host, scope, strategy);
+      return begin(run, clock, scope, runOptions);
     },
 
     async resume(runId, runOptions = {}) {
@@ -174,6 +212,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (!run) throw new UserError(`there is no run ${runId}`);
       if (run.status !== "running")
         throw new UserError(`run ${runId} is ${run.status}; only an interrupted run can be resumed`);
+      if (isQueued(run)) throw new UserError(`run ${runId} is queued; a worker starts it`);
       const strategy = strategyFor(run.request);
       // A run killed between its creation and the choice of its folder publishes where a new one would.
       const outDir = run.request.outDir || options.defaultOutDir?.(runId) || "";

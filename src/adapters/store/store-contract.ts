@@ -107,6 +107,14 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         expect(owned.userId).toBe("u_7");
       }));
 
+    it("records the worker and clock origin of a queued run when a worker starts it", () =>
+      withStore(async (store) => {
+        const run = await store.createRun(sampleRequest(), { ...origin, worker: "" });
+        expect(run).toMatchObject({ status: "running", worker: "" });
+        await store.updateRun(run.id, { worker: "host-b:42", originAt: "2026-01-15T09:05:00.000Z" });
+        expect(await store.getRun(run.id)).toMatchObject({ worker: "host-b:42", originAt: "2026-01-15T09:05:00.000Z" });
+      }));
+
     it("lists runs newest first, within the limit", () =>
       withStore(async (store) => {
         const ids: number[] = [];

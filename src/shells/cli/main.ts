@@ -6,6 +6,14 @@ import { collectAssignment, readConfigFile } from "./config-file.js";
 import { type EvalCommandOptions, evalCommand, thresholdAssignment } from "./eval-command.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
+import {
+  DEFAULT_RETRY_POLICY,
+  type EnqueueOptions,
+  enqueueRun,
+  nonNegativeInteger,
+  runWorker,
+  type WorkerCommandOptions,
+} from "./queue-commands.js";
 import { EXIT, execute } from "./run-execution.js";
 import {
   budgetAssignment,
@@ -18,7 +26,7 @@ import {
   type RunCommandOptions,
 } from "./run-request.js";
 import { displayStatus, isWorkerAlive } from "./run-state.js";
-import { type ExportFormat, exportRun, listRuns, showRun } from "./runs-commands.js";
+import { type ExportFormat, exportArtifacts, exportRun, listRuns, showRun } from "./runs-commands.js";
 import { type SearchCommandOptions, searchCorpus } from "./search-command.js";
 import { buildRuntime, openStore } from "./wiring.js";
 
@@ -75,13 +83,34 @@ export function buildProgram(): Command {
     .option("--model <spec>", "offline (default: the embedded extractive engine), none, or provider:model-name")
     .option("--json", "print a one-line JSON summary on stdout")
     .option("--quiet", "no progress on stderr")
+    .option("--queue", "with a PostgreSQL --db: queue the run for `assay worker` and print its id")
+    .option(
+      "--retries <n>",
+      `with --queue: attempts after the first (default ${DEFAULT_RETRY_POLICY.retries})`,
+      nonNegativeInteger,
+    )
+    .option(
+      "--retry-delay <seconds>",
+      `with --queue: delay before the first retry, doubled for each later one (default ${DEFAULT_RETRY_POLICY.retryDelaySeconds})`,
+      positiveInteger,
+    )
+    .option(
+      "--lease <seconds>",
+      `with --queue: how long a worker that stops heartbeating keeps the run (default ${DEFAULT_RETRY_POLICY.leaseSeconds})`,
+      positiveInteger,
+    )
     .addOption(faultOption())
-    .action(async (question: string, options: RunCommandOptions) => {
+    .action(async (question: string, options: RunCommandOptions & EnqueueOptions & { queue?: boolean }) => {
       const paths = dataPaths(process.env);
       const spec = modelSpec(options.model, process.env);
-      const model = resolveModel(spec, process.env);
+      // A queued run's worker builds the model from the spec, with its own environment's keys.
+      const model = options.queue ? undefined : resolveModel(spec, process.env);
       const file = readConfigFile({ explicit: options.config, home: paths.home });
       const request = await buildRequest(question, options, { model: spec, file });
+      if (options.queue) {
+        process.exitCode = await enqueueRun(paths, request, options);
+        return;
+      }
       const store = await openStore(paths, options.db);
       const runtime = buildRuntime(paths, store, model, process.env);
       process.exitCode = await execute(store, options, request.budgets.maxSources, (listeners, signal) =>
@@ -124,6 +153,26 @@ export function buildProgram(): Command {
       process.exitCode = await execute(store, options, run.request.budgets.maxSources, (listeners, signal) =>
         runtime.resume(runId, { listeners, signal }),
       );
+    });
+
+  program
+    .command("worker")
+    .description("take queued runs from a PostgreSQL database and run them until SIGTERM or SIGINT")
+    .addOption(dbOption().makeOptionMandatory())
+    .option("--concurrency <n>", "runs at once", positiveInteger, 1)
+    .addOption(
+      new Option("--poll <seconds>", "wait between polls of an empty queue").argParser(positiveNumber).default(2),
+    )
+    .addOption(
+      new Option("--maintenance-interval <seconds>", "how often lease expiry and retries are applied")
+        .argParser(positiveInteger)
+        .default(5)
+        .hideHelp(),
+    )
+    .option("--quiet", "no log on stderr")
+    .addOption(faultOption())
+    .action(async (options: WorkerCommandOptions) => {
+      process.exitCode = await runWorker(dataPaths(process.env), options, process.env);
     });
 
   program
@@ -218,15 +267,22 @@ export function buildProgram(): Command {
       exportFormat,
       "json",
     )
-    .action(async (runId: number, options: CommonOptions & { out?: string; format: ExportFormat }) => {
-      const store = await openStore(dataPaths(process.env), options.db);
-      try {
-        const target = options.out === undefined ? {} : { out: options.out };
-        await exportRun(store, runId, { ...target, format: options.format }, process.stdout);
-      } finally {
-        await store.close();
-      }
-    });
+    .option(
+      "--artifacts <dir>",
+      "instead: write the run's current report (json, md, html) into this folder, atomically",
+    )
+    .action(
+      async (runId: number, options: CommonOptions & { out?: string; format: ExportFormat; artifacts?: string }) => {
+        const store = await openStore(dataPaths(process.env), options.db);
+        try {
+          const target = options.out === undefined ? {} : { out: options.out };
+          if (options.artifacts !== undefined) await exportArtifacts(store, runId, options.artifacts, process.stdout);
+          else await exportRun(store, runId, { ...target, format: options.format }, process.stdout);
+        } finally {
+          await store.close();
+        }
+      },
+    );
   return program;
 }
 

@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
 import {
@@ -63,6 +64,65 @@ describe("--db postgres://", () => {
       };
       expect(shown.sources.length).toBeGreaterThan(0);
       expect(shown.sources[0]?.id).toBe("s_001");
+    });
+
+    /** The stored bytes of run 1's current pair, by file name. */
+    async function storedPair(url: string): Promise<{ version: number; files: Map<string, Buffer> }> {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const rows = await client.query<{ version: number; name: string; content: Buffer }>(
+          `SELECT c.version, a.name, a.content FROM artifact_current c
+           JOIN artifacts a ON a.run_id = c.run_id AND a.version = c.version WHERE c.run_id = 1`,
+        );
+        return {
+          version: rows.rows[0]?.version ?? 0,
+          files: new Map(rows.rows.map((row) => [row.name, row.content])),
+        };
+      } finally {
+        await client.end();
+      }
+    }
+
+    it("publishes into the database, continues its versions on resume and exports the exact bytes", async () => {
+      const url = await server.createDatabase();
+      const dir = home();
+      const question = "Who discovered lithium cobalt oxide?";
+      const refused = await runCli(
+        ["run", question, "--corpus", EXAMPLE_CORPUS, "--db", url, "--out", join(dir, "x")],
+        {
+          home: dir,
+        },
+      );
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("assay runs export <run> --artifacts <dir>");
+
+      const crashed = await runCli(
+        ["run", question, "--corpus", EXAMPLE_CORPUS, "--db", url, "--fault", "crash-after:synthesis-admitted"],
+        { home: dir },
+      );
+      expect(crashed.signal).toBe("SIGKILL");
+      const before = await storedPair(url);
+      expect(before.version).toBeGreaterThanOrEqual(1);
+
+      const resumed = await runCli(["resume", "1", "--db", url, "--json"], { home: dir });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(JSON.parse(resumed.stdout)).toMatchObject({
+        status: "finished",
+        artifacts: { json: "postgres:runs/1/report.json" },
+      });
+      expect(existsSync(join(dir, "runs", "1", "report.json"))).toBe(false);
+      const after = await storedPair(url);
+      expect(after.version).toBeGreaterThan(before.version);
+      expect([...after.files.keys()].sort()).toEqual(["report.html", "report.json", "report.md"]);
+
+      const shown = await runCli(["runs", "show", "1", "--db", url], { home: dir });
+      expect(shown.stdout).toContain(`Report:    in the database, version ${String(after.version).padStart(4, "0")}`);
+
+      const folder = join(dir, "exported");
+      const exported = await runCli(["runs", "export", "1", "--db", url, "--artifacts", folder], { home: dir });
+      expect(exported.code, exported.stderr).toBe(0);
+      for (const [name, bytes] of after.files) expect(readFileSync(join(folder, name)).equals(bytes)).toBe(true);
     });
   });
 });

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
 import { parseSearchSpec, searchKeyVariable } from "../../adapters/search/search-registry.js";
+import { isPostgresUrl } from "../../adapters/store/postgres/postgres-connection.js";
 import { type Budgets, DEFAULT_BUDGETS, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { EvidenceScope, RunRequest, StrategyName } from "../../ports/store.js";
@@ -120,6 +121,12 @@ export async function buildRequest(
   const trimmed = question.trim();
   if (trimmed.length === 0) throw new UserError("the question is empty");
   if (trimmed.length > 4_000) throw new UserError("the question is longer than 4000 characters");
+  if (options.out !== undefined && options.db !== undefined && isPostgresUrl(options.db)) {
+    // The shared store is the report's one home; a folder copy is an explicit export.
+    throw new UserError(
+      "with a PostgreSQL --db the report is published in the database, not in --out; write it to a folder afterwards with: assay runs export <run> --artifacts <dir>",
+    );
+  }
   const scope = await scopeOf(options);
   const wallClockMs = options.timeout === undefined ? undefined : Math.round(options.timeout * 1000);
   if (options.budget?.maxSources !== undefined && options.maxSources !== undefined)

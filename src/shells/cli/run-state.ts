@@ -1,8 +1,8 @@
 /** Whether a 'running' run is still alive: its worker process on this host must exist. */
 import { hostname } from "node:os";
-import type { RunRecord } from "../../ports/store.js";
+import { isQueued, type RunRecord } from "../../ports/store.js";
 
-export type DisplayStatus = RunRecord["status"] | "interrupted";
+export type DisplayStatus = RunRecord["status"] | "interrupted" | "queued";
 
 export function isWorkerAlive(worker: string): boolean | undefined {
   const at = worker.lastIndexOf(":");
@@ -18,8 +18,9 @@ export function isWorkerAlive(worker: string): boolean | undefined {
   }
 }
 
-/** 'interrupted' for a running run whose process is gone. */
+/** 'queued' for a run no worker has taken yet; 'interrupted' for a running run whose process is gone. */
 export function displayStatus(run: RunRecord): DisplayStatus {
+  if (isQueued(run)) return "queued";
   if (run.status === "running" && isWorkerAlive(run.worker) === false) return "interrupted";
   return run.status;
 }

@@ -2,6 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
+import { PostgresArtifactStore } from "../../adapters/artifacts/postgres/postgres-artifact-store.js";
 import { UserError } from "../../core/errors.js";
 import { atifTrajectory } from "../../core/investigative/atif.js";
 import {
@@ -16,9 +18,11 @@ import {
 } from "../../core/investigative/observability.js";
 import { runTimings } from "../../core/timings.js";
 import { describeQuery } from "../../host/publication.js";
+import type { ArtifactFiles } from "../../ports/artifact-store.js";
 import type { InvestigationStore, StoredInvestigation } from "../../ports/investigation-store.js";
 import type { RunEvent, RunRecord, Store } from "../../ports/store.js";
 import { displayStatus } from "./run-state.js";
+import { artifactStoreFor } from "./wiring.js";
 
 /** "   2 generations, 1 800 in / 240 out tokens, $0.0012" from the generation events. */
 function usageLine(events: readonly RunEvent[]): string {
@@ -53,6 +57,7 @@ export async function listRuns(
       question: run.request.question,
       strategy: run.request.strategy,
       scope: run.request.scope.label,
+      worker: run.worker,
       createdAt: run.createdAt,
       finishedAt: run.finishedAt,
       outDir: run.request.outDir,
@@ -64,11 +69,15 @@ export async function listRuns(
     out.write('No runs yet. Start one with: assay run "<question>" --corpus <folder>\n');
     return;
   }
-  out.write(`${"ID".padEnd(5)} ${"STATUS".padEnd(12)} ${"REPORT".padEnd(14)} ${"CREATED".padEnd(20)} QUESTION\n`);
+  const workerWidth = Math.min(32, Math.max(6, ...runs.map((run) => run.worker.length)));
+  out.write(
+    `${"ID".padEnd(5)} ${"STATUS".padEnd(12)} ${"REPORT".padEnd(14)} ${"CREATED".padEnd(20)} ${"WORKER".padEnd(workerWidth)} QUESTION\n`,
+  );
   for (const run of runs) {
     const question = run.request.question.replace(/\s+/g, " ");
+    const worker = (run.worker || "—").slice(0, workerWidth).padEnd(workerWidth);
     out.write(
-      `${String(run.id).padEnd(5)} ${displayStatus(run).padEnd(12)} ${(run.artifactStatus || "—").padEnd(14)} ${run.createdAt.slice(0, 19).replace("T", " ").padEnd(20)} ${question.length > 60 ? `${question.slice(0, 59)}…` : question}\n`,
+      `${String(run.id).padEnd(5)} ${displayStatus(run).padEnd(12)} ${(run.artifactStatus || "—").padEnd(14)} ${run.createdAt.slice(0, 19).replace("T", " ").padEnd(20)} ${worker} ${question.length > 60 ? `${question.slice(0, 59)}…` : question}\n`,
     );
   }
 }
@@ -117,6 +126,23 @@ function investigationLines(run: RunRecord, stored: StoredInvestigation): string
   ];
 }
 
+/** Where the run's report lives: the database (with its current version) or the run's folder. */
+async function reportLocation(
+  store: Store,
+  run: RunRecord,
+): Promise<{ store: "database"; version: string | null } | { store: "folder"; dir: string }> {
+  const artifacts = artifactStoreFor(store);
+  if (!(artifacts instanceof PostgresArtifactStore)) return { store: "folder", dir: run.request.outDir };
+  const current = await artifacts.currentVersion(run.id);
+  return { store: "database", version: current?.version ?? null };
+}
+
+function reportLine(runId: number, location: Awaited<ReturnType<typeof reportLocation>>): string {
+  if (location.store === "folder") return location.dir;
+  if (location.version === null) return "in the database (none published yet)";
+  return `in the database, version ${location.version} (assay runs export ${runId} --artifacts <dir> writes it to a folder)`;
+}
+
 export async function showRun(
   store: Store,
   runId: number,
@@ -125,18 +151,20 @@ export async function showRun(
 ): Promise<void> {
   const run = await store.getRun(runId);
   if (!run) throw new UserError(`there is no run ${runId}; see assay runs list`);
-  const [events, calls, sources, diagnostics, investigation] = await Promise.all([
+  const [events, calls, sources, diagnostics, investigation, location] = await Promise.all([
     store.listEvents(runId),
     store.listSearchCalls(runId),
     store.listSources(runId),
     store.listDiagnostics(runId),
     loadInvestigation(store, runId),
+    reportLocation(store, run),
   ]);
   const timings = runTimings(events);
   if (options.json) {
     out.write(
       `${JSON.stringify({
         run: { ...run, displayStatus: displayStatus(run) },
+        report: location,
         timings,
         searches: calls.map(({ hits, ...call }) => ({ ...call, hitCount: hits.length })),
         sources: sources.map(({ content, chunks, ...source }) => ({
@@ -156,7 +184,7 @@ export async function showRun(
     `Question:  ${run.request.question}`,
     `Strategy:  ${run.request.strategy}   model: ${run.request.model}${usageLine(events)}`,
     `Scope:     ${run.request.scope.kind === "corpus" ? `corpus ${run.request.scope.label} (${run.request.scope.root})` : run.request.scope.label}`,
-    `Report:    ${run.request.outDir}`,
+    `Report:    ${reportLine(run.id, location)}`,
     `Started:   ${run.originAt}${run.finishedAt ? `   finished: ${run.finishedAt}` : ""}`,
     `Timings:   first source fetched ${ms(timings.firstSourceFetchedMs)}, persisted ${ms(timings.firstSourcePersistedMs)}; preliminary ${ms(timings.preliminaryPublishedMs)}; final ${ms(timings.finalPublishedMs)}; finished ${ms(timings.terminalMs)}`,
     "",
@@ -246,4 +274,31 @@ async function investigationDocument(store: Store, run: RunRecord): Promise<unkn
     notesVersions: 0,
   };
   return investigationExport({ ...run, displayStatus: displayStatus(run) }, rows, events);
+}
+
+/**
+ * `assay runs export <run> --artifacts <dir>`: writes the run's current report pair, exactly
+ * as stored, into `dir` with the file system's atomic switch (report.json, report.md and
+ * report.html there always belong to one version).
+ */
+export async function exportArtifacts(
+  store: Store,
+  runId: number,
+  dir: string,
+  out: NodeJS.WritableStream,
+): Promise<void> {
+  const run = await store.getRun(runId);
+  if (!run) throw new UserError(`there is no run ${runId}; see assay runs list`);
+  const current = await artifactStoreFor(store).current({ runId, outDir: run.request.outDir });
+  if (current === undefined) throw new UserError(`run ${runId} has no published report`);
+  const same = (staged: ArtifactFiles): string | undefined =>
+    staged.json === current.files.json &&
+    staged.markdown === current.files.markdown &&
+    staged.html === current.files.html
+      ? undefined
+      : "the written files differ from the stored ones";
+  const published = await new FilesystemArtifactStore().publish({ runId, outDir: resolve(dir) }, current.files, same);
+  out.write(
+    `Exported the report of run ${runId} (version ${current.version}) to:\n  ${published.paths.markdown}\n  ${published.paths.html}\n  ${published.paths.json}\n`,
+  );
 }

@@ -1,14 +1,16 @@
 /** Builds the runtime for the CLI: the one place where adapters are chosen. */
 import { join, resolve } from "node:path";
 import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
+import { PostgresArtifactStore } from "../../adapters/artifacts/postgres/postgres-artifact-store.js";
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
 import { FileNotes } from "../../adapters/notes/file-notes.js";
 import { searchKeyVariable } from "../../adapters/search/search-registry.js";
 import { isPostgresUrl } from "../../adapters/store/postgres/postgres-connection.js";
-import { openPostgresStore } from "../../adapters/store/postgres/postgres-store.js";
+import { openPostgresStore, PostgresStore } from "../../adapters/store/postgres/postgres-store.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { scopeRouter, webScopeOpener } from "../../adapters/web/web-scope.js";
+import type { ArtifactStore } from "../../ports/artifact-store.js";
 import type { Model } from "../../ports/model.js";
 import type { Store } from "../../ports/store.js";
 import { createRuntime, type Runtime } from "../../runtime/runtime.js";
@@ -20,6 +22,17 @@ export async function openStore(paths: DataPaths, db: string | undefined): Promi
   return openSqliteStore({ file: db ? resolve(db) : paths.database });
 }
 
+/**
+ * Where reports are published: with PostgreSQL, in the database (any process connected to it
+ * serves any run's report; `assay runs export --artifacts` writes one to a folder); with
+ * SQLite, as files in the run's folder.
+ */
+export function artifactStoreFor(store: Store): ArtifactStore {
+  return store instanceof PostgresStore
+    ? new PostgresArtifactStore({ pool: store.pool })
+    : new FilesystemArtifactStore();
+}
+
 export function buildRuntime(
   paths: DataPaths,
   store: Store,
@@ -29,7 +42,7 @@ export function buildRuntime(
   return createRuntime({
     ...(model ? { model } : {}),
     store,
-    artifacts: new FilesystemArtifactStore(),
+    artifacts: artifactStoreFor(store),
     notes: new FileNotes({ directory: paths.notesDir }),
     clock: systemClock,
     scopes: scopeRouter({

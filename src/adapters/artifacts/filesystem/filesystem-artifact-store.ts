@@ -12,9 +12,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, readlink, rename, rm, symlink } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describeError, ExternalServiceError } from "../../../core/errors.js";
-import type { ArtifactFiles, ArtifactStore, PublishedArtifacts } from "../../../ports/artifact-store.js";
+import type {
+  ArtifactFiles,
+  ArtifactStore,
+  ArtifactTarget,
+  CurrentArtifacts,
+  PublishedArtifacts,
+} from "../../../ports/artifact-store.js";
 
 const FILES = { json: "report.json", markdown: "report.md", html: "report.html" } as const;
 const KEEP_VERSIONS = 3;
@@ -49,15 +55,39 @@ async function pointAt(path: string, target: string): Promise<void> {
 
 export class FilesystemArtifactStore implements ArtifactStore {
   async publish(
-    target: string,
+    target: ArtifactTarget,
     files: ArtifactFiles,
     validate: (staged: ArtifactFiles) => string | undefined,
   ): Promise<PublishedArtifacts> {
     try {
-      return await this.#publish(target, files, validate);
+      return await this.#publish(target.outDir, files, validate);
     } catch (error) {
       if (error instanceof ExternalServiceError) throw error;
-      throw new ExternalServiceError(`cannot publish the report in ${target}: ${describeError(error)}`, {
+      throw new ExternalServiceError(`cannot publish the report in ${target.outDir}: ${describeError(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /** Resolves `current` once, then reads the three files of that version. */
+  async current(target: ArtifactTarget): Promise<CurrentArtifacts | undefined> {
+    const link = await readlink(join(target.outDir, "current")).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (link === undefined) return undefined;
+    const folder = join(target.outDir, link);
+    try {
+      return {
+        version: basename(link),
+        files: {
+          json: await readFile(join(folder, FILES.json), "utf8"),
+          markdown: await readFile(join(folder, FILES.markdown), "utf8"),
+          html: await readFile(join(folder, FILES.html), "utf8"),
+        },
+      };
+    } catch (error) {
+      throw new ExternalServiceError(`cannot read the report in ${target.outDir}: ${describeError(error)}`, {
         cause: error,
       });
     }

@@ -75,6 +75,7 @@ const RUN_COLUMNS: Record<keyof RunPatch, string> = {
   artifactStatus: "artifact_status",
   error: "error",
   worker: "worker",
+  originAt: "origin_at",
   finishedAt: "finished_at",
   notesId: "notes_id",
   phase: "phase",

@@ -373,3 +373,31 @@ CREATE TABLE IF NOT EXISTS inv_notes_versions (
 	created_at TEXT NOT NULL,
 	PRIMARY KEY (run_id, seq)
 );
+
+-- Published reports (PostgreSQL only: with SQLite the report is published as files in out_dir).
+-- One row per file of a published version; a version's three rows and the switch of
+-- artifact_current are written in one transaction, so a reader joining the two sees one pair.
+--   version    1, 2, 3, ... per run, in publication order (continues across resumes); the
+--              newest three are kept, older ones are deleted when a newer one is published
+--   kind       json | markdown | html
+--   name       the file name the version is exported under: report.json | report.md | report.html
+--   content    the file's exact bytes (UTF-8)
+--   sha256     hex SHA-256 of content, checked against the stored bytes before the switch
+CREATE TABLE IF NOT EXISTS artifacts (
+	run_id     BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE DEFERRABLE,
+	version    INTEGER NOT NULL CHECK (version >= 1),
+	kind       TEXT NOT NULL CHECK (kind IN ('json', 'markdown', 'html')),
+	name       TEXT NOT NULL CHECK (name IN ('report.json', 'report.md', 'report.html')),
+	content    BYTEA NOT NULL,
+	sha256     TEXT NOT NULL CHECK (length(sha256) = 64),
+	created_at TEXT NOT NULL,
+	PRIMARY KEY (run_id, version, kind)
+);
+
+-- The current published version of each run (the pointer readers follow), switched in the
+-- transaction that writes the version's rows.
+CREATE TABLE IF NOT EXISTS artifact_current (
+	run_id      BIGINT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE DEFERRABLE,
+	version     INTEGER NOT NULL CHECK (version >= 1),
+	switched_at TEXT NOT NULL
+);

@@ -129,6 +129,7 @@ export class SqliteStore implements Store, InvestigationStore {
       artifactStatus: "artifact_status",
       error: "error",
       worker: "worker",
+      originAt: "origin_at",
       finishedAt: "finished_at",
       notesId: "notes_id",
       phase: "phase",

@@ -1,0 +1,217 @@
+/**
+ * `assay run --queue` and `assay worker` against a real PostgreSQL server, with the built CLI
+ * as real child processes: a queued run is published by a worker; a worker SIGKILLed mid-run
+ * loses nothing (a second worker resumes the run once the lease runs out, each source
+ * persisted once); a run that always fails is retried with backoff and then dead-lettered.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { cpSync, existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openPostgresStore } from "../../adapters/store/postgres/postgres-store.js";
+import type { RunRecord } from "../../ports/store.js";
+import { BIN, EXAMPLE_CORPUS, REPO_ROOT, runCli } from "../../testing/cli.js";
+import {
+  noticeMissingPostgres,
+  POSTGRES_AVAILABLE,
+  startTestPostgres,
+  type TestPostgres,
+} from "../../testing/postgres.js";
+import { tempDir } from "../../testing/temp-dir.js";
+
+const cleanups: (() => void)[] = [];
+const workers: ChildProcess[] = [];
+afterEach(() => {
+  for (const worker of workers.splice(0))
+    if (worker.exitCode === null && worker.signalCode === null) worker.kill("SIGKILL");
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+function home(): string {
+  const dir = tempDir("assay-worker-");
+  cleanups.push(dir.cleanup);
+  return dir.path;
+}
+
+beforeAll(() => {
+  if (!existsSync(BIN) || !existsSync(join(BIN, "../../dist/shells/cli/main.js"))) {
+    throw new Error("the CLI is not built: run `npm run build` (npm test does it)");
+  }
+});
+
+noticeMissingPostgres("the queue and worker tests");
+
+/** Quick polls and maintenance so that leases and retries play out in seconds. */
+const FAST = ["--poll", "0.2", "--maintenance-interval", "1"];
+
+interface Worker {
+  child: ChildProcess;
+  exited: Promise<NodeJS.Signals | number | null>;
+  stderr: () => string;
+}
+
+function startWorker(url: string, dir: string, extra: string[] = []): Worker {
+  const child = spawn(process.execPath, [BIN, "worker", "--db", url, ...FAST, ...extra], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, ASSAY_HOME: dir, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  workers.push(child);
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += String(chunk);
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.on("exit", (code, signal) => resolve(signal ?? code)),
+  );
+  return { child, exited, stderr: () => stderr };
+}
+
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T | undefined>,
+  worker: Worker,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; the worker wrote:\n${worker.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe.runIf(POSTGRES_AVAILABLE)("assay run --queue and assay worker", () => {
+  let server: TestPostgres;
+  beforeAll(async () => {
+    server = await startTestPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function readRun(url: string, runId: number): Promise<RunRecord | undefined> {
+    const store = await openPostgresStore({ url });
+    try {
+      return await store.getRun(runId);
+    } finally {
+      await store.close();
+    }
+  }
+  const terminal = (url: string, runId: number) => async () => {
+    const run = await readRun(url, runId);
+    return run && run.status !== "running" ? run : undefined;
+  };
+
+  async function enqueue(url: string, dir: string, args: string[]): Promise<number> {
+    const result = await runCli(
+      ["run", "Who discovered lithium cobalt oxide?", "--db", url, "--queue", "--json", ...args],
+      {
+        home: dir,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout.trim()) as { runId: number; status: string };
+    expect(printed.status).toBe("queued");
+    return printed.runId;
+  }
+
+  it("refuses --queue without a PostgreSQL database", async () => {
+    const dir = home();
+    const result = await runCli(["run", "q", "--corpus", EXAMPLE_CORPUS, "--queue"], { home: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("needs a PostgreSQL database");
+  });
+
+  it("a worker takes a queued run and publishes its report; runs list shows queued, then finished with the worker", async () => {
+    const url = await server.createDatabase();
+    const dir = home();
+    const runId = await enqueue(url, dir, ["--corpus", EXAMPLE_CORPUS]);
+    const queued = await runCli(["runs", "list", "--db", url, "--json"], { home: dir });
+    expect(JSON.parse(queued.stdout)).toMatchObject([{ id: runId, status: "queued", worker: "" }]);
+
+    const worker = startWorker(url, dir);
+    const run = await waitFor("the run to finish", terminal(url, runId), worker);
+    expect(run.status, worker.stderr()).toBe("finished");
+    expect(run.worker).toMatch(/:\d+$/);
+    expect(run.artifactStatus).not.toBe("");
+    const listed = await runCli(["runs", "list", "--db", url], { home: dir });
+    expect(listed.stdout).toContain("finished");
+    expect(listed.stdout).toContain(run.worker.slice(0, 20));
+
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+  }, 60_000);
+
+  it("a worker killed mid-run loses nothing: another resumes it after the lease, each source persisted once", async () => {
+    const url = await server.createDatabase();
+    const dir = home();
+    const runId = await enqueue(url, dir, [
+      "--corpus",
+      EXAMPLE_CORPUS,
+      "--max-sources",
+      "5",
+      "--lease",
+      "2",
+      "--retry-delay",
+      "1",
+    ]);
+
+    const first = startWorker(url, dir, ["--fault", "crash-after-persisted:2"]);
+    expect(await first.exited).toBe("SIGKILL");
+    const interrupted = await readRun(url, runId);
+    expect(interrupted?.status).toBe("running");
+
+    const second = startWorker(url, dir);
+    const run = await waitFor("the resumed run to finish", terminal(url, runId), second);
+    expect(run.status, second.stderr()).toBe("finished");
+    expect(second.stderr()).toContain(`run ${runId}: attempt 2, resume`);
+
+    const store = await openPostgresStore({ url });
+    try {
+      const sources = await store.listSources(runId);
+      const anchors = sources.map((source) => source.canonicalAnchor);
+      expect(new Set(anchors).size).toBe(anchors.length);
+      expect(sources.length).toBeGreaterThanOrEqual(2);
+      const events = await store.listEvents(runId);
+      expect(events.filter((event) => event.type === "run-resumed")).toHaveLength(1);
+      expect(events.filter((event) => event.type === "source-persisted")).toHaveLength(sources.length);
+    } finally {
+      await store.close();
+    }
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  }, 60_000);
+
+  it("retries a run that always fails with backoff, then records it failed and dead-letters its job", async () => {
+    const url = await server.createDatabase();
+    const dir = home();
+    const corpus = join(dir, "corpus");
+    cpSync(EXAMPLE_CORPUS, corpus, { recursive: true });
+    const runId = await enqueue(url, dir, ["--corpus", corpus, "--retries", "1", "--retry-delay", "1"]);
+    rmSync(corpus, { recursive: true, force: true });
+
+    const worker = startWorker(url, dir);
+    const run = await waitFor("the run to be given up", terminal(url, runId), worker);
+    expect(run.status).toBe("failed");
+    expect(run.error).toContain("gave up after 2 attempts");
+    expect(worker.stderr()).toContain(`run ${runId}: attempt 2, start`);
+
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const jobs = await client.query<{ name: string; state: string; retry_count: number; data: { runId: number } }>(
+        "SELECT name, state, retry_count, data FROM pgboss.job ORDER BY created_on",
+      );
+      expect(jobs.rows.map((job) => [job.name, job.state, job.retry_count, job.data.runId])).toEqual([
+        ["assay-runs", "failed", 1, runId],
+        ["assay-runs-dead", "created", 0, runId],
+      ]);
+    } finally {
+      await client.end();
+    }
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+  }, 60_000);
+});
