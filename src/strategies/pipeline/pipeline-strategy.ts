@@ -13,7 +13,6 @@ import { generate } from "../../host/generation.js";
 import { buildFromPersisted, describeScope, publish } from "../../host/publication.js";
 import type { RunHost } from "../../host/run-host.js";
 import type { Generation, Model, PacketSource } from "../../ports/model.js";
-import type { SearchCallRecord } from "../../ports/store.js";
 import type { Strategy, StrategyResult } from "../strategy.js";
 import { packetFor, packetSources, synthesisInput } from "./synthesis-packet.js";
 
