@@ -8,38 +8,7 @@ import { readFileSync } from "node:fs";
 import type pg from "pg";
 import { describeError } from "../../../core/errors.js";
 import { err, ok, type Result } from "../../../core/result.js";
-
-export interface ColumnUpgrade {
-  table: string;
-  column: string;
-  /** Column definition as in `ALTER TABLE t ADD COLUMN IF NOT EXISTS <column> <definition>`. */
-  definition: string;
-}
-
-/**
- * Columns added to tables after they first shipped: the same list as SQLite's
- * (sqlite-migrations.ts), in PostgreSQL types. Each is also in schema.sql.
- */
-export const POSTGRES_UPGRADES: readonly ColumnUpgrade[] = [
-  { table: "runs", column: "worker", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "runs", column: "finished_at", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "sources", column: "content_type", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "runs", column: "model", definition: "TEXT NOT NULL DEFAULT 'none'" },
-  { table: "runs", column: "notes_id", definition: "TEXT NOT NULL DEFAULT ''" },
-  {
-    table: "runs",
-    column: "phase",
-    definition: "TEXT NOT NULL DEFAULT '' CHECK (phase IN ('', 'exploration', 'synthesis'))",
-  },
-  { table: "runs", column: "stop_reason", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "runs", column: "user_id", definition: "TEXT NOT NULL DEFAULT 'local'" },
-  { table: "sources", column: "note", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "runs", column: "options", definition: "TEXT NOT NULL DEFAULT '{}'" },
-  { table: "inv_claim_sources", column: "chunk_ids", definition: "TEXT NOT NULL DEFAULT '[]'" },
-];
-
-/** Indexes on upgraded columns, created after the upgrades. */
-export const POSTGRES_POST_UPGRADE = ["CREATE INDEX IF NOT EXISTS idx_runs_worker ON runs(worker) WHERE worker <> ''"];
+import { COLUMN_UPGRADES, type ColumnUpgrade, POST_UPGRADE_INDEXES } from "../column-upgrades.js";
 
 /** Key of the advisory lock that serializes schema application across processes ('assa'). */
 export const MIGRATION_LOCK_KEY = 0x61737361;
@@ -65,7 +34,7 @@ export async function tableColumns(client: pg.ClientBase, table: string): Promis
  */
 export async function migrate(
   pool: pg.Pool,
-  upgrades: readonly ColumnUpgrade[] = POSTGRES_UPGRADES,
+  upgrades: readonly ColumnUpgrade[] = COLUMN_UPGRADES,
   schema: string = readSchema(),
 ): Promise<Result<string[]>> {
   let client: pg.PoolClient;
@@ -91,7 +60,7 @@ export async function migrate(
       );
       added.push(`${upgrade.table}.${upgrade.column}`);
     }
-    for (const statement of POSTGRES_POST_UPGRADE) await client.query(statement);
+    for (const statement of POST_UPGRADE_INDEXES) await client.query(statement);
     await client.query("COMMIT");
     return ok(added);
   } catch (error) {

@@ -7,38 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Database } from "better-sqlite3";
 import { describeError } from "../../../core/errors.js";
 import { err, ok, type Result } from "../../../core/result.js";
-
-export interface ColumnUpgrade {
-  table: string;
-  column: string;
-  /** Column definition as in `ALTER TABLE t ADD COLUMN <column> <definition>`. */
-  definition: string;
-}
-
-/**
- * Columns added to tables after they first shipped. Each is also in schema.sql, so a new
- * database has it already and the upgrade is skipped.
- */
-export const SQLITE_UPGRADES: readonly ColumnUpgrade[] = [
-  { table: "runs", column: "worker", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "runs", column: "finished_at", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "sources", column: "content_type", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "runs", column: "model", definition: "TEXT NOT NULL DEFAULT 'none'" },
-  { table: "runs", column: "notes_id", definition: "TEXT NOT NULL DEFAULT ''" },
-  {
-    table: "runs",
-    column: "phase",
-    definition: "TEXT NOT NULL DEFAULT '' CHECK (phase IN ('', 'exploration', 'synthesis'))",
-  },
-  { table: "runs", column: "stop_reason", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "runs", column: "user_id", definition: "TEXT NOT NULL DEFAULT 'local'" },
-  { table: "sources", column: "note", definition: "TEXT NOT NULL DEFAULT ''" },
-  { table: "runs", column: "options", definition: "TEXT NOT NULL DEFAULT '{}'" },
-  { table: "inv_claim_sources", column: "chunk_ids", definition: "TEXT NOT NULL DEFAULT '[]'" },
-];
-
-/** Indexes on upgraded columns, created after the upgrades. */
-export const SQLITE_POST_UPGRADE = ["CREATE INDEX IF NOT EXISTS idx_runs_worker ON runs(worker) WHERE worker <> ''"];
+import { COLUMN_UPGRADES, type ColumnUpgrade, POST_UPGRADE_INDEXES } from "../column-upgrades.js";
 
 export function readSchema(): string {
   return readFileSync(new URL("./schema.sql", import.meta.url), "utf8");
@@ -56,7 +25,7 @@ export function tableColumns(db: Database, table: string): Set<string> {
  */
 export function migrate(
   db: Database,
-  upgrades: readonly ColumnUpgrade[] = SQLITE_UPGRADES,
+  upgrades: readonly ColumnUpgrade[] = COLUMN_UPGRADES,
   schema: string = readSchema(),
 ): Result<string[]> {
   const added: string[] = [];
@@ -71,7 +40,7 @@ export function migrate(
         db.exec(`ALTER TABLE ${upgrade.table} ADD COLUMN ${upgrade.column} ${upgrade.definition}`);
         added.push(`${upgrade.table}.${upgrade.column}`);
       }
-      for (const statement of SQLITE_POST_UPGRADE) db.exec(statement);
+      for (const statement of POST_UPGRADE_INDEXES) db.exec(statement);
     })();
   } catch (error) {
     return err(describeError(error));
