@@ -28,6 +28,7 @@ import {
   timerLatenessMs,
 } from "./host-overhead-bench.js";
 import { investigativePromptBench } from "./investigative-prompt-bench.js";
+import { workerThroughputBench } from "./worker-throughput-bench.js";
 
 const RUNS = clampInt(process.env.ASSAY_BENCH_RUNS, 7, 1, 50);
 const SEARCH_LATENCY_MS = 50;
@@ -448,6 +449,8 @@ async function main(): Promise<void> {
     await investigativePromptBench(temp.path);
 
     await extractionBench(temp.path);
+
+    await workerThroughputBench(temp.path);
   } finally {
     temp.cleanup();
   }
