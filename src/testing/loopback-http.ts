@@ -1,6 +1,6 @@
 /**
  * A loopback HTTP server for provider tests: it records every request and answers each
- * with the next scripted reply (JSON, or a raw body such as an HTML error page, with an
+ * with the next scripted reply, or with a reply computed from the request (JSON, or a raw body such as an HTML error page, with an
  * optional status, headers and delay). An unexpected request gets a 418. Nothing leaves
  * the machine.
  */
@@ -45,22 +45,47 @@ function parseJson(raw: string): unknown {
   }
 }
 
-/** A server answering each request with the next of `replies`, which it consumes. */
-export async function startLoopback(replies: ScriptedReply[]): Promise<Loopback> {
+/** Computes the reply to the request `index` (0-based), given every request seen so far. */
+export type Responder = (request: SeenRequest, index: number, seen: readonly SeenRequest[]) => ScriptedReply;
+
+export interface LoopbackResponder extends Loopback {
+  /** The reply sent to each request, in the same order as `seen`. */
+  replies: ScriptedReply[];
+  /** What the responder threw, in order (a test asserts this is empty). */
+  errors: string[];
+}
+
+/**
+ * A server answering each request with what `respond` computes for it — for end-to-end tests
+ * whose answer depends on what the request carries (tools offered, earlier tool results), not on
+ * a fixed order. A responder that throws gets a 418 with its message, kept in `errors`.
+ */
+export async function startResponder(respond: Responder): Promise<LoopbackResponder> {
   const seen: SeenRequest[] = [];
+  const replies: ScriptedReply[] = [];
+  const errors: string[] = [];
   const server = createServer((request, response) => {
     const parts: Buffer[] = [];
     request.on("data", (part: Buffer) => parts.push(part));
     request.on("end", () => {
       const raw = Buffer.concat(parts).toString("utf8");
-      seen.push({
+      const entry: SeenRequest = {
         method: request.method ?? "",
         path: request.url ?? "",
         headers: request.headers,
         raw,
         body: parseJson(raw),
-      });
-      const reply = replies.shift() ?? { status: 418, body: { error: { message: "unexpected request" } } };
+      };
+      seen.push(entry);
+      let reply: ScriptedReply;
+      try {
+        reply = respond(entry, seen.length - 1, seen);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        errors.push(`request ${seen.length - 1}: ${message}`);
+        reply = { status: 418, body: { error: { message: `the responder failed: ${message}` } } };
+      }
+      replies.push(reply);
       const send = (): void => {
         const type = reply.raw === undefined ? "application/json" : "text/html";
         response.writeHead(reply.status ?? 200, { "content-type": type, ...reply.headers });
@@ -76,10 +101,17 @@ export async function startLoopback(replies: ScriptedReply[]): Promise<Loopback>
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     seen,
+    replies,
+    errors,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** A server answering each request with the next of `replies`, which it consumes; an unexpected request gets a 418. */
+export function startLoopback(replies: ScriptedReply[]): Promise<Loopback> {
+  return startResponder(() => replies.shift() ?? { status: 418, body: { error: { message: "unexpected request" } } });
 }

@@ -16,8 +16,13 @@ import type { InvestigationConfig } from "../../core/investigative/types.js";
 import { parseReportDocument } from "../../core/report/report-document.js";
 import { resolveModel } from "../../shells/cli/model-choice.js";
 import type { FakeDocument } from "../../testing/fake-scope.js";
-import type { ScriptedReply, SeenRequest } from "../../testing/loopback-http.js";
-import { type LoopbackResponder, type Responder, startResponder } from "../../testing/loopback-responder.js";
+import {
+  type LoopbackResponder,
+  type Responder,
+  type ScriptedReply,
+  type SeenRequest,
+  startResponder,
+} from "../../testing/loopback-http.js";
 import { type RuntimeFixture, runtimeFixture } from "../../testing/runtime-fixture.js";
 
 const fixtures: RuntimeFixture[] = [];
