@@ -119,20 +119,19 @@ function actMessages(messages: readonly TurnMessage[]): ActMessage[] {
 
 /** The source ids a successful notes call cites: what it extracted from. */
 function citedSources(name: string, args: unknown): string[] {
-  if (typeof args !== "object" || args === null) return [];
-  const record = args as Record<string, unknown>;
-  const strings = (value: unknown): string[] =>
-    Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
-  if (name === "notes_append" && Array.isArray(record.entries)) {
-    return record.entries.flatMap((entry) => {
-      if (typeof entry !== "object" || entry === null) return [];
-      const fields = entry as Record<string, unknown>;
-      return [...strings(fields.source_ids), ...(typeof fields.source_id === "string" ? [fields.source_id] : [])];
-    });
+  // The call succeeded, so its arguments fit the tool's schema: read them through it.
+  if (name === "notes_append") {
+    const parsed = TOOL_SCHEMAS.notes_append.safeParse(args);
+    return parsed.success
+      ? parsed.data.entries.flatMap((entry) => [
+          ...(entry.source_ids ?? []),
+          ...(entry.source_id ? [entry.source_id] : []),
+        ])
+      : [];
   }
-  if (name === "notes_update" && typeof record.add_source === "object" && record.add_source !== null) {
-    const source = (record.add_source as Record<string, unknown>).source_id;
-    return typeof source === "string" ? [source] : [];
+  if (name === "notes_update") {
+    const parsed = TOOL_SCHEMAS.notes_update.safeParse(args);
+    return parsed.success && parsed.data.add_source ? [parsed.data.add_source.source_id] : [];
   }
   return [];
 }
