@@ -198,6 +198,29 @@ describe("a pipeline run", () => {
     expect(doc.attemptedQueries).toEqual([]);
   });
 
+  it("on resume, announces a source committed just before a kill whose event was never written", async () => {
+    const fixture = make({ documents: syntheticDocuments(6) });
+    const crashed = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 4 }));
+    // As after a SIGKILL between a source's commit and its event: the run is running, s_003 unannounced.
+    await fixture.store.updateRun(crashed.runId, { status: "running" });
+    const db = new BetterSqlite3(fixture.dbFile);
+    try {
+      db.prepare(
+        "DELETE FROM run_events WHERE run_id = ? AND type = 'source-persisted' AND json_extract(data, '$.sourceId') = 's_003'",
+      ).run(crashed.runId);
+    } finally {
+      db.close();
+    }
+    await fixture.withModel().resume(crashed.runId);
+    const events = await fixture.store.listEvents(crashed.runId);
+    const announced = events.filter((event) => event.type === "source-persisted");
+    expect(announced.map((event) => event.data.sourceId).sort()).toEqual(["s_001", "s_002", "s_003", "s_004"]);
+    const recovered = announced.filter((event) => event.data.recovered === true);
+    expect(recovered.map((event) => event.data.sourceId)).toEqual(["s_003"]);
+    const resumedAt = events.findIndex((event) => event.type === "run-resumed");
+    expect(events.indexOf(recovered[0] as (typeof events)[number])).toBeLessThan(resumedAt);
+  });
+
   it("merges a duplicate anchor into one source and spends no extra slot", async () => {
     const fixture = make({ documents: syntheticDocuments(3) });
     const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 3 }));

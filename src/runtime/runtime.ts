@@ -224,6 +224,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         ...hostOptions({ ...run, worker, request: { ...run.request, outDir } }, scope, runOptions),
         resumed: { lastOffsetMs: events.at(-1)?.offsetMs ?? 0 },
       });
+      // A source committed just before the kill may have no event yet: the log names every source.
+      const logged = new Set(
+        events.filter((event) => event.type === "source-persisted").map((event) => event.data.sourceId),
+      );
+      for (const source of host.sources())
+        if (!logged.has(source.id))
+          await host.emit("source-persisted", {
+            sourceId: source.id,
+            anchor: source.canonicalAnchor,
+            title: source.title,
+            persisted: host.sources().length,
+            recovered: true,
+          });
       await host.emit("run-resumed", { sources: host.sources().length, searches: host.searchCalls().length });
       return drive(host, scope, strategy);
     },
