@@ -160,6 +160,18 @@ describe("CorpusIndex persistence", () => {
     expect(await reopened.refresh()).toMatchObject({ unchanged: 3, added: 0 });
   });
 
+  it("two connections refreshing the same new index at once (workers on one machine) both succeed", async () => {
+    const f = fixture();
+    seed(f);
+    const [a, b] = [f.open(), f.open()];
+    const [first, second] = await Promise.all([a.refresh(), b.refresh()]);
+    // Each file was written once: by one of them; the other found it current.
+    expect(first.added + second.added).toBe(3);
+    expect(first.unchanged + second.unchanged).toBe(3);
+    expect(paths(a.search("olivine", 10))).toEqual(["chemistry/olivine.md"]);
+    expect(paths(b.search("separator", 10))).toEqual(["safety/recall.html"]);
+  });
+
   it("names one index file per corpus root", () => {
     expect(indexFileFor("/idx", "/a")).toMatch(/^\/idx\/[0-9a-f]{16}\.sqlite$/);
     expect(indexFileFor("/idx", "/a")).toBe(indexFileFor("/idx", "/a"));

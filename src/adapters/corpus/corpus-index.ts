@@ -116,9 +116,14 @@ export class CorpusIndex {
       failed: [],
       skipped: walk.skipped,
     };
+    // Another process sharing the index (workers on one machine) may have indexed the file since
+    // `known` was read: the row is read again under the write lock and kept when it is current.
     const upsert = this.#db.transaction(
-      (path: string, size: number, mtime: number, title: string, body: string, error: string) => {
-        const old = known.get(path);
+      (path: string, size: number, mtime: number, title: string, body: string, error: string): boolean => {
+        const old = this.#db.prepare("SELECT id, size, mtime_ms FROM documents WHERE path = ?").get(path) as
+          | { id: number; size: number; mtime_ms: number }
+          | undefined;
+        if (old && old.size === size && old.mtime_ms === mtime) return false;
         if (old) {
           this.#db.prepare("DELETE FROM documents_fts WHERE rowid = ?").run(old.id);
           this.#db
@@ -142,8 +147,9 @@ export class CorpusIndex {
               .run(info.lastInsertRowid, title, body);
           }
         }
+        return true;
       },
-    );
+    ).immediate;
     const seen = new Set<string>();
     for (const file of walk.files) {
       signal?.throwIfAborted();
@@ -166,8 +172,8 @@ export class CorpusIndex {
         error = describeError(failure);
         stats.failed.push({ path: file.path, reason: error });
       }
-      upsert(file.path, file.size, file.mtimeMs, title, body, error);
-      if (old) stats.updated++;
+      if (!upsert(file.path, file.size, file.mtimeMs, title, body, error)) stats.unchanged++;
+      else if (old) stats.updated++;
       else stats.added++;
     }
     const remove = this.#db.transaction((ids: number[]) => {
