@@ -36,6 +36,11 @@ export interface RunHostOptions {
   listeners?: readonly EventListener[];
   /** Cancels the run from outside (Ctrl-C); acquisition stops and the Host publishes. */
   signal?: AbortSignal;
+  /**
+   * Hands the run back (a worker lost its lease): the run stops like a cancel, but nothing is
+   * published and its status stays running, for the worker that holds it now to resume.
+   */
+  handBack?: AbortSignal;
   /** Continue an interrupted run: state is reloaded from the store. */
   resumed?: { lastOffsetMs: number };
   /** Where investigative runs keep their notes.md working copies (`research_notes_dir`). */
@@ -57,6 +62,7 @@ export class RunHost {
   readonly #listeners: EventListener[];
   readonly #deadline: AbortController;
   readonly #detach = new AbortController();
+  readonly #handBack: AbortSignal | undefined;
   #timer: NodeJS.Timeout | undefined;
   #use: BudgetUse = { ...NO_USE };
   #reservedSources = 0;
@@ -78,7 +84,9 @@ export class RunHost {
     this.notes = options.notes;
     this.#listeners = [...(options.listeners ?? [])];
     this.#deadline = new AbortController();
-    this.signal = options.signal ? AbortSignal.any([this.#deadline.signal, options.signal]) : this.#deadline.signal;
+    this.#handBack = options.handBack;
+    const outer = [options.signal, options.handBack].filter((signal) => signal !== undefined);
+    this.signal = outer.length > 0 ? AbortSignal.any([this.#deadline.signal, ...outer]) : this.#deadline.signal;
     // Detached when the run ends: a signal shared by many runs (an evaluation) must not mark finished runs cancelled.
     options.signal?.addEventListener("abort", () => void this.emit("run-cancelled", {}), {
       once: true,
@@ -135,6 +143,11 @@ export class RunHost {
       this.#timer = setTimeout(fire, left);
       this.#timer.unref();
     }
+  }
+
+  /** The run was handed back (`handBack` aborted): it must not publish or finish. */
+  get handedBack(): boolean {
+    return this.#handBack?.aborted === true;
   }
 
   /** Stops the deadline timer and detaches from the outer signal; call when the run ends. */

@@ -33,10 +33,34 @@ export interface LeasedJob {
   fail(error: string): Promise<void>;
 }
 
+/**
+ * A job the queue gave up on after its last attempt. It stays in the dead-letter state for
+ * operators until it is retried or purged (`assay queue retry`, `assay queue purge-dead`).
+ */
+export interface DeadLetter {
+  /** The queue's id of the dead-letter job. */
+  id: string;
+  runId: number;
+  /** Attempts made before the queue gave up (retries + 1). */
+  attempts: number;
+  /** The lease the job was sent with. */
+  leaseSeconds: number;
+  /** Why the last attempt failed: the worker's error, or "the lease ran out". */
+  error: string;
+  /** True when the last attempt ended because its lease ran out: the worker died or lost the database. */
+  leaseExpired: boolean;
+  /** When the job was dead-lettered (ISO). */
+  at: string;
+}
+
 export interface JobQueue {
   /** Adds a job for a run that is already recorded (queued) in the store; returns the job id. */
   enqueue(runId: number, policy: RetryPolicy): Promise<string>;
   /** Leases the next ready job, or undefined when none is ready. */
   take(): Promise<LeasedJob | undefined>;
+  /** The dead-lettered jobs that wait for an operator, oldest first. */
+  deadLetters(): Promise<DeadLetter[]>;
+  /** Whether a job of the run waits for a worker, waits out a retry's backoff, or is leased. */
+  hasPendingJob(runId: number): Promise<boolean>;
   close(): Promise<void>;
 }

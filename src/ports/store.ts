@@ -88,6 +88,8 @@ export interface RunRecord {
   stopReason?: string;
   /** Owner of the run; 'local' for the CLI. */
   userId?: string;
+  /** Wall-clock ISO time of the last heartbeat of the `assay worker` driving the run ('' when none has). */
+  heartbeatAt?: string;
 }
 
 export interface NewEvent {
@@ -194,6 +196,8 @@ export interface RunPatch {
   notesId?: string;
   phase?: RunPhase;
   stopReason?: string;
+  /** Written by the worker when it takes the run and at every lease renewal. */
+  heartbeatAt?: string;
 }
 
 export interface Store {

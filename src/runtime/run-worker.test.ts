@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../adapters/clock/system-clock.js";
-import type { JobQueue, LeasedJob, RetryPolicy } from "../ports/job-queue.js";
+import type { DeadLetter, JobQueue, LeasedJob, RetryPolicy } from "../ports/job-queue.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
 import { type RuntimeFixture, runtimeFixture } from "../testing/runtime-fixture.js";
-import { startRunWorker } from "./run-worker.js";
+import { closeDeadLetters, heartbeatPeriodMs, startRunWorker } from "./run-worker.js";
 
 const fixtures: RuntimeFixture[] = [];
 afterEach(async () => {
@@ -14,6 +14,7 @@ afterEach(async () => {
 class MemoryQueue implements JobQueue {
   readonly ready: { runId: number; attempt: number; attempts: number }[] = [];
   readonly outcomes: string[] = [];
+  readonly dead: DeadLetter[] = [];
 
   async enqueue(runId: number, policy: RetryPolicy): Promise<string> {
     this.ready.push({ runId, attempt: 1, attempts: policy.retries + 1 });
@@ -41,8 +42,27 @@ class MemoryQueue implements JobQueue {
     };
   }
 
+  async deadLetters(): Promise<DeadLetter[]> {
+    return [...this.dead];
+  }
+
+  async hasPendingJob(runId: number): Promise<boolean> {
+    return this.ready.some((job) => job.runId === runId);
+  }
+
   async close(): Promise<void> {}
 }
+
+/** A dead letter of `runId` whose last lease ran out after 4 attempts. */
+const leaseRanOut = (runId: number): DeadLetter => ({
+  id: `dead-${runId}`,
+  runId,
+  attempts: 4,
+  leaseSeconds: 1,
+  error: "the lease ran out",
+  leaseExpired: true,
+  at: new Date().toISOString(),
+});
 
 const policy: RetryPolicy = { retries: 1, retryDelaySeconds: 1, leaseSeconds: 1 };
 
@@ -83,7 +103,10 @@ describe("the run worker", () => {
     expect(lines).toContain(`run ${queued.id}: attempt 1, start`);
     expect(lines).toContain(`run ${begun.id}: attempt 1, resume`);
     for (const id of [queued.id, begun.id]) {
-      expect(await fixture.store.getRun(id)).toMatchObject({ status: "finished", worker: "test:1" });
+      const run = await fixture.store.getRun(id);
+      expect(run).toMatchObject({ status: "finished", worker: "test:1" });
+      // The worker wrote the run's heartbeat when it took the run.
+      expect(Date.parse(run?.heartbeatAt ?? "")).toBeGreaterThan(Date.parse(queued.createdAt) - 1000);
     }
     const started = await fixture.store.listEvents(queued.id);
     expect(started.map((event) => event.type)).toContain("run-started");
@@ -116,6 +139,65 @@ describe("the run worker", () => {
       status: "failed",
       error: "gave up after 2 attempts: Error: the corpus folder is gone",
     });
+  });
+
+  it("records failed a running run whose job was dead-lettered when its last lease ran out", async () => {
+    const fixture = runtimeFixture({ documents: syntheticDocuments(2) });
+    fixtures.push(fixture);
+    const crashed = await fixture.runtime.createQueued(fixture.request("crashed on its last attempt"));
+    await fixture.store.updateRun(crashed.id, { worker: "gone-host:4242", heartbeatAt: "2020-01-01T00:00:00.000Z" });
+    const finished = await fixture.runtime.createQueued(fixture.request("finished before its job was given up"));
+    await fixture.store.updateRun(finished.id, { status: "finished", worker: "gone-host:1" });
+    const requeued = await fixture.runtime.createQueued(fixture.request("queued again by an operator"));
+    const queue = new MemoryQueue();
+    queue.dead.push(leaseRanOut(crashed.id), leaseRanOut(finished.id), leaseRanOut(requeued.id));
+    await queue.enqueue(requeued.id, policy);
+
+    const settled = new Set<string>();
+    const closed = await closeDeadLetters({ queue, store: fixture.store, clock: systemClock }, settled);
+    const error =
+      "gave up after 4 attempts: the lease ran out on the last attempt (its worker was killed, or lost the database, and stopped renewing it)";
+    expect(closed).toEqual([{ runId: crashed.id, error }]);
+    expect(await fixture.store.getRun(crashed.id)).toMatchObject({ status: "failed", error });
+    expect((await fixture.store.getRun(crashed.id))?.finishedAt).not.toBe("");
+    expect(await fixture.store.getRun(finished.id)).toMatchObject({ status: "finished", error: "" });
+    // A run with a pending job is left to that job, and looked at again later.
+    expect(await fixture.store.getRun(requeued.id)).toMatchObject({ status: "running", error: "" });
+    expect([...settled].sort()).toEqual([`dead-${crashed.id}`, `dead-${finished.id}`]);
+    expect(await closeDeadLetters({ queue, store: fixture.store, clock: systemClock }, settled)).toEqual([]);
+  });
+
+  it("looks at the dead-lettered jobs when it starts, and logs the runs it closes", async () => {
+    const fixture = runtimeFixture({ documents: syntheticDocuments(2) });
+    fixtures.push(fixture);
+    const run = await fixture.runtime.createQueued(fixture.request("crashed on its last attempt"));
+    await fixture.store.updateRun(run.id, { worker: "gone-host:4242" });
+    const queue = new MemoryQueue();
+    queue.dead.push({ ...leaseRanOut(run.id), attempts: 1 });
+    const lines: string[] = [];
+    const worker = startRunWorker({
+      queue,
+      store: fixture.store,
+      clock: systemClock,
+      runtimeFor: () => fixture.runtime,
+      pollMs: 10,
+      deadLetterScanMs: 10,
+      log: (line) => lines.push(line),
+    });
+    await until(() => lines.some((line) => line.startsWith(`run ${run.id}: dead-lettered`)));
+    worker.drain();
+    await worker.done;
+    expect(await fixture.store.getRun(run.id)).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/^gave up after 1 attempt: the lease ran out/),
+    });
+    expect(lines.filter((line) => line.includes("dead-lettered"))).toHaveLength(1);
+  });
+
+  it("renews a lease every third of it, at most every 30 s", () => {
+    expect(heartbeatPeriodMs(60)).toBe(20_000);
+    expect(heartbeatPeriodMs(600)).toBe(30_000);
+    expect(heartbeatPeriodMs(0.3)).toBe(250);
   });
 
   it("refuses to resume a queued run, and to start one that is not queued", async () => {

@@ -1,17 +1,73 @@
 /**
  * A worker: takes runs from the job queue and drives each to its publication, `concurrency`
  * at a time. A queued run is started; a run some earlier worker began (and died in) is resumed
- * from its persisted state. While a run is driven its lease is renewed every third of the lease.
- * A run that reaches a terminal status (finished or failed) completes its job; an attempt that
- * throws fails it, so the queue retries it after a backoff, and on the last attempt the run is
- * recorded `failed` as the job goes to the dead-letter queue.
+ * from its persisted state. While a run is driven its lease is renewed, and the run's
+ * `heartbeat_at` written, every third of the lease (at most every 30 s). A run that reaches a
+ * terminal status (finished or failed) completes its job; an attempt that throws fails it, so
+ * the queue retries it after a backoff, and on the last attempt the run is recorded `failed` as
+ * the job goes to the dead-letter queue. A job dead-lettered because its last lease ran out
+ * (its worker died) has no worker left to record that: every worker looks through the
+ * dead-lettered jobs now and then and records such a run `failed` (`closeDeadLetters`). The
+ * dead-lettered jobs stay for operators (`assay queue list`, `retry`, `purge-dead`).
  */
 import { describeError } from "../core/errors.js";
 import type { EventListener } from "../host/run-host.js";
 import type { Clock } from "../ports/clock.js";
-import type { JobQueue, LeasedJob } from "../ports/job-queue.js";
+import type { DeadLetter, JobQueue, LeasedJob } from "../ports/job-queue.js";
 import { isQueued, type RunRecord, type Store } from "../ports/store.js";
 import type { Runtime } from "./runtime.js";
+
+/** The longest wait between two lease renewals (and heartbeats) of a run in progress. */
+export const HEARTBEAT_MAX_PERIOD_MS = 30_000;
+
+/**
+ * A running run whose last heartbeat is older than this is no longer driven by a live worker
+ * (four missed heartbeats at the longest period): `runs list` shows it interrupted.
+ */
+export const STALE_HEARTBEAT_MS = 120_000;
+
+/** How long a worker waits between two renewals of a lease of `leaseSeconds`. */
+export function heartbeatPeriodMs(leaseSeconds: number): number {
+  return Math.max(250, Math.min(HEARTBEAT_MAX_PERIOD_MS, (leaseSeconds * 1000) / 3));
+}
+
+/** The error recorded on a run whose job was dead-lettered. */
+export function deadLetterError(letter: Pick<DeadLetter, "attempts" | "error" | "leaseExpired">): string {
+  const why = letter.leaseExpired
+    ? "the lease ran out on the last attempt (its worker was killed, or lost the database, and stopped renewing it)"
+    : letter.error || "the last attempt failed";
+  return `gave up after ${letter.attempts} attempt${letter.attempts === 1 ? "" : "s"}: ${why}`;
+}
+
+/**
+ * Records `failed` every run whose job was dead-lettered while the run is still `running`
+ * and no job of it is pending (an operator may have queued it again). Returns the runs it
+ * closed. `settled` (kept by a worker between calls) skips dead letters already dealt with.
+ */
+export async function closeDeadLetters(
+  options: { queue: JobQueue; store: Store; clock: Clock },
+  settled: Set<string> = new Set(),
+): Promise<{ runId: number; error: string }[]> {
+  const closed: { runId: number; error: string }[] = [];
+  for (const letter of await options.queue.deadLetters()) {
+    if (settled.has(letter.id)) continue;
+    const run = await options.store.getRun(letter.runId);
+    if (run?.status !== "running") {
+      settled.add(letter.id);
+      continue;
+    }
+    if (await options.queue.hasPendingJob(letter.runId)) continue;
+    const error = deadLetterError(letter);
+    await options.store.updateRun(letter.runId, {
+      status: "failed",
+      error,
+      finishedAt: new Date(options.clock.wallMs()).toISOString(),
+    });
+    settled.add(letter.id);
+    closed.push({ runId: letter.runId, error });
+  }
+  return closed;
+}
 
 export interface RunWorkerOptions {
   queue: JobQueue;
@@ -23,6 +79,8 @@ export interface RunWorkerOptions {
   concurrency?: number;
   /** Wait between polls of an empty queue (default 2000 ms). */
   pollMs?: number;
+  /** Wait between two looks at the dead-lettered jobs (default 30 000 ms). */
+  deadLetterScanMs?: number;
   /** Listeners for the events of each run this worker drives. */
   listeners?: (runId: number) => EventListener[];
   /** One line per job taken and finished, and errors of the queue. */
@@ -47,21 +105,26 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
   const pause = (ms: number) =>
     Promise.race([drained, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
 
+  const wallIso = () => new Date(options.clock.wallMs()).toISOString();
+
   async function drive(job: LeasedJob): Promise<void> {
     const lease = new AbortController();
-    const renew = setInterval(
-      () => {
-        job.heartbeat().then(
-          (held) => {
-            if (held || lease.signal.aborted) return;
-            log(`run ${job.runId}: the lease was lost; stopping acquisition`);
-            lease.abort(new Error("the job's lease was lost"));
-          },
-          (error: unknown) => log(`run ${job.runId}: heartbeat failed: ${describeError(error)}`),
-        );
-      },
-      Math.max(250, (job.leaseSeconds * 1000) / 3),
-    );
+    // The run's heartbeat: other machines tell a live worker from a dead one by it.
+    const beat = () =>
+      options.store
+        .updateRun(job.runId, { heartbeatAt: wallIso() })
+        .catch((error: unknown) => log(`run ${job.runId}: writing the heartbeat failed: ${describeError(error)}`));
+    const renew = setInterval(() => {
+      job.heartbeat().then(
+        async (held) => {
+          if (held) return beat();
+          if (lease.signal.aborted) return;
+          log(`run ${job.runId}: the lease was lost; stopping acquisition`);
+          lease.abort(new Error("the job's lease was lost"));
+        },
+        (error: unknown) => log(`run ${job.runId}: heartbeat failed: ${describeError(error)}`),
+      );
+    }, heartbeatPeriodMs(job.leaseSeconds));
     try {
       const run = await options.store.getRun(job.runId);
       if (!run) {
@@ -73,16 +136,26 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
         await job.complete();
         return;
       }
+      await beat();
       const how = isQueued(run) ? "start" : "resume";
       log(`run ${job.runId}: attempt ${job.attempt}, ${how}`);
-      const runOptions = { signal: lease.signal, listeners: options.listeners?.(job.runId) ?? [] };
+      const runOptions = { handBack: lease.signal, listeners: options.listeners?.(job.runId) ?? [] };
       const runtime = options.runtimeFor(run);
       const outcome =
         how === "start" ? await runtime.start(job.runId, runOptions) : await runtime.resume(job.runId, runOptions);
+      if (lease.signal.aborted) {
+        // The job is another worker's now: completing it here would end that worker's attempt.
+        log(`run ${job.runId}: handed back (the lease was lost); the worker holding it now resumes it`);
+        return;
+      }
       log(`run ${job.runId}: ${outcome.status} (${outcome.artifactStatus || "nothing"} published)`);
       await job.complete();
     } catch (error) {
       const message = describeError(error);
+      if (lease.signal.aborted) {
+        log(`run ${job.runId}: handed back (the lease was lost) after: ${message}`);
+        return;
+      }
       log(`run ${job.runId}: attempt ${job.attempt} failed: ${message}`);
       if (job.lastAttempt) await giveUp(job, message);
       await job.fail(message);
@@ -96,7 +169,7 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     if (run?.status !== "running") return;
     await options.store.updateRun(job.runId, {
       status: "failed",
-      error: `gave up after ${job.attempt} attempts: ${message}`,
+      error: deadLetterError({ attempts: job.attempt, error: message, leaseExpired: false }),
       finishedAt: new Date(options.clock.wallMs()).toISOString(),
     });
   }
@@ -114,12 +187,35 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
     }
   }
 
+  // Dead letters whose run needs nothing more from this worker.
+  const settled = new Set<string>();
+  let scanning = false;
+  let lastScan: Promise<void> = Promise.resolve();
+  const scan = () => {
+    if (scanning || draining) return;
+    scanning = true;
+    lastScan = closeDeadLetters(options, settled)
+      .then(
+        (closed) => {
+          for (const { runId, error } of closed) log(`run ${runId}: dead-lettered; recorded failed (${error})`);
+        },
+        (error: unknown) => log(`looking at the dead-lettered jobs failed: ${describeError(error)}`),
+      )
+      .finally(() => {
+        scanning = false;
+      });
+  };
+  scan();
+  const scanner = setInterval(scan, options.deadLetterScanMs ?? 30_000);
+  scanner.unref();
+
   const slots = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, () => slot());
   return {
     drain() {
       draining = true;
+      clearInterval(scanner);
       wake();
     },
-    done: Promise.all(slots).then(() => undefined),
+    done: Promise.all(slots).then(() => lastScan),
   };
 }

@@ -198,6 +198,31 @@ describe("a pipeline run", () => {
     expect(doc.attemptedQueries).toEqual([]);
   });
 
+  it("a handed-back run (a lost lease) stops, publishes nothing and stays running; a resume finishes it", async () => {
+    const fixture = make({ documents: syntheticDocuments(6) });
+    const handBack = new AbortController();
+    let persisted = 0;
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 4 }), {
+      handBack: handBack.signal,
+      listeners: [
+        (event) => {
+          if (event.type === "source-persisted" && ++persisted === 2) handBack.abort(new Error("the lease was lost"));
+        },
+      ],
+    });
+    expect(outcome.status).toBe("running");
+    expect(outcome.paths).toBeUndefined();
+    const run = await fixture.store.getRun(outcome.runId);
+    expect(run).toMatchObject({ status: "running", artifactStatus: "" });
+    const events = await fixture.store.listEvents(outcome.runId);
+    expect(events.map((event) => event.type)).not.toContain("final-published");
+    expect(events.at(-1)?.type).toBe("run-handed-back");
+    expect(String(events.at(-1)?.data.reason)).toContain("the lease was lost");
+    const resumed = await fixture.withModel().resume(outcome.runId);
+    expect(resumed.status).toBe("finished");
+    expect(await fixture.store.listSources(outcome.runId)).toHaveLength(4);
+  });
+
   it("on resume, announces a source committed just before a kill whose event was never written", async () => {
     const fixture = make({ documents: syntheticDocuments(6) });
     const crashed = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 4 }));

@@ -39,6 +39,11 @@ export interface RunOptions {
   listeners?: readonly EventListener[];
   /** Cancels acquisition; the Host still publishes from persisted state. */
   signal?: AbortSignal;
+  /**
+   * Hands the run back (a worker's lost lease): it stops as soon as it can, publishes nothing
+   * and stays running (outcome status `running`), for the lease's new holder to resume.
+   */
+  handBack?: AbortSignal;
 }
 
 export interface RunOutcome {
@@ -91,6 +96,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(options.notes ? { notes: options.notes } : {}),
     listeners: runOptions.listeners ?? [],
     ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+    ...(runOptions.handBack ? { handBack: runOptions.handBack } : {}),
   });
 
   async function drive(host: RunHost, scope: OpenScope, strategy: Strategy): Promise<RunOutcome> {
@@ -107,6 +113,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         if (error instanceof UserError) configurationError = error.message;
         await host.diagnose("strategy", "strategy-failed", describeError(error));
         await host.emit("strategy-failed", { strategy: strategy.name });
+      }
+      if (host.handedBack) {
+        // Another worker holds the run now: publishing or finishing it here would race that worker.
+        await host.emit("run-handed-back", { reason: describeError(host.signal.reason) });
+        return {
+          runId: run.id,
+          status: "running",
+          artifactStatus: "",
+          timings: runTimings(await store.listEvents(run.id)),
+        };
       }
       await host.stage("publication");
       final = await publish(host, await buildFromPersisted(host, "final", result.synthesis), "final");

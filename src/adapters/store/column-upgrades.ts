@@ -25,7 +25,9 @@ export const COLUMN_UPGRADES: readonly ColumnUpgrade[] = [
   { table: "runs", column: "user_id", definition: "TEXT NOT NULL DEFAULT 'local'" },
   { table: "sources", column: "note", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "runs", column: "options", definition: "TEXT NOT NULL DEFAULT '{}'" },
+  { table: "runs", column: "heartbeat_at", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "inv_claim_sources", column: "chunk_ids", definition: "TEXT NOT NULL DEFAULT '[]'" },
+  { table: "inv_questions", column: "agent", definition: "INTEGER NOT NULL DEFAULT 0 CHECK (agent >= 0)" },
 ];
 
 /** Indexes on upgraded columns, created after the upgrades. */

@@ -51,6 +51,7 @@ export const sampleQuestion = (id: string, overrides: Partial<Question> = {}): Q
   claimIds: [],
   exemption: "",
   claimedBy: null,
+  agent: 0,
   reopens: 0,
   createdAt: AT,
   updatedAt: AT,

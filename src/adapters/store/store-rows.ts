@@ -99,6 +99,7 @@ export function runFromRow(row: Row): RunRecord {
     phase: text(row, "phase") as RunPhase,
     stopReason: text(row, "stop_reason"),
     userId: text(row, "user_id"),
+    heartbeatAt: text(row, "heartbeat_at"),
   };
 }
 
@@ -201,6 +202,7 @@ export function questionFromRow(row: Row): Question {
     claimIds: stringArray(row.claim_ids, "claim ids"),
     exemption: text(row, "exemption"),
     claimedBy: claimedBy === null || claimedBy === undefined ? null : Number(claimedBy),
+    agent: row.agent === undefined ? 0 : num(row, "agent"),
     reopens: num(row, "reopens"),
     createdAt: text(row, "created_at"),
     updatedAt: text(row, "updated_at"),

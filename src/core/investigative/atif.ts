@@ -106,6 +106,7 @@ const usageSchema = z
 const turnSchema = z
   .object({
     turn: z.number().int(),
+    agent: z.number().int().positive().optional(),
     phase: z.enum(["exploration", "synthesis"]),
     mode: z.enum(["normal", "extraction", "consolidation"]),
     questionId: z.string().nullable(),
@@ -130,7 +131,11 @@ const turnSchema = z
     ),
     model: z.string(),
   })
-  .transform(({ failed, ...turn }) => ({ ...turn, ...defined({ failed }) }));
+  .transform(({ failed, agent, ...turn }) => ({
+    ...turn,
+    ...defined({ failed }),
+    ...(agent === undefined ? {} : { agent }),
+  }));
 
 const stateSchema = z.object({
   state: z.enum(RESEARCH_STATES),
@@ -221,6 +226,7 @@ function turnStep(event: RunEvent, data: TurnEventData): StepDraft {
       assay_event: TURN_EVENT,
       assay_event_seq: event.seq,
       turn: data.turn,
+      ...(data.agent === undefined ? {} : { sub_agent: data.agent }),
       phase: data.phase,
       mode: data.mode,
       question_id: data.questionId,

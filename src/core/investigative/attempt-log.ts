@@ -8,7 +8,7 @@ import { err, ok, type Result } from "../result.js";
 import { attachAttempt, challengeForQuery } from "./challenges.js";
 import { recordAttempt } from "./frontier.js";
 import { findQuestion, ROOT_QUESTION_ID } from "./frontier-queries.js";
-import { mergeMutations } from "./tool-support.js";
+import { currentQuestion, mergeMutations } from "./tool-support.js";
 import type { Attempt, Investigation, Mutation, Rejection } from "./types.js";
 
 export interface AttemptLogInput {
@@ -29,7 +29,7 @@ export interface AttemptLogged {
 /** The question an attempt is logged on: the one named, else the one in progress, else the root. */
 export function attemptQuestion(investigation: Investigation, named?: string): string {
   if (named !== undefined && findQuestion(investigation.frontier, named)) return named;
-  const current = investigation.frontier.questions.find((question) => question.status === "in_progress");
+  const current = currentQuestion(investigation);
   return current?.id ?? ROOT_QUESTION_ID;
 }
 

@@ -20,6 +20,7 @@ const question = (id: string, status: Question["status"], answer = ""): Question
   claimIds: [],
   exemption: "",
   claimedBy: null,
+  agent: 0,
   reopens: 0,
   createdAt: NOW,
   updatedAt: NOW,

@@ -30,7 +30,12 @@ import {
 } from "./types.js";
 
 /** The decision context, with the research state sequence the transitions belong to (default 0). */
-export type FrontierContext = DecisionContext & { readonly stateSeq?: number };
+export type FrontierContext = DecisionContext & {
+  readonly stateSeq?: number;
+  /** The sub-agent a selection claims the question for (default 1), and its run. */
+  readonly agent?: number;
+  readonly runId?: number;
+};
 
 /** A change of the frontier: the new value and exactly the rows it adds or changes. */
 export type FrontierChange<Extra = unknown> = { frontier: Frontier; mutation: Mutation } & Extra;
@@ -55,7 +60,9 @@ export interface TransitionMeta {
   causedBy?: string;
 }
 
-export type QuestionPatch = Partial<Pick<Question, "answer" | "claimIds" | "exemption" | "priority" | "reopens">>;
+export type QuestionPatch = Partial<
+  Pick<Question, "answer" | "claimIds" | "exemption" | "priority" | "reopens" | "claimedBy" | "agent">
+>;
 
 export const draftOf = (frontier: Frontier, ctx: FrontierContext): Draft => ({
   frontier,
@@ -113,8 +120,16 @@ export function move(
   patch: QuestionPatch = {},
 ) {
   const from = mustFind(draft, id);
-  const claimedBy = status === "in_progress" ? from.claimedBy : null;
-  const to: Question = { ...from, ...patch, status, claimedBy, updatedAt: draft.ctx.now };
+  // The claim is kept while in progress and released with any other status.
+  const held = status === "in_progress";
+  const to: Question = {
+    ...from,
+    ...patch,
+    status,
+    claimedBy: held ? (patch.claimedBy ?? from.claimedBy) : null,
+    agent: held ? (patch.agent ?? from.agent) : 0,
+    updatedAt: draft.ctx.now,
+  };
   apply(draft, { questions: [to], transitions: [transitionRow(draft, from, to, meta)] });
   return to;
 }

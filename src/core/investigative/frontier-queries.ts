@@ -193,3 +193,8 @@ export function applyFrontierMutation(frontier: Frontier, mutation: Mutation): F
     transitions: [...frontier.transitions, ...mutation.transitions],
   };
 }
+
+/** The sub-agent holding an in-progress question (a row from before sub-agents: sub-agent 1). */
+export function holderOf(question: Question): number {
+  return question.agent > 0 ? question.agent : 1;
+}

@@ -340,10 +340,37 @@ describe("frontierNext", () => {
   it("refuses a selection beyond max_parallel", () => {
     let frontier = sample();
     frontier = must(frontier, frontierNext(frontier, config, ctx)).frontier;
-    const error = rejected(frontierNext(frontier, config, ctx));
+    // The same sub-agent cannot hold two; another is bounded by max_parallel.
+    const error = rejected(frontierNext(frontier, { maxParallel: 2 }, ctx));
     expect(error.rule).toBe("max-parallel");
-    expect(error.message).toContain("q_003 already in progress (max_parallel 1)");
-    expect(must(frontier, frontierNext(frontier, { maxParallel: 2 }, ctx)).question.id).toBe("q_004");
+    expect(error.message).toContain("q_003 already in progress: resolve it");
+    const second = { ...ctx, agent: 2, runId: 7 };
+    expect(rejected(frontierNext(frontier, config, second)).message).toContain(
+      "q_003 already in progress (max_parallel 1)",
+    );
+    const claimed = must(frontier, frontierNext(frontier, { maxParallel: 2 }, second)).question;
+    expect(claimed).toMatchObject({ id: "q_004", status: "in_progress", agent: 2, claimedBy: 7 });
+  });
+
+  it("releases the claim when the question leaves in_progress", () => {
+    let frontier = sample();
+    const selected = must(frontier, frontierNext(frontier, config, { ...ctx, agent: 1, runId: 7 }));
+    expect(selected.question).toMatchObject({ agent: 1, claimedBy: 7 });
+    frontier = selected.frontier;
+    const retried = must(
+      frontier,
+      retryQuestion(
+        frontier,
+        { id: selected.question.id, newQuery: "another query", why: "nothing found" },
+        config,
+        ctx,
+      ),
+    );
+    expect(findQuestion(retried.frontier, selected.question.id)).toMatchObject({
+      status: "pending",
+      agent: 0,
+      claimedBy: null,
+    });
   });
 
   it("raises the dependency it selects first (reprioritized, actor code) before selecting it", () => {
@@ -883,6 +910,13 @@ function checkInvariants(before: Frontier, after: Frontier, change: FrontierChan
     if (question.status === "blocked") expect(failed).toBe(true);
   }
   expect(counts(after).in_progress).toBeLessThanOrEqual(limits.maxParallel);
+  // A question is held by one sub-agent while in progress, a sub-agent holds at most one.
+  const held = after.questions.filter((question) => question.status === "in_progress");
+  expect(held.every((question) => question.agent >= 1)).toBe(true);
+  expect(new Set(held.map((question) => question.agent)).size).toBe(held.length);
+  expect(after.questions.filter((question) => question.status !== "in_progress").every((q) => q.agent === 0)).toBe(
+    true,
+  );
   const selected = selectNext(after);
   if (selected) expect(actionable(after, selected.id)).toBe(true);
 }
@@ -900,6 +934,8 @@ describe("frontier properties", () => {
             const at: FrontierContext = {
               now: `2026-01-01T00:00:${String(step).padStart(2, "0")}.000Z`,
               actor: "agent",
+              // Sub-agents take turns, as parallel ones interleave.
+              agent: (step % maxParallel) + 1,
             };
             const expanded =
               frontier.rootAtomic || frontier.questions.some((question) => question.parentId === "q_001");

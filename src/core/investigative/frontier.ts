@@ -30,6 +30,7 @@ import {
   FAILED,
   findQuestion,
   formatQuestionId,
+  holderOf,
   idNumber,
   isExpanded,
   isPriority,
@@ -81,6 +82,7 @@ const unanswered = (ctx: FrontierContext) => ({
   claimIds: [] as string[],
   exemption: "",
   claimedBy: null,
+  agent: 0,
   reopens: 0,
   createdAt: ctx.now,
   updatedAt: ctx.now,
@@ -157,7 +159,16 @@ export function frontierNext(
         "that the objective is atomic, before the first frontier_next.",
     );
   }
+  const agent = ctx.agent ?? 1;
   const busy = frontier.questions.filter((question) => question.status === "in_progress");
+  const held = busy.find((question) => holderOf(question) === agent);
+  if (held) {
+    return reject(
+      "max-parallel",
+      `${held.id} already in progress${agent > 1 ? ` (sub-agent ${agent})` : ""}: ` +
+        "resolve it with resolve_question, or record an inconclusive attempt with retry_question, then call frontier_next.",
+    );
+  }
   if (busy.length >= config.maxParallel) {
     return reject(
       "max-parallel",
@@ -183,7 +194,15 @@ export function frontierNext(
     const meta = { trigger: "reprioritized", actor: "code", causedBy: next.raisedBy, reason } as const;
     move(draft, id, "pending", meta, { priority: next.effectivePriority });
   }
-  const question = move(draft, id, "in_progress", { trigger: "selected", actor: ctx.actor, reason: "selected" });
+  // The claim: pending → in_progress with the claiming run and sub-agent. The store writes it
+  // only if the question is still as this decision saw it (its next transition seq is free).
+  const question = move(
+    draft,
+    id,
+    "in_progress",
+    { trigger: "selected", actor: ctx.actor, reason: agent > 1 ? `selected by sub-agent ${agent}` : "selected" },
+    { claimedBy: ctx.runId ?? null, agent },
+  );
   return finish(draft, { question });
 }
 

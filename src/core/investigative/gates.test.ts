@@ -35,6 +35,7 @@ function question(id: string, patch: Partial<Question> = {}): Question {
     claimIds: [],
     exemption: "",
     claimedBy: null,
+    agent: 0,
     reopens: 0,
     createdAt: NOW,
     updatedAt: NOW,

@@ -58,6 +58,7 @@ function question(id: string, status: QuestionStatus, answer: string): Question 
     claimIds: [],
     exemption: "",
     claimedBy: null,
+    agent: 0,
     reopens: 0,
     createdAt: NOW,
     updatedAt: NOW,

@@ -35,6 +35,7 @@ function question(
     claimIds: [],
     exemption: "",
     claimedBy: null,
+    agent: 0,
     reopens: 0,
     createdAt: at(0),
     updatedAt: at(0),

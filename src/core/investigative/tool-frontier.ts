@@ -11,6 +11,7 @@ import {
   retryQuestion,
   setPriority,
 } from "./frontier.js";
+import { holderOf } from "./frontier-queries.js";
 import {
   compactQuestion,
   frontierCtx,
@@ -20,7 +21,19 @@ import {
   reject,
   withFrontier,
 } from "./tool-support.js";
-import { EMPTY_MUTATION } from "./types.js";
+import { EMPTY_MUTATION, type Investigation } from "./types.js";
+
+/** Another sub-agent's question (in progress, claimed by it) is not this one's to retry or resolve. */
+function heldByAnother(investigation: Investigation, id: string) {
+  const question = findQuestion(investigation.frontier, id);
+  const agent = investigation.agent ?? 1;
+  if (question?.status !== "in_progress" || holderOf(question) === agent) return undefined;
+  return reject(
+    "held-by-another",
+    `${id} is in progress with sub-agent ${holderOf(question)}: work on your own question` +
+      " (frontier_view shows it), or add a question for what you found.",
+  );
+}
 
 export const FRONTIER_HANDLERS: Handlers<
   | "frontier_next"
@@ -88,6 +101,8 @@ export const FRONTIER_HANDLERS: Handlers<
   },
 
   retry_question(investigation, args, ctx) {
+    const held = heldByAnother(investigation, args.id);
+    if (held) return held;
     const result = retryQuestion(
       investigation.frontier,
       {
@@ -105,6 +120,8 @@ export const FRONTIER_HANDLERS: Handlers<
   resolve_question(investigation, args, ctx) {
     const question = findQuestion(investigation.frontier, args.id);
     if (!question) return reject("unknown-question", `There is no question ${args.id}.`);
+    const held = heldByAnother(investigation, args.id);
+    if (held) return held;
     for (const claimId of args.claim_ids) {
       const claim = investigation.ledger.claims.find((row) => row.id === claimId);
       if (!claim)

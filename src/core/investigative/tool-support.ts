@@ -14,6 +14,7 @@ import {
   ROOT_QUESTION_ID,
   reopenQuestion,
 } from "./frontier.js";
+import { holderOf } from "./frontier-queries.js";
 import { renderFrontierSummary } from "./frontier-summary.js";
 import { questionsCiting, registerSource } from "./ledger.js";
 import { TOOL_SCHEMAS, type ToolName } from "./tool-schemas.js";
@@ -81,9 +82,12 @@ export function mergeMutations(a: Mutation, b: Mutation): Mutation {
   };
 }
 
-/** The question being worked on: the one in progress, if any. */
+/** The question the calling sub-agent works on: the one in progress that it holds, if any. */
 export function currentQuestion(investigation: Investigation): Question | undefined {
-  return investigation.frontier.questions.find((question) => question.status === "in_progress");
+  const agent = investigation.agent ?? 1;
+  return investigation.frontier.questions.find(
+    (question) => question.status === "in_progress" && holderOf(question) === agent,
+  );
 }
 
 export const compactQuestion = (question: Question): string =>
@@ -130,7 +134,13 @@ export function frontierCtx(
   ctx: ToolContext,
   actor: "agent" | "code" = ctx.actor ?? "agent",
 ): FrontierContext {
-  return { now: ctx.now, actor, stateSeq: investigation.stateSeq };
+  return {
+    now: ctx.now,
+    actor,
+    stateSeq: investigation.stateSeq,
+    agent: investigation.agent ?? 1,
+    runId: investigation.runId,
+  };
 }
 
 export function parseArgs<N extends ToolName>(

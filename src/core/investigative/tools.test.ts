@@ -255,6 +255,28 @@ describe("decide: routing and arguments", () => {
   });
 });
 
+describe("sub-agents (max_parallel > 1)", () => {
+  it("each claims its own question; notes land on the caller's question; another's is not its to resolve", () => {
+    const session = expanded({ maxParallel: 2 });
+    expect(session.question("q_002")).toMatchObject({ status: "in_progress", agent: 1, claimedBy: 1 });
+    session.investigation = deepFreeze({ ...session.investigation, agent: 2 });
+    const next = session.ok("frontier_next");
+    expect(next.text).toContain("[q_003] in_progress");
+    expect(session.question("q_003")).toMatchObject({ agent: 2, claimedBy: 1 });
+    expect(next.mutation.transitions).toMatchObject([{ questionId: "q_003", reason: "selected by sub-agent 2" }]);
+    // Sub-agent 2's claim is recorded on its own question.
+    const claimId = session.addClaim("Model X has 7 billion parameters.", ["s_001"]);
+    expect(session.claim(claimId).questionId).toBe("q_003");
+    const held = session.no("resolve_question", { id: "q_002", answer: "7B", claim_ids: [claimId], reason: "r" });
+    expect(held.rule).toBe("held-by-another");
+    expect(held.message).toContain("q_002 is in progress with sub-agent 1");
+    expect(session.no("retry_question", { id: "q_002", new_query: "x", why: "w" }).rule).toBe("held-by-another");
+    // Both in progress: max_parallel 2 is reached for a third sub-agent.
+    session.investigation = deepFreeze({ ...session.investigation, agent: 3 });
+    expect(session.no("frontier_next").message).toContain("(max_parallel 2)");
+  });
+});
+
 describe("frontier_next and the broad expansion", () => {
   it("is refused before the root has a child, then selects after add_question", () => {
     const session = new Session();

@@ -36,7 +36,10 @@ export interface TurnEventCall {
 }
 
 export interface TurnEventData {
+  /** 1, 2, … per sub-agent. */
   turn: number;
+  /** The sub-agent that took the turn, when it is not 1 (`max_parallel > 1`). */
+  agent?: number;
   phase: TurnPhase;
   mode: "normal" | "extraction" | "consolidation";
   /** The question in progress when the turn started, if any. */
@@ -65,6 +68,8 @@ export interface StateEventData {
   questionId: string | null;
   /** Why the state changed, in a few words. */
   detail: string;
+  /** The sub-agent whose state it is, when it is not 1. */
+  agent?: number;
 }
 
 export interface PhaseEventData {

@@ -98,8 +98,14 @@ export interface Question {
   claimIds: readonly string[];
   /** Why an UNVERIFIED claim is the best available, or why a depth 0/1 answer was not challenged. */
   exemption: string;
-  /** The worker holding it while in_progress (max_parallel > 1); null otherwise. */
+  /** The run whose worker holds it while in_progress; null otherwise. */
   claimedBy: number | null;
+  /**
+   * The sub-agent of that run holding it while in_progress (1 … max_parallel, seed 000
+   * "Parallelism and sub-agents"); 0 otherwise. A row claimed before sub-agents existed reads 0
+   * and counts as sub-agent 1's.
+   */
+  agent: number;
   /** Times reopened (bounded by the caller's rules). */
   reopens: number;
   createdAt: string;
@@ -263,6 +269,8 @@ export interface Investigation {
   scratch: string;
   /** The research state sequence the next change belongs to (seed 000 `state_seq`). */
   stateSeq: number;
+  /** The sub-agent making the calls (1 … max_parallel); 1 when absent. */
+  agent?: number;
 }
 
 /** Every kind of row an investigation stores, one array per table. */

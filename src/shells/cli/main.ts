@@ -4,13 +4,18 @@ import { STRATEGY_NAMES } from "../../ports/store.js";
 import { version } from "../../version.js";
 import { collectAssignment, readConfigFile } from "./config-file.js";
 import { type EvalCommandOptions, evalCommand, thresholdAssignment } from "./eval-command.js";
+import { healthCommand } from "./health-command.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
 import {
   DEFAULT_RETRY_POLICY,
   type EnqueueOptions,
   enqueueRun,
+  listQueue,
   nonNegativeInteger,
+  purgeDeadLetters,
+  type RetryOptions,
+  retryQueuedRun,
   runWorker,
   type WorkerCommandOptions,
 } from "./queue-commands.js";
@@ -173,6 +178,56 @@ export function buildProgram(): Command {
     .addOption(faultOption())
     .action(async (options: WorkerCommandOptions) => {
       process.exitCode = await runWorker(dataPaths(process.env), options, process.env);
+    });
+
+  const queue = program
+    .command("queue")
+    .description("inspect the job queue of a PostgreSQL database and deal with dead-lettered runs");
+  queue
+    .command("list")
+    .description("jobs waiting, running, retrying and dead-lettered, with their runs")
+    .addOption(dbOption().makeOptionMandatory())
+    .option("--json", "print JSON")
+    .action(async (options: CommonOptions) => {
+      process.exitCode = await listQueue(dataPaths(process.env), options, process.stdout);
+    });
+  queue
+    .command("retry")
+    .description("queue a failed or dead-lettered run again; a worker resumes it from its persisted state")
+    .argument("<run>", "run id", positiveInteger)
+    .addOption(dbOption().makeOptionMandatory())
+    .option("--retries <n>", `attempts after the first (default ${DEFAULT_RETRY_POLICY.retries})`, nonNegativeInteger)
+    .option(
+      "--retry-delay <seconds>",
+      `delay before the first retry (default ${DEFAULT_RETRY_POLICY.retryDelaySeconds})`,
+      positiveInteger,
+    )
+    .option("--lease <seconds>", "the job's lease (default: the dead-lettered job's, else 60)", positiveInteger)
+    .option("--json", "print a one-line JSON summary")
+    .action(async (runId: number, options: RetryOptions) => {
+      process.exitCode = await retryQueuedRun(dataPaths(process.env), runId, options, process.stdout);
+    });
+  queue
+    .command("purge-dead")
+    .description("remove dead-lettered jobs (of one run, or all); their runs stay failed")
+    .argument("[run]", "only this run's", positiveInteger)
+    .addOption(dbOption().makeOptionMandatory())
+    .option("--json", "print a one-line JSON summary")
+    .action(async (runId: number | undefined, options: CommonOptions) => {
+      process.exitCode = await purgeDeadLetters(
+        dataPaths(process.env),
+        { ...options, ...(runId === undefined ? {} : { run: runId }) },
+        process.stdout,
+      );
+    });
+
+  program
+    .command("health")
+    .description("check that the database (and with PostgreSQL the job queue and workers) is usable; exit 1 if not")
+    .addOption(dbOption())
+    .option("--json", "print JSON")
+    .action(async (options: CommonOptions) => {
+      process.exitCode = await healthCommand(dataPaths(process.env), options, process.stdout);
     });
 
   program

@@ -4,6 +4,8 @@ import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
 import { PostgresArtifactStore } from "../../adapters/artifacts/postgres/postgres-artifact-store.js";
+import { describeDepth, queueDepth, queueSchemaState } from "../../adapters/queue/pg-boss/pg-boss-inspect.js";
+import { PostgresStore } from "../../adapters/store/postgres/postgres-store.js";
 import { UserError } from "../../core/errors.js";
 import { atifTrajectory } from "../../core/investigative/atif.js";
 import {
@@ -43,6 +45,16 @@ function usageLine(events: readonly RunEvent[]): string {
 
 const ms = (value: number | undefined): string => (value === undefined ? "—" : `${Math.round(value)} ms`);
 
+/** With PostgreSQL, the queue's line under `runs list`: its jobs by state (read-only). */
+async function queueLine(store: Store): Promise<string | undefined> {
+  if (!(store instanceof PostgresStore)) return undefined;
+  const db = { query: (text: string, values?: unknown[]) => store.pool.query(text, values) };
+  const schema = await queueSchemaState(db);
+  if (!schema.installed || schema.queues.length < 2)
+    return "Queue: not set up (no assay worker has used this database)";
+  return `Queue: ${describeDepth(await queueDepth(db))} (assay queue list for the jobs)`;
+}
+
 export async function listRuns(
   store: Store,
   options: { json: boolean; limit: number },
@@ -58,6 +70,7 @@ export async function listRuns(
       strategy: run.request.strategy,
       scope: run.request.scope.label,
       worker: run.worker,
+      heartbeatAt: run.heartbeatAt ?? "",
       createdAt: run.createdAt,
       finishedAt: run.finishedAt,
       outDir: run.request.outDir,
@@ -65,8 +78,10 @@ export async function listRuns(
     out.write(`${JSON.stringify(rows)}\n`);
     return;
   }
+  const queue = await queueLine(store);
   if (runs.length === 0) {
     out.write('No runs yet. Start one with: assay run "<question>" --corpus <folder>\n');
+    if (queue) out.write(`${queue}\n`);
     return;
   }
   const workerWidth = Math.min(32, Math.max(6, ...runs.map((run) => run.worker.length)));
@@ -80,6 +95,7 @@ export async function listRuns(
       `${String(run.id).padEnd(5)} ${displayStatus(run).padEnd(12)} ${(run.artifactStatus || "—").padEnd(14)} ${run.createdAt.slice(0, 19).replace("T", " ").padEnd(20)} ${worker} ${question.length > 60 ? `${question.slice(0, 59)}…` : question}\n`,
     );
   }
+  if (queue) out.write(`\n${queue}\n`);
 }
 
 /** How many of the latest transitions `runs show` prints. */
@@ -186,6 +202,9 @@ export async function showRun(
     `Scope:     ${run.request.scope.kind === "corpus" ? `corpus ${run.request.scope.label} (${run.request.scope.root})` : run.request.scope.label}`,
     `Report:    ${reportLine(run.id, location)}`,
     `Started:   ${run.originAt}${run.finishedAt ? `   finished: ${run.finishedAt}` : ""}`,
+    ...(run.worker
+      ? [`Worker:    ${run.worker}${run.heartbeatAt ? `   last heartbeat: ${run.heartbeatAt}` : ""}`]
+      : []),
     `Timings:   first source fetched ${ms(timings.firstSourceFetchedMs)}, persisted ${ms(timings.firstSourcePersistedMs)}; preliminary ${ms(timings.preliminaryPublishedMs)}; final ${ms(timings.finalPublishedMs)}; finished ${ms(timings.terminalMs)}`,
     "",
     `Searches (${calls.length}):`,

@@ -1,11 +1,14 @@
 /**
- * `assay run --queue` and `assay worker` against a real PostgreSQL server, with the built CLI
- * as real child processes: a queued run is published by a worker; a worker SIGKILLed mid-run
- * loses nothing (a second worker resumes the run once the lease runs out, each source
- * persisted once); a run that always fails is retried with backoff and then dead-lettered.
+ * `assay run --queue`, `assay worker` and `assay queue` against a real PostgreSQL server, with
+ * the built CLI as real child processes: a queued run is published by a worker; a worker
+ * SIGKILLed mid-run loses nothing (a second worker resumes the run once the lease runs out,
+ * each source persisted once); a run that always fails is retried with backoff and then
+ * dead-lettered; a worker killed on the last attempt leaves a dead letter that another worker
+ * closes, and `assay queue retry` resumes that run to its publication.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, rmSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -213,5 +216,105 @@ describe.runIf(POSTGRES_AVAILABLE)("assay run --queue and assay worker", () => {
     }
     worker.child.kill("SIGTERM");
     expect(await worker.exited).toBe(0);
+
+    // The dead letter stays for operators until purged; the run stays failed.
+    const listed = await runCli(["queue", "list", "--db", url], { home: dir });
+    expect(listed.stdout).toContain("Queue: 0 queued, 0 active, 0 retrying, 1 dead-lettered");
+    expect(listed.stdout).toMatch(
+      new RegExp(`dead-lettered\\s+${runId}\\s+2/2 .*gave up: UserError: the corpus folder `),
+    );
+    const purged = await runCli(["queue", "purge-dead", "--db", url, "--json"], { home: dir });
+    expect(purged.code, purged.stderr).toBe(0);
+    expect(JSON.parse(purged.stdout)).toEqual({ removed: 1, runs: [runId], closed: [] });
+    const again = await runCli(["queue", "purge-dead", String(runId), "--db", url], { home: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`run ${runId} has no dead-lettered job`);
+    expect((await readRun(url, runId))?.status).toBe("failed");
   }, 60_000);
+
+  it("a worker killed on the last attempt: another worker records the run failed, and queue retry resumes it to its report", async () => {
+    const url = await server.createDatabase();
+    const dir = home();
+    const runId = await enqueue(url, dir, [
+      "--corpus",
+      EXAMPLE_CORPUS,
+      "--max-sources",
+      "5",
+      "--retries",
+      "0",
+      "--lease",
+      "2",
+    ]);
+    const notYet = await runCli(["queue", "retry", String(runId), "--db", url], { home: dir });
+    expect(notYet.code).toBe(2);
+    expect(notYet.stderr).toContain(`run ${runId} is in the queue already`);
+
+    const first = startWorker(url, dir, ["--fault", "crash-after-persisted:2"]);
+    expect(await first.exited).toBe("SIGKILL");
+    // The job's only lease runs out: maintenance dead-letters it, and a worker closes the run.
+    const second = startWorker(url, dir);
+    const run = await waitFor("the run to be closed", terminal(url, runId), second);
+    expect(run.status).toBe("failed");
+    expect(run.error).toBe(
+      "gave up after 1 attempt: the lease ran out on the last attempt (its worker was killed, or lost the database, and stopped renewing it)",
+    );
+    expect(run.heartbeatAt).not.toBe("");
+    expect(second.stderr()).toContain(`run ${runId}: dead-lettered; recorded failed`);
+
+    const queue = await runCli(["queue", "list", "--db", url, "--json"], { home: dir });
+    expect(JSON.parse(queue.stdout)).toMatchObject({
+      depth: { queued: 0, active: 0, retrying: 0, deadLettered: 1 },
+      jobs: [{ state: "dead-lettered", runId, attempts: 1, leaseExpired: true, error: "the lease ran out" }],
+    });
+    const health = await runCli(["health", "--db", url, "--json"], { home: dir });
+    expect(health.code, health.stdout).toBe(0);
+    expect(JSON.parse(health.stdout)).toMatchObject({
+      healthy: true,
+      queue: { deadLettered: 1 },
+      checks: expect.arrayContaining([expect.objectContaining({ name: "jobs", status: "warn" })]),
+    });
+    // The worker's queue connections carry its name.
+    expect(JSON.parse(health.stdout).workers.connected).toContain(`${hostname()}:${second.child.pid}`);
+
+    const retried = await runCli(["queue", "retry", String(runId), "--db", url], { home: dir });
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stdout).toContain(`Run ${runId} (failed) queued again`);
+    const resumed = await waitFor(
+      "the retried run to finish",
+      async () => {
+        const current = await readRun(url, runId);
+        return current?.status === "finished" ? current : undefined;
+      },
+      second,
+    );
+    expect(resumed).toMatchObject({ status: "finished", error: "" });
+    expect(second.stderr()).toContain(`run ${runId}: attempt 1, resume`);
+
+    const store = await openPostgresStore({ url });
+    try {
+      const sources = await store.listSources(runId);
+      const anchors = sources.map((source) => source.canonicalAnchor);
+      expect(new Set(anchors).size).toBe(anchors.length);
+      const events = await store.listEvents(runId);
+      expect(events.find((event) => event.type === "run-requeued")?.data).toEqual({
+        previousStatus: "failed",
+        previousError: run.error,
+        deadLettered: 1,
+      });
+      expect(events.filter((event) => event.type === "run-resumed")).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+    const empty = await runCli(["queue", "list", "--db", url], { home: dir });
+    expect(empty.stdout).toContain("Queue: 0 queued, 0 active, 0 retrying, 0 dead-lettered");
+    const done = await runCli(["queue", "retry", String(runId), "--db", url], { home: dir });
+    expect(done.code).toBe(2);
+    expect(done.stderr).toContain(`run ${runId} finished; only a failed or dead-lettered run can be retried`);
+    const unknown = await runCli(["queue", "retry", "999", "--db", url], { home: dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("there is no run 999");
+
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  }, 90_000);
 });

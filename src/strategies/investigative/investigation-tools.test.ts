@@ -537,6 +537,80 @@ describe("InvestigationTools", () => {
     }
   });
 
+  it("a claim decided on a stale frontier is refused by the store and decided again: no question is claimed twice", async () => {
+    const config = { ...DEFAULT_INVESTIGATION_CONFIG, maxParallel: 2 };
+    const first = await f.open({ config });
+    await first.call("add_question", child("In which year did sales start?", 0.8));
+    await first.call("add_question", child("Which company sold it first?", 0.7));
+    const other = openSqliteStore({ file: f.file });
+    try {
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const conflicts: unknown[] = [];
+      // Sub-agent 2 (another process, another handle) decides on the frontier before sub-agent 1's claim…
+      const held = new Proxy(other, {
+        get(target, property, receiver) {
+          if (property !== "applyMutation") {
+            const value: unknown = Reflect.get(target, property, receiver);
+            return typeof value === "function" ? value.bind(target) : value;
+          }
+          return async (...args: Parameters<SqliteStore["applyMutation"]>) => {
+            await released;
+            try {
+              return await target.applyMutation(...args);
+            } catch (error) {
+              conflicts.push(error);
+              throw error;
+            }
+          };
+        },
+      });
+      const second = (await f.open({ store: held, config })).forAgent(2);
+      const slow = second.call("frontier_next", {});
+      // …and writes after it: both decided on q_002 pending.
+      const fast = await first.call("frontier_next", {});
+      release();
+      const late = await slow;
+      expect(fast.text).toContain("[q_002] in_progress");
+      expect(late.text).toContain("[q_003] in_progress");
+      expect(conflicts).toHaveLength(1);
+      expect(conflicts[0]).toBeInstanceOf(IdConflictError);
+      const loaded = await expectConsistent(f, first);
+      expect(
+        loaded.questions.filter((q) => q.status === "in_progress").map((q) => [q.id, q.agent, q.claimedBy]),
+      ).toEqual([
+        ["q_002", 1, f.runId],
+        ["q_003", 2, f.runId],
+      ]);
+      expect(
+        loaded.transitions.filter((transition) => transition.toStatus === "in_progress").map((t) => t.questionId),
+      ).toEqual(["q_002", "q_003"]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("the views of a run's sub-agents serialize their calls: concurrent notes appends all land, in one version each", async () => {
+    const config = { ...DEFAULT_INVESTIGATION_CONFIG, maxParallel: 3 };
+    const lead = await f.open({ config });
+    const views = [lead, lead.forAgent(2), lead.forAgent(3)];
+    const replies = await Promise.all(
+      views.map((view, index) =>
+        view.call("notes_append", {
+          section: "unverified",
+          entries: [{ text: `Finding ${index + 1} of the sub-agents.`, source_ids: ["s_001"] }],
+        }),
+      ),
+    );
+    expect(replies.map((reply) => reply.ok)).toEqual([true, true, true]);
+    const loaded = await expectConsistent(f, lead);
+    expect(loaded.claims.map((claim) => claim.id)).toEqual(["c_001", "c_002", "c_003"]);
+    const notes = await f.notes.read(lead.notesFile);
+    for (const n of [1, 2, 3]) expect(notes).toContain(`Finding ${n} of the sub-agents.`);
+  });
+
   it("two writers calling at once both succeed with distinct ids", async () => {
     const other = openSqliteStore({ file: f.file });
     try {

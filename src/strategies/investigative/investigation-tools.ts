@@ -4,9 +4,12 @@
  * decide (`decide`), writes the decision's rows in one store transaction (a status change
  * and its transition, the claim rows and the notes version together), then replaces the
  * notes.md working copy (temp file + rename). A decision computed from stale state (another
- * writer took the next id) is decided again once on fresh state. One writer per run is the
- * design (seed 000 `max_parallel` 1): with two, the notes file may lag a version behind until
- * the next `open` or `restoreNotes` repairs it from the versions.
+ * writer took the next id or seq) is decided again on fresh state. With `max_parallel > 1` the
+ * sub-agents of a run share one investigation: each calls through its own `forAgent` view
+ * (its claimed question is its current one), and the calls of all views are serialized, so
+ * notes appends never interleave. Writers in other processes are serialized by the store (one
+ * transaction per change, under the run's lock) and detected by the id and seq checks: a claim
+ * (`pending → in_progress`) decided on a stale frontier is refused and decided again.
  */
 import { type AttemptLogged, type AttemptLogInput, logAttempt } from "../../core/investigative/attempt-log.js";
 import { createFrontier, isDeclaredAtomic } from "../../core/investigative/frontier.js";
@@ -36,6 +39,21 @@ export interface InvestigationToolsOptions {
   stateSeq?: () => number;
   /** node:crypto's randomBytes, for a new run's notes id. */
   randomBytes: (size: number) => Uint8Array;
+  /** The sub-agent these tools act for (1 … max_parallel; default 1). */
+  agent?: number;
+}
+
+/** Times a change decided on stale state is decided again before the conflict is an error. */
+const CONFLICT_RETRIES = 8;
+
+/** One queue of calls shared by the views of a run's sub-agents. */
+class CallQueue {
+  #tail: Promise<unknown> = Promise.resolve();
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(work, work);
+    this.#tail = result.catch(() => undefined);
+    return result;
+  }
 }
 
 export type ToolReply = { ok: true; text: string } | { ok: false; rule: string; text: string };
@@ -57,11 +75,23 @@ export class InvestigationTools {
   readonly #options: InvestigationToolsOptions;
   readonly #config: InvestigationConfig;
   readonly #fileName: string;
+  readonly #queue: CallQueue;
 
-  private constructor(options: InvestigationToolsOptions, fileName: string) {
+  private constructor(options: InvestigationToolsOptions, fileName: string, queue = new CallQueue()) {
     this.#options = options;
     this.#config = options.config ?? DEFAULT_INVESTIGATION_CONFIG;
     this.#fileName = fileName;
+    this.#queue = queue;
+  }
+
+  /** The sub-agent these tools act for. */
+  get agent(): number {
+    return this.#options.agent ?? 1;
+  }
+
+  /** The same run's tools acting for sub-agent `agent`; calls of every view run one at a time. */
+  forAgent(agent: number): InvestigationTools {
+    return new InvestigationTools({ ...this.#options, agent }, this.#fileName, this.#queue);
   }
 
   /**
@@ -138,6 +168,7 @@ export class InvestigationTools {
       // Scratch is free text kept only in notes.md: its history is the notes versions.
       scratch: stored.latestNotes ? parseNotes(stored.latestNotes.text).scratch : "",
       stateSeq: this.#stateSeq(),
+      agent: this.agent,
     };
   }
 
@@ -164,7 +195,11 @@ export class InvestigationTools {
    * Runs one tool call: decide on the stored state, persist, and return what the model reads.
    * `actor: "code"` records the loop's own calls (its selection) as made by code.
    */
-  async call(name: string, args: unknown, options: { actor?: "agent" | "code" } = {}): Promise<ToolReply> {
+  call(name: string, args: unknown, options: { actor?: "agent" | "code" } = {}): Promise<ToolReply> {
+    return this.#queue.run(() => this.#call(name, args, options));
+  }
+
+  async #call(name: string, args: unknown, options: { actor?: "agent" | "code" }): Promise<ToolReply> {
     for (let attempt = 0; ; attempt++) {
       const investigation = await this.load();
       const hostSources = investigation.ledger.sources;
@@ -184,7 +219,7 @@ export class InvestigationTools {
         await this.#write(decision.value.mutation);
       } catch (error) {
         // Another writer took the next id between load and write: decide again on fresh state.
-        if (error instanceof IdConflictError && attempt === 0) continue;
+        if (error instanceof IdConflictError && attempt < CONFLICT_RETRIES) continue;
         throw error;
       }
       return { ok: true, text: decision.value.text };
@@ -195,14 +230,18 @@ export class InvestigationTools {
    * Logs one `search` or `fetch_page` of the loop in the attempt log (and attaches a search to
    * the open challenge whose query it ran). Undefined when the log refused it (an empty query).
    */
-  async logAttempt(input: AttemptLogInput): Promise<AttemptLogged | undefined> {
+  logAttempt(input: AttemptLogInput): Promise<AttemptLogged | undefined> {
+    return this.#queue.run(() => this.#logAttempt(input));
+  }
+
+  async #logAttempt(input: AttemptLogInput): Promise<AttemptLogged | undefined> {
     for (let attempt = 0; ; attempt++) {
       const logged = logAttempt(await this.load(), input, this.#options.now());
       if (!logged.ok) return undefined;
       try {
         await this.#write(logged.value.mutation);
       } catch (error) {
-        if (error instanceof IdConflictError && attempt === 0) continue;
+        if (error instanceof IdConflictError && attempt < CONFLICT_RETRIES) continue;
         throw error;
       }
       return logged.value;

@@ -10,6 +10,14 @@
  * turn is forced to `finalize_report`; an exhausted synthesis reserve fails the run with the
  * breaker named. The accepted report goes through the Host's admission into the same
  * `ReportDocument` as every strategy's.
+ *
+ * With `max_parallel > 1` (seed 000 "Parallelism and sub-agents") exploration runs that many
+ * sub-agents at once, each its own loop (turns, window, pending pages) over the run's one
+ * frontier, notes and ledger: sub-agent 1 expands the objective, then each claims its own
+ * question (`frontier_next` as a conditional claim), and one waits while the others hold all
+ * that is actionable. The breakers count every sub-agent's turns and usage together; the first
+ * end of exploration (gate, exhausted frontier, breaker, model down) ends it for all, each after
+ * its current turn. Synthesis is sub-agent 1's.
  */
 import { randomBytes } from "node:crypto";
 import { UserError } from "../../core/errors.js";
@@ -67,7 +75,9 @@ const REPORT_EVENT = "report-finalized";
 type ExplorationEnd =
   | { kind: "ended"; stopReason: StopReason }
   | { kind: "breaker"; verdict: BreakerFired }
-  | { kind: "stopped" };
+  | { kind: "stopped" }
+  /** A sub-agent stopped because exploration ended for the crew (or, past sub-agent 1, the frontier is done). */
+  | { kind: "peer" };
 
 type SynthesisEnd =
   | { kind: "report"; report: FinalReport }
@@ -75,9 +85,45 @@ type SynthesisEnd =
   | { kind: "failed"; error: string; stopReason?: string }
   | { kind: "stopped"; stopReason?: StopReason; message?: string };
 
+/** What the sub-agents of a run share besides the Host and the store. */
+interface Crew {
+  /** Every sub-agent's loop, sub-agent 1's first (it keeps the run's state sequence). */
+  loops: LoopState[];
+  /** The sub-agents past the first (`max_parallel - 1` of them). */
+  others: Run[];
+  /** Exploration ended for every sub-agent. */
+  over: boolean;
+  /** Resolves at the next change (a turn taken, exploration over), or after a second at most. */
+  changed(): Promise<void>;
+  notify(): void;
+}
+
 interface Run extends TurnContext {
   config: InvestigationConfig;
   limits: BreakerLimits;
+  crew: Crew;
+}
+
+function newCrew(loops: LoopState[]): Crew {
+  let waiters: (() => void)[] = [];
+  return {
+    loops,
+    others: [],
+    over: false,
+    changed: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+    notify() {
+      const woken = waiters;
+      waiters = [];
+      for (const wake of woken) wake();
+    },
+  };
 }
 
 function limitsOf(host: RunHost, config: InvestigationConfig): BreakerLimits {
@@ -106,8 +152,16 @@ async function setPhase(run: Run, data: PhaseEventData): Promise<void> {
 async function setState(run: Run, state: ResearchState, questionId: string | null, detail: string): Promise<void> {
   const { loop } = run;
   if (loop.state?.state === state && loop.state.questionId === questionId) return;
-  const data: StateEventData = { state, turn: loop.turns.length, questionId, detail };
-  loop.stateSeq++;
+  const agent = run.tools.agent;
+  const data: StateEventData = {
+    state,
+    turn: loop.turns.length,
+    questionId,
+    detail,
+    ...(agent > 1 ? { agent } : {}),
+  };
+  // The run's state sequence is one for all sub-agents: sub-agent 1's loop keeps it.
+  for (const each of run.crew.loops) each.stateSeq++;
   loop.state = { state, questionId };
   await run.host.emit(STATE_EVENT, data as unknown as Record<string, unknown>);
 }
@@ -173,18 +227,54 @@ async function queueVerification(run: Run, investigation: Investigation): Promis
  * run does at its deadline, with what is persisted); otherwise the user cancelled.
  */
 function aborted(run: Run, phase: "exploration" | "synthesis"): BreakerFired | undefined {
-  const verdict = breakerCheck(breakerState(run.loop, phase, run.host.clock.offset()), run.limits);
+  const verdict = breakerCheck(breakerState(run.crew.loops, phase, run.host.clock.offset()), run.limits);
   return verdict.fire && verdict.breaker === "wall_clock" ? verdict : undefined;
 }
 
+/**
+ * Exploration with every sub-agent at once (one when `max_parallel` is 1): the first end of
+ * any sub-agent's loop is the crew's, and the others stop after their current turn.
+ */
+async function exploreAll(run: Run): Promise<ExplorationEnd> {
+  const { crew } = run;
+  if (crew.others.length === 0) return explore(run);
+  crew.over = false;
+  let first: ExplorationEnd | undefined;
+  const settled = await Promise.allSettled(
+    [run, ...crew.others].map(async (agent) => {
+      let end: ExplorationEnd | undefined;
+      try {
+        end = await explore(agent);
+        if (end.kind !== "peer") first ??= end;
+      } finally {
+        // A sub-agent that is merely done leaves the others at work; any other end (or a throw) ends it for all.
+        if (end?.kind !== "peer") {
+          crew.over = true;
+          crew.notify();
+        }
+      }
+    }),
+  );
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  return first ?? { kind: "ended", stopReason: "frontier_exhausted" };
+}
+
 async function explore(run: Run): Promise<ExplorationEnd> {
-  const { host, tools, loop } = run;
+  const { host, tools, loop, crew } = run;
+  const lead = tools.agent === 1;
   for (;;) {
+    if (crew.over && crew.others.length > 0) return { kind: "peer" };
     if (host.signal.aborted) {
       const verdict = aborted(run, "exploration");
       return verdict ? { kind: "breaker", verdict } : { kind: "stopped" };
     }
     let investigation = await tools.load();
+    // Sub-agent 1 expands the objective; the others wait for the questions to claim.
+    if (!lead && !isExpanded(investigation.frontier)) {
+      await crew.changed();
+      continue;
+    }
     // Decide: code selects the question (dependency first), once the objective is expanded.
     if (
       !currentQuestion(investigation) &&
@@ -195,12 +285,23 @@ async function explore(run: Run): Promise<ExplorationEnd> {
       if (selected.ok) investigation = await tools.load();
     }
     if (frontierExhausted(investigation)) {
+      // The final verification check is sub-agent 1's; the others wait for what it queues.
+      if (!lead) {
+        await crew.changed();
+        continue;
+      }
       if (await queueVerification(run, investigation)) continue;
       return { kind: "ended", stopReason: "frontier_exhausted" };
     }
-    const verdict = breakerCheck(breakerState(loop, "exploration", host.clock.offset()), run.limits);
+    const verdict = breakerCheck(breakerState(crew.loops, "exploration", host.clock.offset()), run.limits);
     if (verdict.fire) return { kind: "breaker", verdict };
     const mode = nextMode(run, investigation);
+    const othersHold = investigation.frontier.questions.some((question) => question.status === "in_progress");
+    if (mode.kind === "normal" && !currentQuestion(investigation) && othersHold && isExpanded(investigation.frontier)) {
+      // Every actionable question is held by another sub-agent: wait for one to change the frontier.
+      await crew.changed();
+      continue;
+    }
     const { state, detail } = explorationState(investigation, mode);
     await setState(run, state, currentQuestion(investigation)?.id ?? null, detail);
     const outcome = await runTurn(run, {
@@ -208,6 +309,7 @@ async function explore(run: Run): Promise<ExplorationEnd> {
       mode,
       offered: offeredTools("exploration", mode, EXPLORATION_TOOLS),
     });
+    crew.notify();
     if (outcome.kind === "not-started" && host.signal.aborted) continue;
     if (outcome.kind === "not-started") return hostTurnsSpent(run);
     if (outcome.kind === "done" && outcome.explorationFinished) return { kind: "ended", stopReason: "finalized" };
@@ -234,7 +336,7 @@ async function synthesize(run: Run): Promise<SynthesisEnd> {
         ? { kind: "stopped", stopReason: stopReason(verdict), message: verdict.message }
         : { kind: "stopped" };
     }
-    const counters = breakerState(loop, "synthesis", host.clock.offset());
+    const counters = breakerState(run.crew.loops, "synthesis", host.clock.offset());
     const verdict = breakerCheck(counters, run.limits);
     if (verdict.fire && verdict.breaker === "wall_clock") {
       return { kind: "stopped", stopReason: stopReason(verdict), message: verdict.message };
@@ -344,10 +446,22 @@ async function open(host: RunHost): Promise<Run> {
     randomBytes,
   });
   const book = HitBook.of(host);
-  // A resumed run shows the model its last turn's results again, as data too.
-  const last = events.findLast((event) => event.type === TURN_EVENT);
-  loop.lastResults = resultsOf(host, book, last?.data as unknown as TurnEventData | undefined);
-  return {
+  // A resumed run shows each sub-agent its last turn's results again, as data too.
+  const lastResults = (agent: number) =>
+    resultsOf(
+      host,
+      book,
+      events.findLast((event) => event.type === TURN_EVENT && ((event.data as { agent?: number }).agent ?? 1) === agent)
+        ?.data as unknown as TurnEventData | undefined,
+    );
+  loop.lastResults = lastResults(1);
+  const others = Array.from({ length: config.value.maxParallel - 1 }, (_, index) => {
+    const agentLoop = loopStateFrom(events, index + 2);
+    agentLoop.lastResults = lastResults(index + 2);
+    return { agent: index + 2, loop: agentLoop };
+  });
+  const crew = newCrew([loop, ...others.map((other) => other.loop)]);
+  const run: Run = {
     host,
     model: model as TurnContext["model"],
     tools,
@@ -355,7 +469,10 @@ async function open(host: RunHost): Promise<Run> {
     loop,
     config: config.value,
     limits: limitsOf(host, config.value),
+    crew,
   };
+  crew.others = others.map((other) => ({ ...run, tools: tools.forAgent(other.agent), loop: other.loop }));
+  return run;
 }
 
 export const investigativeStrategy: Strategy = {
@@ -372,8 +489,8 @@ export const investigativeStrategy: Strategy = {
     await host.stage("investigation");
     for (;;) {
       if (loop.phase === "exploration") {
-        const end = await explore(run);
-        if (end.kind === "stopped") return {};
+        const end = await exploreAll(run);
+        if (end.kind === "stopped" || end.kind === "peer") return {};
         if (end.kind === "breaker" && end.verdict.fatal) {
           // The wall clock: the run ends as any run does at its deadline, with what is persisted.
           await setPhase(run, { phase: "finished", stopReason: stopReason(end.verdict), message: end.verdict.message });

@@ -337,6 +337,7 @@ export async function runTurn(context: TurnContext, given: TurnPlan): Promise<Tu
   const usage = { ...generation.usage, ...(cost === undefined ? {} : { costUsd: cost }) };
   const base = {
     turn: loop.turns.length + 1,
+    ...(tools.agent > 1 ? { agent: tools.agent } : {}),
     phase: plan.phase,
     mode: plan.mode.kind,
     questionId: currentQuestion(investigation)?.id ?? null,

@@ -80,15 +80,22 @@ export function applyTurnEvent(loop: LoopState, data: TurnEventData): void {
   loop.consecutiveFailures = data.failed ? loop.consecutiveFailures + 1 : 0;
 }
 
-/** The loop state of a run from its event log (a new run: the initial state). */
-export function loopStateFrom(events: readonly RunEvent[]): LoopState {
+/**
+ * The loop state of sub-agent `agent` (1 unless `max_parallel > 1`) from the run's event log (a
+ * new run: the initial state): its own turns and research state; the run's phase, reopens and
+ * state sequence.
+ */
+export function loopStateFrom(events: readonly RunEvent[], agent = 1): LoopState {
   const loop = newLoopState();
+  const mine = (data: { agent?: number }) => (data.agent ?? 1) === agent;
   for (const event of events) {
-    if (event.type === TURN_EVENT) applyTurnEvent(loop, event.data as unknown as TurnEventData);
-    else if (event.type === STATE_EVENT) {
+    if (event.type === TURN_EVENT) {
+      const data = event.data as unknown as TurnEventData;
+      if (mine(data)) applyTurnEvent(loop, data);
+    } else if (event.type === STATE_EVENT) {
       const data = event.data as unknown as StateEventData;
       loop.stateSeq++;
-      loop.state = { state: data.state, questionId: data.questionId };
+      if (mine(data)) loop.state = { state: data.state, questionId: data.questionId };
     } else if (event.type === PHASE_EVENT) {
       const data = event.data as unknown as PhaseEventData;
       if (data.phase === "exploration" || data.phase === "synthesis") {
@@ -109,7 +116,15 @@ export function workedTurns(loop: LoopState): LoopState["turns"] {
   return loop.turns.filter((record) => record.calls.length > 0);
 }
 
-/** The breaker counters of the run so far. */
-export function breakerState(loop: LoopState, phase: Phase, elapsedMs: number): BreakerState {
-  return { phase, iterations: loop.turns.length, tokens: loop.tokens, costUsd: loop.costUsd, elapsedMs };
+/** The breaker counters of the run so far: the turns and usage of every sub-agent's loop together. */
+export function breakerState(loops: readonly LoopState[], phase: Phase, elapsedMs: number): BreakerState {
+  let costUsd: number | null = 0;
+  for (const loop of loops) costUsd = costUsd === null || loop.costUsd === null ? null : costUsd + loop.costUsd;
+  return {
+    phase,
+    iterations: loops.reduce((sum, loop) => sum + loop.turns.length, 0),
+    tokens: loops.reduce((sum, loop) => sum + loop.tokens, 0),
+    costUsd,
+    elapsedMs,
+  };
 }

@@ -7,13 +7,21 @@
  * active job's `started_on` to now with one conditional UPDATE of its job table: the only
  * statement here that is not pg-boss's API.
  */
+import pg from "pg";
 import PgBoss from "pg-boss";
 import { UserError } from "../../../core/errors.js";
-import type { JobQueue, LeasedJob, RetryPolicy } from "../../../ports/job-queue.js";
+import type { DeadLetter, JobQueue, LeasedJob, RetryPolicy } from "../../../ports/job-queue.js";
+import {
+  DEAD_RUN_QUEUE,
+  type Queryable,
+  type QueueDepth,
+  type QueueJob,
+  queueDepth,
+  queueJobs,
+  RUN_QUEUE,
+} from "./pg-boss-inspect.js";
 
-/** The queue of runs and the queue its exhausted jobs are copied to. */
-export const RUN_QUEUE = "assay-runs";
-export const DEAD_RUN_QUEUE = "assay-runs-dead";
+export { DEAD_RUN_QUEUE, RUN_QUEUE } from "./pg-boss-inspect.js";
 
 export interface PgBossQueueOptions {
   url: string;
@@ -25,6 +33,11 @@ export interface PgBossQueueOptions {
   maintenanceIntervalSeconds?: number;
   /** Reports errors of pg-boss's background work (maintenance); they are not fatal. */
   onError?: (error: Error) => void;
+  /**
+   * The connections' `application_name` (default `assay-queue`). Workers use
+   * `assay-worker <host>:<pid>`, which is how `assay health` lists the workers connected now.
+   */
+  applicationName?: string;
 }
 
 interface RunJobData {
@@ -40,7 +53,8 @@ export async function openPgBossQueue(options: PgBossQueueOptions): Promise<PgBo
   const boss = new PgBoss({
     connectionString: options.url,
     schema,
-    application_name: "assay-queue",
+    // PostgreSQL keeps the first 63 bytes of an application name.
+    application_name: (options.applicationName ?? "assay-queue").slice(0, 63),
     max: 4,
     supervise: options.supervise ?? false,
     schedule: false,
@@ -48,19 +62,41 @@ export async function openPgBossQueue(options: PgBossQueueOptions): Promise<PgBo
   });
   boss.on("error", (error) => options.onError?.(error));
   await boss.start();
-  // Both are no-ops when the queues exist.
-  await boss.createQueue(DEAD_RUN_QUEUE);
-  await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, deadLetter: DEAD_RUN_QUEUE });
+  await createQueues(boss, options.url);
   return new PgBossQueue(boss, schema);
+}
+
+/** Key of the advisory lock that serializes creating the queues ('asq1'). */
+const QUEUE_SETUP_LOCK = 0x61737131;
+
+/**
+ * Creates both queues unless they exist. pg-boss's `createQueue` is not safe to run from two
+ * processes at once on a new database (each new queue's partition takes a lock on the queue
+ * table that the other's insert waits under: a deadlock), so creation holds an advisory lock.
+ */
+async function createQueues(boss: PgBoss, url: string): Promise<void> {
+  if ((await boss.getQueue(RUN_QUEUE)) && (await boss.getQueue(DEAD_RUN_QUEUE))) return;
+  const client = new pg.Client({ connectionString: url, application_name: "assay-queue-setup" });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [QUEUE_SETUP_LOCK]);
+    // Both are no-ops when the queue exists (another process created it while this one waited).
+    await boss.createQueue(DEAD_RUN_QUEUE);
+    await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, deadLetter: DEAD_RUN_QUEUE });
+  } finally {
+    await client.end();
+  }
 }
 
 export class PgBossQueue implements JobQueue {
   readonly #boss: PgBoss;
   readonly #schema: string;
+  readonly #db: Queryable;
 
   constructor(boss: PgBoss, schema: string) {
     this.#boss = boss;
     this.#schema = schema;
+    this.#db = { query: (text, values) => boss.getDb().executeSql(text, values ?? []) };
   }
 
   async enqueue(runId: number, policy: RetryPolicy): Promise<string> {
@@ -111,6 +147,40 @@ export class PgBossQueue implements JobQueue {
     };
   }
 
+  async deadLetters(): Promise<DeadLetter[]> {
+    const jobs = await queueJobs(this.#db, { schema: this.#schema, only: "dead-lettered" });
+    return jobs.map(deadLetterOf);
+  }
+
+  async hasPendingJob(runId: number): Promise<boolean> {
+    const jobs = await queueJobs(this.#db, { schema: this.#schema, runId, only: "pending" });
+    return jobs.length > 0;
+  }
+
+  /** Jobs by state (for operators). */
+  depth(): Promise<QueueDepth> {
+    return queueDepth(this.#db, this.#schema);
+  }
+
+  /** The jobs that are not done and the dead-lettered ones, oldest first; `runId` narrows to one run. */
+  jobs(runId?: number): Promise<QueueJob[]> {
+    return queueJobs(this.#db, { schema: this.#schema, ...(runId === undefined ? {} : { runId }) });
+  }
+
+  /**
+   * Deletes the dead-lettered jobs of `runId` (of every run when undefined) and returns them:
+   * their runs were re-queued or the operator is done with them.
+   */
+  async dismissDeadLetters(runId?: number): Promise<DeadLetter[]> {
+    const letters = (await this.deadLetters()).filter((letter) => runId === undefined || letter.runId === runId);
+    if (letters.length > 0)
+      await this.#boss.deleteJob(
+        DEAD_RUN_QUEUE,
+        letters.map((letter) => letter.id),
+      );
+    return letters;
+  }
+
   /** The state of a job in the run queue or the dead-letter queue (for operators and tests). */
   async jobState(queue: string, id: string): Promise<string | undefined> {
     return (await this.#boss.getJobById(queue, id, { includeArchive: true }))?.state;
@@ -119,4 +189,16 @@ export class PgBossQueue implements JobQueue {
   async close(): Promise<void> {
     await this.#boss.stop({ graceful: false, wait: true, close: true });
   }
+}
+
+function deadLetterOf(job: QueueJob): DeadLetter {
+  return {
+    id: job.id,
+    runId: job.runId,
+    attempts: job.attempts,
+    leaseSeconds: job.leaseSeconds,
+    error: job.error,
+    leaseExpired: job.leaseExpired,
+    at: job.createdAt,
+  };
 }

@@ -80,6 +80,7 @@ const RUN_COLUMNS: Record<keyof RunPatch, string> = {
   notesId: "notes_id",
   phase: "phase",
   stopReason: "stop_reason",
+  heartbeatAt: "heartbeat_at",
 };
 
 export class PostgresStore implements Store, InvestigationStore {

@@ -21,6 +21,8 @@
 --   user_id    the owner of the run ('local' for the CLI)
 --   options    JSON run options beyond the budgets: {"investigation": {maxDepth: 2, ...}} holds only the
 --              investigative knobs the user set; '{}' when none
+--   heartbeat_at  wall-clock time of the last heartbeat of the `assay worker` driving the run ('' when no
+--              worker has driven it); a running run whose heartbeat is stale shows as interrupted
 CREATE TABLE IF NOT EXISTS runs (
 	id              INTEGER PRIMARY KEY AUTOINCREMENT,
 	question        TEXT NOT NULL CHECK (question <> ''),
@@ -42,7 +44,8 @@ CREATE TABLE IF NOT EXISTS runs (
 	phase           TEXT NOT NULL DEFAULT '' CHECK (phase IN ('', 'exploration', 'synthesis')),
 	stop_reason     TEXT NOT NULL DEFAULT '',
 	user_id         TEXT NOT NULL DEFAULT 'local',
-	options         TEXT NOT NULL DEFAULT '{}'
+	options         TEXT NOT NULL DEFAULT '{}',
+	heartbeat_at    TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_runs_status ON runs(status, id);
 
@@ -167,6 +170,7 @@ CREATE INDEX IF NOT EXISTS idx_diagnostics_run ON diagnostics(run_id, id);
 --   claim_ids            JSON array of the claim ids the answer cites
 --   exemption            why an UNVERIFIED claim is the best available, or why a depth 0/1 answer was not challenged
 --   claimed_by           the worker run holding it while in_progress (NULL otherwise)
+--   agent                the sub-agent of that run holding it while in_progress (1 … max_parallel), 0 otherwise
 --   reopens              times reopened
 CREATE TABLE IF NOT EXISTS inv_questions (
 	run_id              INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -185,6 +189,7 @@ CREATE TABLE IF NOT EXISTS inv_questions (
 	claim_ids           TEXT NOT NULL DEFAULT '[]',
 	exemption           TEXT NOT NULL DEFAULT '',
 	claimed_by          INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+	agent               INTEGER NOT NULL DEFAULT 0 CHECK (agent >= 0),
 	reopens             INTEGER NOT NULL DEFAULT 0 CHECK (reopens >= 0),
 	created_at          TEXT NOT NULL,
 	updated_at          TEXT NOT NULL,

@@ -90,14 +90,14 @@ class MutationWriter {
       this.#claimId("inv_questions", q.id, ["q"]);
       this.#write(
         `INSERT INTO inv_questions (run_id, id, parent_id, depth, kind, question, rationale, priority, status,
-           validation_criteria, target_sources, answer, claim_ids, exemption, claimed_by, reopens, created_at, updated_at)
+           validation_criteria, target_sources, answer, claim_ids, exemption, claimed_by, agent, reopens, created_at, updated_at)
          VALUES (@runId, @id, @parentId, @depth, @kind, @question, @rationale, @priority, @status, @validationCriteria,
-           @targetSources, @answer, @claimIds, @exemption, @claimedBy, @reopens, @createdAt, @updatedAt)
+           @targetSources, @answer, @claimIds, @exemption, @claimedBy, @agent, @reopens, @createdAt, @updatedAt)
          ON CONFLICT (run_id, id) DO UPDATE SET parent_id = excluded.parent_id, depth = excluded.depth,
            kind = excluded.kind, question = excluded.question, rationale = excluded.rationale,
            priority = excluded.priority, status = excluded.status, validation_criteria = excluded.validation_criteria,
            target_sources = excluded.target_sources, answer = excluded.answer, claim_ids = excluded.claim_ids,
-           exemption = excluded.exemption, claimed_by = excluded.claimed_by, reopens = excluded.reopens,
+           exemption = excluded.exemption, claimed_by = excluded.claimed_by, agent = excluded.agent, reopens = excluded.reopens,
            updated_at = excluded.updated_at`,
         { ...q, targetSources: JSON.stringify(q.targetSources), claimIds: JSON.stringify(q.claimIds) },
       );

@@ -134,6 +134,7 @@ export class SqliteStore implements Store, InvestigationStore {
       notesId: "notes_id",
       phase: "phase",
       stopReason: "stop_reason",
+      heartbeatAt: "heartbeat_at",
     };
     const sets: string[] = [];
     const values: unknown[] = [];
