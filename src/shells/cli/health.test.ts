@@ -8,14 +8,10 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
-import {
-  noticeMissingPostgres,
-  POSTGRES_AVAILABLE,
-  startTestPostgres,
-  type TestPostgres,
-} from "../../testing/postgres.js";
+import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../testing/postgres.js";
+import { useTestPostgres } from "../../testing/postgres-suite.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
@@ -111,13 +107,7 @@ describe("assay health on PostgreSQL", () => {
   });
 
   describe.runIf(POSTGRES_AVAILABLE)("against a server", () => {
-    let server: TestPostgres;
-    beforeAll(async () => {
-      server = await startTestPostgres();
-    }, 120_000);
-    afterAll(async () => {
-      await server?.stop();
-    });
+    const server = useTestPostgres();
 
     it("is unhealthy on an empty database, and creates nothing", async () => {
       const url = await server.createDatabase();

@@ -1,14 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
-import {
-  noticeMissingPostgres,
-  POSTGRES_AVAILABLE,
-  startTestPostgres,
-  type TestPostgres,
-} from "../../testing/postgres.js";
+import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../testing/postgres.js";
+import { useTestPostgres } from "../../testing/postgres-suite.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
@@ -41,13 +37,7 @@ describe("--db postgres://", () => {
 
   // In CI the store's own test file fails loudly without PostgreSQL; this one only skips.
   describe.runIf(POSTGRES_AVAILABLE)("against a server", () => {
-    let server: TestPostgres;
-    beforeAll(async () => {
-      server = await startTestPostgres();
-    }, 120_000);
-    afterAll(async () => {
-      await server?.stop();
-    });
+    const server = useTestPostgres();
 
     it("runs, lists and shows a research stored in PostgreSQL", async () => {
       const url = await server.createDatabase();

@@ -5,18 +5,14 @@
  * source is lost or persisted twice; every source has its event; no frontier question is
  * claimed while it is already in progress (checked on the transitions).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../adapters/store/postgres/postgres-store.js";
 import { TURN_EVENT } from "../../core/investigative/turn-events.js";
 import { isQueued, type RunRecord } from "../../ports/store.js";
 import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
 import { claimProblems } from "../../testing/frontier-checks.js";
-import {
-  noticeMissingPostgres,
-  POSTGRES_AVAILABLE,
-  startTestPostgres,
-  type TestPostgres,
-} from "../../testing/postgres.js";
+import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../testing/postgres.js";
+import { useTestPostgres } from "../../testing/postgres-suite.js";
 import { tempDir } from "../../testing/temp-dir.js";
 import { killAll, startWorkerProcess, type WorkerProcess } from "../../testing/worker-process.js";
 
@@ -51,13 +47,7 @@ const RUNS = 24;
 const KILLS = 6;
 
 describe.runIf(POSTGRES_AVAILABLE)("three workers, 24 queued runs, random kills", () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useTestPostgres();
 
   it("every run publishes; sources are each persisted once; no question is claimed twice", async () => {
     const url = await server.createDatabase();

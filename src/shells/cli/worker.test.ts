@@ -6,28 +6,23 @@
  * dead-lettered; a worker killed on the last attempt leaves a dead letter that another worker
  * closes, and `assay queue retry` resumes that run to its publication.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../../adapters/store/postgres/postgres-store.js";
 import type { RunRecord } from "../../ports/store.js";
-import { BIN, EXAMPLE_CORPUS, REPO_ROOT, runCli } from "../../testing/cli.js";
-import {
-  noticeMissingPostgres,
-  POSTGRES_AVAILABLE,
-  startTestPostgres,
-  type TestPostgres,
-} from "../../testing/postgres.js";
+import { BIN, EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../testing/postgres.js";
+import { useTestPostgres } from "../../testing/postgres-suite.js";
 import { tempDir } from "../../testing/temp-dir.js";
+import { killAll, startWorkerProcess, type WorkerProcess } from "../../testing/worker-process.js";
 
 const cleanups: (() => void)[] = [];
-const workers: ChildProcess[] = [];
+const workers: WorkerProcess[] = [];
 afterEach(() => {
-  for (const worker of workers.splice(0))
-    if (worker.exitCode === null && worker.signalCode === null) worker.kill("SIGKILL");
+  killAll(workers);
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 function home(): string {
@@ -44,36 +39,16 @@ beforeAll(() => {
 
 noticeMissingPostgres("the queue and worker tests");
 
-/** Quick polls and maintenance so that leases and retries play out in seconds. */
-const FAST = ["--poll", "0.2", "--maintenance-interval", "1"];
-
-interface Worker {
-  child: ChildProcess;
-  exited: Promise<NodeJS.Signals | number | null>;
-  stderr: () => string;
-}
-
-function startWorker(url: string, dir: string, extra: string[] = []): Worker {
-  const child = spawn(process.execPath, [BIN, "worker", "--db", url, ...FAST, ...extra], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, ASSAY_HOME: dir, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  workers.push(child);
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.on("exit", (code, signal) => resolve(signal ?? code)),
-  );
-  return { child, exited, stderr: () => stderr };
+function startWorker(url: string, dir: string, extra: string[] = []): WorkerProcess {
+  const worker = startWorkerProcess(url, dir, extra);
+  workers.push(worker);
+  return worker;
 }
 
 async function waitFor<T>(
   what: string,
   read: () => Promise<T | undefined>,
-  worker: Worker,
+  worker: WorkerProcess,
   timeoutMs = 30_000,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -86,13 +61,7 @@ async function waitFor<T>(
 }
 
 describe.runIf(POSTGRES_AVAILABLE)("assay run --queue and assay worker", () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useTestPostgres();
 
   async function readRun(url: string, runId: number): Promise<RunRecord | undefined> {
     const store = await openPostgresStore({ url });

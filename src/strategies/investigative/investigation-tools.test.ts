@@ -134,6 +134,36 @@ async function step(
   return reply;
 }
 
+/**
+ * `store` whose writes (`applyMutation`) wait until `release()`: a writer in another process
+ * that decided before a concurrent write committed. Records the errors its writes met.
+ */
+function heldWrites(store: SqliteStore): { store: SqliteStore; release: () => void; conflicts: unknown[] } {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const conflicts: unknown[] = [];
+  const held = new Proxy(store, {
+    get(target, property, receiver) {
+      if (property !== "applyMutation") {
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return async (...args: Parameters<SqliteStore["applyMutation"]>) => {
+        await released;
+        try {
+          return await target.applyMutation(...args);
+        } catch (error) {
+          conflicts.push(error);
+          throw error;
+        }
+      };
+    },
+  });
+  return { store: held, release: () => release(), conflicts };
+}
+
 const child = (question: string, priority: number) => ({
   parent_id: "q_001",
   question,
@@ -491,28 +521,7 @@ describe("InvestigationTools", () => {
     try {
       // The second handle holds its write until the first writer has committed, so it
       // decided on stale state and must meet the id counter.
-      let release: () => void = () => undefined;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const conflicts: unknown[] = [];
-      const held = new Proxy(other, {
-        get(target, property, receiver) {
-          if (property !== "applyMutation") {
-            const value: unknown = Reflect.get(target, property, receiver);
-            return typeof value === "function" ? value.bind(target) : value;
-          }
-          return async (...args: Parameters<SqliteStore["applyMutation"]>) => {
-            await released;
-            try {
-              return await target.applyMutation(...args);
-            } catch (error) {
-              conflicts.push(error);
-              throw error;
-            }
-          };
-        },
-      });
+      const { store: held, release, conflicts } = heldWrites(other);
       const first = await f.open();
       const second = await f.open({ store: held });
       const slow = second.call("add_question", child("Which company sold it first?", 0.7));
@@ -544,29 +553,8 @@ describe("InvestigationTools", () => {
     await first.call("add_question", child("Which company sold it first?", 0.7));
     const other = openSqliteStore({ file: f.file });
     try {
-      let release: () => void = () => undefined;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const conflicts: unknown[] = [];
       // Sub-agent 2 (another process, another handle) decides on the frontier before sub-agent 1's claim…
-      const held = new Proxy(other, {
-        get(target, property, receiver) {
-          if (property !== "applyMutation") {
-            const value: unknown = Reflect.get(target, property, receiver);
-            return typeof value === "function" ? value.bind(target) : value;
-          }
-          return async (...args: Parameters<SqliteStore["applyMutation"]>) => {
-            await released;
-            try {
-              return await target.applyMutation(...args);
-            } catch (error) {
-              conflicts.push(error);
-              throw error;
-            }
-          };
-        },
-      });
+      const { store: held, release, conflicts } = heldWrites(other);
       const second = (await f.open({ store: held, config })).forAgent(2);
       const slow = second.call("frontier_next", {});
       // …and writes after it: both decided on q_002 pending.

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ExternalServiceError } from "../../../core/errors.js";
-import {
-  IN_CI,
-  missingPostgresError,
-  noticeMissingPostgres,
-  POSTGRES_AVAILABLE,
-  startTestPostgres,
-  type TestPostgres,
-} from "../../../testing/postgres.js";
+import { IN_CI, missingPostgresError, noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../../testing/postgres.js";
+import { useTestPostgres } from "../../../testing/postgres-suite.js";
 import { openPostgresStore, type PostgresStore } from "../../store/postgres/postgres-store.js";
 import { sampleRequest } from "../../store/store-contract.js";
 import { markedPair, runArtifactContract } from "../artifact-contract.js";
@@ -25,13 +19,7 @@ describe.runIf(!POSTGRES_AVAILABLE && IN_CI)("PostgreSQL artifact store in CI", 
 });
 
 describe.runIf(POSTGRES_AVAILABLE)("PostgreSQL artifact store", () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useTestPostgres();
 
   const freshStore = async (): Promise<PostgresStore> => openPostgresStore({ url: await server.createDatabase() });
   const newRun = async (store: PostgresStore) => {

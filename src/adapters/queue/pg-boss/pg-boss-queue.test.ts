@@ -1,11 +1,7 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  noticeMissingPostgres,
-  POSTGRES_AVAILABLE,
-  startTestPostgres,
-  type TestPostgres,
-} from "../../../testing/postgres.js";
+import { describe, expect, it } from "vitest";
+import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../../testing/postgres.js";
+import { useTestPostgres } from "../../../testing/postgres-suite.js";
 import { queueDepth, queueSchemaState } from "./pg-boss-inspect.js";
 import { DEAD_RUN_QUEUE, openPgBossQueue, RUN_QUEUE } from "./pg-boss-queue.js";
 
@@ -14,13 +10,7 @@ noticeMissingPostgres("the pg-boss queue tests");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.runIf(POSTGRES_AVAILABLE)("pg-boss run queue", () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useTestPostgres();
 
   it("keeps a job leased while it heartbeats, and loses it once the heartbeats stop", async () => {
     const url = await server.createDatabase();

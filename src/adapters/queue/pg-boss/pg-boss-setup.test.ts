@@ -3,25 +3,15 @@
  * processes create the same new queue at once, so the adapter serializes it. Eight queue
  * handles (eight connection pools, as eight processes would have) open at once, three times.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  noticeMissingPostgres,
-  POSTGRES_AVAILABLE,
-  startTestPostgres,
-  type TestPostgres,
-} from "../../../testing/postgres.js";
+import { describe, expect, it } from "vitest";
+import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../../testing/postgres.js";
+import { useTestPostgres } from "../../../testing/postgres-suite.js";
 import { openPgBossQueue } from "./pg-boss-queue.js";
 
 noticeMissingPostgres("the queue setup test");
 
 describe.runIf(POSTGRES_AVAILABLE)("opening the queue from many processes at once", () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useTestPostgres();
 
   it("creates the queues once, with no deadlock, on a new database", async () => {
     for (let round = 0; round < 3; round++) {

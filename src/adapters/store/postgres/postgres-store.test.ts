@@ -1,16 +1,10 @@
 import { readFileSync } from "node:fs";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoreError, UserError } from "../../../core/errors.js";
 import { IdConflictError } from "../../../ports/investigation-store.js";
-import {
-  IN_CI,
-  missingPostgresError,
-  noticeMissingPostgres,
-  POSTGRES_AVAILABLE,
-  startTestPostgres,
-  type TestPostgres,
-} from "../../../testing/postgres.js";
+import { IN_CI, missingPostgresError, noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../../testing/postgres.js";
+import { useTestPostgres } from "../../../testing/postgres-suite.js";
 import { createQuestions, sampleQuestion, sampleTransition } from "../investigation-contract.js";
 import { runStoreContract, sampleRequest, sampleSource } from "../store-contract.js";
 import { redactUrl } from "./postgres-connection.js";
@@ -28,13 +22,7 @@ describe.runIf(!POSTGRES_AVAILABLE && IN_CI)("PostgreSQL store in CI", () => {
 });
 
 describe.runIf(POSTGRES_AVAILABLE)("PostgreSQL store", () => {
-  let server: TestPostgres;
-  beforeAll(async () => {
-    server = await startTestPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useTestPostgres();
 
   /** A store on a fresh, empty database of the test server. */
   const freshStore = async (): Promise<{ store: PostgresStore; url: string }> => {
