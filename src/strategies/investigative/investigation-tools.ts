@@ -43,8 +43,15 @@ export interface InvestigationToolsOptions {
   agent?: number;
 }
 
-/** Times a change decided on stale state is decided again before the conflict is an error. */
-const CONFLICT_RETRIES = 8;
+/**
+ * Times a change decided on stale state is decided again before the conflict is an error. Each
+ * conflict means another writer's change landed, so the run progresses; the pause (random, a
+ * little longer each time) keeps writers in several processes that race for the same question
+ * from colliding again in step.
+ */
+const CONFLICT_RETRIES = 30;
+const conflictPause = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * Math.min(attempt + 1, 10)));
 
 /** One queue of calls shared by the views of a run's sub-agents. */
 class CallQueue {
@@ -219,7 +226,10 @@ export class InvestigationTools {
         await this.#write(decision.value.mutation);
       } catch (error) {
         // Another writer took the next id between load and write: decide again on fresh state.
-        if (error instanceof IdConflictError && attempt < CONFLICT_RETRIES) continue;
+        if (error instanceof IdConflictError && attempt < CONFLICT_RETRIES) {
+          await conflictPause(attempt);
+          continue;
+        }
         throw error;
       }
       return { ok: true, text: decision.value.text };
@@ -241,7 +251,10 @@ export class InvestigationTools {
       try {
         await this.#write(logged.value.mutation);
       } catch (error) {
-        if (error instanceof IdConflictError && attempt < CONFLICT_RETRIES) continue;
+        if (error instanceof IdConflictError && attempt < CONFLICT_RETRIES) {
+          await conflictPause(attempt);
+          continue;
+        }
         throw error;
       }
       return logged.value;
