@@ -44,3 +44,11 @@ export function contentWords(text: string): string[] {
 export function keyTerms(text: string): string[] {
   return [...new Set(contentWords(text))];
 }
+
+/** Lower case, punctuation and whitespace collapsed to single spaces: two texts equal here say the same words. */
+export function normalizeWording(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}

@@ -5,7 +5,7 @@
  * (`ChallengeConsequence`) for the caller to apply through the ledger and frontier.
  */
 import { err, ok, type Result } from "../result.js";
-import { readerLine } from "../text.js";
+import { normalizeWording, readerLine } from "../text.js";
 import { nextSequentialId } from "./ledger.js";
 import {
   CHALLENGE_OUTCOMES,
@@ -68,13 +68,8 @@ export interface ValidChallenge {
 
 const reject = (rule: string, message: string): Result<never, Rejection> => err({ rule, message });
 
-/** Lower case, punctuation and whitespace collapsed to single spaces: two queries equal here are one query. */
-export function normalizeQuery(query: string): string {
-  return query
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
+/** Two queries equal here are one query. */
+export const normalizeQuery = normalizeWording;
 
 // Fillers that make a rephrasing look new without attacking anything; negations ("not", "never") stay terms.
 const FILLERS = new Set(

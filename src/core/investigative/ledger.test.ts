@@ -148,19 +148,37 @@ describe("appendClaim", () => {
   it("numbers claims and datapoints with separate counters", () => {
     let ledger = withSources();
     const ids: string[] = [];
-    for (const kind of ["claim", "datapoint", "claim", "datapoint"] as const) {
-      const change = value(appendClaim(ledger, claimInput({ kind, value: "11", unit: "GB" }), ctx));
+    for (const [index, kind] of (["claim", "datapoint", "claim", "datapoint"] as const).entries()) {
+      const change = value(appendClaim(ledger, claimInput({ kind, value: String(11 + index), unit: "GB" }), ctx));
       ledger = change.ledger;
       ids.push(change.claim.id);
     }
     expect(ids).toEqual(["c_001", "d_001", "c_002", "d_002"]);
-    expect(ledger.claims.find((claim) => claim.id === "d_001")).toMatchObject({ value: "11", unit: "GB" });
+    expect(ledger.claims.find((claim) => claim.id === "d_001")).toMatchObject({ value: "12", unit: "GB" });
   });
 
   it("continues after the highest existing id", () => {
     const ledger = value(appendClaim(withSources(), claimInput(), ctx)).ledger;
     const gapped = { ...ledger, claims: ledger.claims.map((claim) => ({ ...claim, id: "c_041" })) };
-    expect(value(appendClaim(gapped, claimInput(), ctx)).claim.id).toBe("c_042");
+    expect(value(appendClaim(gapped, claimInput({ text: "Library L supports feature G" }), ctx)).claim.id).toBe(
+      "c_042",
+    );
+  });
+
+  it("refuses a claim the ledger already records in the same words, naming it; a retracted one may be said again", () => {
+    const ledger = value(appendClaim(withSources(), claimInput(), ctx)).ledger;
+    const again = rejection(
+      appendClaim(ledger, claimInput({ text: "library L supports  feature F.", sourceIds: ["s_002"] }), ctx),
+    );
+    expect(again.rule).toBe("duplicate-claim");
+    expect(again.message).toContain("c_001 already records this claim: cite c_001, or add a further source to it");
+    // Another value is another datapoint; a retracted claim no longer records anything.
+    const points = value(appendClaim(ledger, claimInput({ kind: "datapoint", value: "11", unit: "GB" }), ctx)).ledger;
+    expect(value(appendClaim(points, claimInput({ kind: "datapoint", value: "12", unit: "GB" }), ctx)).claim.id).toBe(
+      "d_002",
+    );
+    const retracted = { ...ledger, claims: ledger.claims.map((claim) => ({ ...claim, status: "RETRACTED" as const })) };
+    expect(value(appendClaim(retracted, claimInput(), ctx)).claim.id).toBe("c_002");
   });
 
   it("rejects an empty text, a datapoint without value or unit, no source and an unknown source", () => {

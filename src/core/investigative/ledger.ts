@@ -8,6 +8,7 @@
  */
 import { chunkId } from "../ids.js";
 import { err, ok, type Result } from "../result.js";
+import { normalizeWording } from "../text.js";
 import {
   type Challenge,
   type Claim,
@@ -163,6 +164,22 @@ export function appendClaim(
     }
     const problem = passageProblem(sourceId, chunkIds);
     if (problem) return err(problem);
+  }
+  // Two sub-agents (or one, twice) reading the same sentence record it once.
+  const wording = normalizeWording(text);
+  const same = ledger.claims.find(
+    (known) =>
+      known.kind === input.kind &&
+      (known.status === "UNVERIFIED" || known.status === "VERIFIED") &&
+      normalizeWording(known.text) === wording &&
+      known.value === value &&
+      known.unit === unit,
+  );
+  if (same) {
+    return reject(
+      "duplicate-claim",
+      `${same.id} already records this ${input.kind}: cite ${same.id}, or add a further source to it with notes_update(add_source)`,
+    );
   }
   const prefix = input.kind === "datapoint" ? "d" : "c";
   const claim: Claim = {

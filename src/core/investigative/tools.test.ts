@@ -569,7 +569,10 @@ describe("notes_append", () => {
     expect(outcome.text).toBe("Appended to datapoints:\n[d_001] UNVERIFIED  16 GB | VRAM budget of the target GPU");
     expect(session.notes()).toContain("- [d_001] 16  GB  | VRAM budget of the target GPU  | s_005\n");
     const { unit: _unit, ...noUnit } = point;
-    const rejection = session.no("notes_append", { section: "datapoints", entries: [point, noUnit] });
+    const rejection = session.no("notes_append", {
+      section: "datapoints",
+      entries: [{ ...point, value: "24" }, noUnit],
+    });
     expect(rejection.rule).toBe("datapoint");
     expect(rejection.message).toMatch(/^entry 2: a datapoint needs its value and unit.* Nothing was appended\.$/);
   });
