@@ -71,6 +71,11 @@ describe("buildSourceBackedReport", () => {
     expect(parseReportDocument(JSON.parse(JSON.stringify(doc))).ok).toBe(true);
   });
 
+  it("lists a query run twice once, in first-run order", () => {
+    const doc = buildSourceBackedReport(input([], { attemptedQueries: ["“b”", "“a”", "“b”", "  "], phase: "final" }));
+    expect(doc.attemptedQueries).toEqual(["“b”", "“a”"]);
+  });
+
   it("makes a preliminary source-backed document that says synthesis is pending", () => {
     const doc = buildSourceBackedReport(input([source(1, PROSE)]));
     expect(doc.status).toBe("source-backed");

@@ -70,6 +70,11 @@ function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 /** Reader-safe sentences about what limited acquisition. */
+/** The queries run, each once (a query run twice, by two sub-agents or on a retry, is one line), in first-run order. */
+function queriesRun(queries: readonly string[]): string[] {
+  return [...new Set(queries.map((query) => readerLine(query, 300)).filter(Boolean))];
+}
+
 export function describeBoundaries(facts: AcquisitionFacts): string[] {
   const lines: string[] = [];
   if (facts.failedSearches > 0) {
@@ -177,7 +182,7 @@ export function buildReport(input: BuildInput): ReportDocument {
     ...(input.synthesis?.producedBy ? { producedBy: input.synthesis.producedBy } : {}),
     ...items,
     sourceCards: [],
-    attemptedQueries: input.attemptedQueries.map((query) => readerLine(query, 300)).filter(Boolean),
+    attemptedQueries: queriesRun(input.attemptedQueries),
     acquisitionBoundaries: describeBoundaries(input.acquisition),
     sources: ledger.slice(0, cited.length),
     reviewedSources: ledger.slice(cited.length),
@@ -225,7 +230,7 @@ export function buildSourceBackedReport(input: BuildInput): ReportDocument {
     recommendations: [],
     gaps: [],
     sourceCards: cards,
-    attemptedQueries: input.attemptedQueries.map((query) => readerLine(query, 300)).filter(Boolean),
+    attemptedQueries: queriesRun(input.attemptedQueries),
     acquisitionBoundaries: describeBoundaries(input.acquisition),
     sources: cited.map((source, index) => entry(source, index + 1)),
     reviewedSources: reviewed.map((source, index) => entry(source, cited.length + index + 1)),
