@@ -6,6 +6,7 @@
  */
 import { err, ok, type Result } from "../result.js";
 import { normalizeWording, readerLine } from "../text.js";
+import { holderOf } from "./frontier-queries.js";
 import { nextSequentialId } from "./ledger.js";
 import {
   CHALLENGE_OUTCOMES,
@@ -18,6 +19,7 @@ import {
   type Claim,
   type DecisionContext,
   EMPTY_MUTATION,
+  type Investigation,
   type InvestigationConfig,
   type Mutation,
   type QuestionStatus,
@@ -419,6 +421,23 @@ function consequencesOf(
 
 export const openChallenges = (challenges: readonly Challenge[]): Challenge[] =>
   challenges.filter((challenge) => challenge.status === "open");
+
+/**
+ * The open challenges the calling sub-agent works (`max_parallel` > 1): those registered under
+ * the question it holds; one whose question no other sub-agent holds is sub-agent 1's. So two
+ * sub-agents never run and judge the same challenge. With one sub-agent: every open challenge.
+ */
+export function ownOpenChallenges(investigation: Investigation): Challenge[] {
+  const agent = investigation.agent ?? 1;
+  const holders = new Map(
+    investigation.frontier.questions
+      .filter((question) => question.status === "in_progress")
+      .map((question) => [question.id, holderOf(question)]),
+  );
+  return openChallenges(investigation.challenges).filter(
+    (challenge) => (holders.get(challenge.questionId ?? "") ?? 1) === agent,
+  );
+}
 
 /** The challenges of one target ('' is the conclusion's id). */
 export const challengesOn = (

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { attachAttempt } from "./challenges.js";
+import { attachAttempt, openChallenges, ownOpenChallenges } from "./challenges.js";
 import { applyFrontierMutation, createFrontier, recordAttempt, replayStatuses, wouldCycle } from "./frontier.js";
 import { EMPTY_LEDGER, independenceKey } from "./ledger.js";
 import { TOOL_SCHEMAS } from "./tool-schemas.js";
@@ -274,6 +274,27 @@ describe("sub-agents (max_parallel > 1)", () => {
     // Both in progress: max_parallel 2 is reached for a third sub-agent.
     session.investigation = deepFreeze({ ...session.investigation, agent: 3 });
     expect(session.no("frontier_next").message).toContain("(max_parallel 2)");
+  });
+});
+
+describe("sub-agents' open challenges", () => {
+  it("each works the challenges registered under the question it holds; an unheld one is sub-agent 1's", () => {
+    const session = expanded({ maxParallel: 2 });
+    const first = session.addClaim("Model X has 7 billion parameters.", ["s_001"]);
+    const ofFirst = session.challenge(attack(first, "negation", "model X parameter count not 7 billion"));
+    session.investigation = deepFreeze({ ...session.investigation, agent: 2 });
+    session.ok("frontier_next");
+    const second = session.addClaim("Activations take 2 GB at batch size 1.", ["s_002"]);
+    const ofSecond = session.challenge(attack(second, "negation", "activation memory batch 1 not 2 GB"));
+    const own = (agent: number) =>
+      ownOpenChallenges({ ...session.investigation, agent }).map((challenge) => challenge.id);
+    expect(own(1)).toEqual([ofFirst]);
+    expect(own(2)).toEqual([ofSecond]);
+    // With one sub-agent (or once q_002 is no longer held) sub-agent 1 sees both.
+    expect(openChallenges(session.investigation.challenges).map((challenge) => challenge.id)).toEqual([
+      ofFirst,
+      ofSecond,
+    ]);
   });
 });
 

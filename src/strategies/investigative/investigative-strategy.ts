@@ -32,7 +32,7 @@ import {
   stillPending,
   stopReason,
 } from "../../core/investigative/breakers.js";
-import { openChallenges } from "../../core/investigative/challenges.js";
+import { ownOpenChallenges } from "../../core/investigative/challenges.js";
 import { resolveInvestigationConfig } from "../../core/investigative/config.js";
 import { type FinalReport, parseFinalReport } from "../../core/investigative/final-report.js";
 import { isExpanded, ROOT_QUESTION_ID, rankActionable } from "../../core/investigative/frontier-queries.js";
@@ -171,7 +171,7 @@ function explorationState(investigation: Investigation, mode: TurnMode): { state
   if (mode.kind === "extraction") return { state: "extracting", detail: "a page read must be extracted into notes" };
   if (mode.kind === "consolidation") return { state: "consolidating", detail: "notes.md is over notes_max_tokens" };
   if (!isExpanded(investigation.frontier)) return { state: "planning", detail: "broad expansion of the objective" };
-  if (openChallenges(investigation.challenges).length > 0) return { state: "challenging", detail: "open challenge" };
+  if (ownOpenChallenges(investigation).length > 0) return { state: "challenging", detail: "open challenge" };
   if (currentQuestion(investigation)?.rationale === VERIFY_RATIONALE) {
     return { state: "verifying", detail: "final verification check" };
   }
@@ -297,7 +297,8 @@ async function explore(run: Run): Promise<ExplorationEnd> {
     if (verdict.fire) return { kind: "breaker", verdict };
     const mode = nextMode(run, investigation);
     const othersHold = investigation.frontier.questions.some((question) => question.status === "in_progress");
-    if (mode.kind === "normal" && !currentQuestion(investigation) && othersHold && isExpanded(investigation.frontier)) {
+    const idle = !currentQuestion(investigation) && ownOpenChallenges(investigation).length === 0;
+    if (mode.kind === "normal" && idle && othersHold && isExpanded(investigation.frontier)) {
       // Every actionable question is held by another sub-agent: wait for one to change the frontier.
       await crew.changed();
       continue;

@@ -7,7 +7,7 @@
  * caller's; a turn only reports what happened.
  */
 import { z } from "zod";
-import { openChallenges } from "../../core/investigative/challenges.js";
+import { ownOpenChallenges } from "../../core/investigative/challenges.js";
 import { type FinalReport, finalizationGate } from "../../core/investigative/final-report.js";
 import { renderFrontierSummary } from "../../core/investigative/frontier-summary.js";
 import { explorationGate } from "../../core/investigative/gates.js";
@@ -291,7 +291,7 @@ function actInput(
       investigation.config,
       current ? { currentId: current.id } : {},
     ),
-    openChallenges: openChallenges(investigation.challenges),
+    openChallenges: ownOpenChallenges(investigation),
     turns: visibleTurns(workedTurns(loop), investigation.config.keepTurns),
     tools: plan.offered,
     // Synthesis researches nothing: no current question to satisfy.

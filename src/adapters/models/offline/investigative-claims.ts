@@ -4,7 +4,7 @@
  * verification, and consolidation. Each returns a plan or undefined when it does not apply;
  * see investigative-rules.ts for the order they are tried in.
  */
-import { challengesOn, normalizeQuery } from "../../../core/investigative/challenges.js";
+import { challengesOn, normalizeQuery, ownOpenChallenges } from "../../../core/investigative/challenges.js";
 import { attemptCount, attemptsOf } from "../../../core/investigative/frontier.js";
 import { supportingKeys, verificationGaps } from "../../../core/investigative/ledger.js";
 import type { Challenge, Claim, Investigation } from "../../../core/investigative/types.js";
@@ -37,8 +37,8 @@ function ranLastTurn(context: RuleContext, challenge: Challenge): boolean {
   );
 }
 
-const openChallenges = (investigation: Investigation): Challenge[] =>
-  investigation.challenges.filter((challenge) => challenge.status === "open");
+/** The open challenges this sub-agent works (all of them with one). */
+const openChallenges = (investigation: Investigation): Challenge[] => ownOpenChallenges(investigation);
 
 /** An open challenge whose query has not run: search it (or close it inconclusive when no search is left). */
 export function challengeRunPlan(context: RuleContext): Plan | undefined {
