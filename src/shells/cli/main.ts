@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import { AssayError, UserError } from "../../core/errors.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
 import { version } from "../../version.js";
+import { registerMcpCommand } from "../mcp/mcp-command.js";
 import { collectAssignment, readConfigFile } from "./config-file.js";
 import { type EvalCommandOptions, evalCommand, thresholdAssignment } from "./eval-command.js";
 import { healthCommand } from "./health-command.js";
@@ -338,6 +339,7 @@ export function buildProgram(): Command {
         }
       },
     );
+  registerMcpCommand(program, dbOption);
   return program;
 }
 

@@ -1,0 +1,50 @@
+/** One short human line per run event worth showing (CLI progress, MCP progress, live pages); undefined otherwise. */
+import type { RunEvent } from "../ports/store.js";
+
+export function describeEvent(event: RunEvent): string | undefined {
+  const data = event.data;
+  switch (event.type) {
+    case "run-started":
+      return `run started: ${String(data.question)}`;
+    case "run-resumed":
+      return `run resumed with ${String(data.sources)} persisted sources`;
+    case "stage-changed":
+      return `stage: ${String(data.stage)}`;
+    case "scope-prepared":
+      return `search provider ready: ${String(data.provider)}`;
+    case "corpus-indexed":
+      return `corpus indexed: ${String(data.documents)} documents (${String(data.added)} added, ${String(data.updated)} updated, ${String(data.unchanged)} unchanged)`;
+    case "search-finished":
+      return `search finished: ${String(data.hits)} hits`;
+    case "search-failed":
+      return "search failed (see diagnostics)";
+    case "source-persisted":
+      return `source persisted: ${String(data.anchor)}`;
+    case "fetch-failed":
+      return `could not read: ${String(data.anchor)}`;
+    case "generation-finished":
+      return `${String(data.purpose)} finished (${String(data.model)})`;
+    case "generation-failed":
+      return `${String(data.purpose)} failed: ${String(data.kind)} (the run goes on without it)`;
+    case "synthesis-admitted":
+      return `synthesis: ${String(data.facts)} facts, ${String(data.derivations)} derivations, ${String(data.recommendations)} recommendations admitted; ${String(data.dropped)} dropped`;
+    case "answer-admitted":
+      return `answer: ${String(data.statements)} statements and ${String(data.gaps)} gaps admitted; ${String(data.dropped)} dropped`;
+    case "budget-exhausted":
+      return `stopped at the ${String(data.limit)}`;
+    case "deadline-reached":
+      return "time limit reached: publishing from persisted sources";
+    case "run-cancelled":
+      return "cancelled: publishing from persisted sources";
+    case "preliminary-published":
+      return `preliminary report published (${String(data.sources)} sources)`;
+    case "final-published":
+      return `report published: ${String(data.status)}`;
+    case "publication-failed":
+      return "publication failed (see diagnostics)";
+    case "run-finished":
+      return `run finished: ${String(data.status)}`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,365 @@
+/**
+ * Assay as an MCP server: a `research` tool that runs a research through the runtime and
+ * reports progress, `get_report` and `list_runs`, and the published reports as resources.
+ * Transport-free: `mcp-command.ts` connects it to stdio or streamable HTTP.
+ */
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  type CallToolResult,
+  McpError,
+  type ReadResourceResult,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { UserError } from "../../core/errors.js";
+import type { ArtifactFiles, ArtifactStore } from "../../ports/artifact-store.js";
+import type { Model } from "../../ports/model.js";
+import { type RunEvent, type RunRecord, STRATEGY_NAMES, type Store } from "../../ports/store.js";
+import type { RunOutcome, Runtime } from "../../runtime/runtime.js";
+import { version } from "../../version.js";
+import type { ConfigFile } from "../cli/config-file.js";
+import { modelSpec, resolveModel } from "../cli/model-choice.js";
+import { buildRequest, type RunCommandOptions } from "../cli/run-request.js";
+import { displayStatus } from "../cli/run-state.js";
+import { describeEvent } from "../event-lines.js";
+import { allowedCorpus } from "./corpus-roots.js";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Research runs in progress in this process: stopped (and published) when the server shuts down. */
+export class ActiveResearch {
+  readonly #controller = new AbortController();
+  readonly #running = new Set<Promise<unknown>>();
+
+  /** Aborted when the server shuts down. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.#running.add(work);
+    const forget = (): void => {
+      this.#running.delete(work);
+    };
+    work.then(forget, forget);
+    return work;
+  }
+
+  /** Cancels every run in progress and waits for their publications. */
+  async stop(): Promise<void> {
+    this.#controller.abort(new Error("the MCP server is shutting down"));
+    await Promise.allSettled([...this.#running]);
+  }
+}
+
+export interface McpServices {
+  store: Store;
+  artifacts: ArtifactStore;
+  /** The runtime of one research, with its model (undefined: `none`). */
+  runtimeFor: (model: Model | undefined) => Runtime;
+  environment: Record<string, string | undefined>;
+  /** Real absolute paths of the folders a client may research (see corpus-roots.ts). */
+  corpusRoots: readonly string[];
+  /** The server's `--model` (else ASSAY_MODEL, else offline) and `--search`, and its settings file. */
+  defaults: { model?: string; search?: string; config: ConfigFile | undefined };
+  research: ActiveResearch;
+  /** A line for the server's log (stderr: stdout is the protocol in stdio mode). */
+  log: (line: string) => void;
+}
+
+export const REPORT_FORMATS = ["markdown", "json", "html"] as const;
+type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+const EXTENSIONS = { markdown: "md", json: "json", html: "html" } as const;
+const MIME_TYPES = { markdown: "text/markdown", json: "application/json", html: "text/html" } as const;
+
+/** `assay://runs/<id>/report.md` (or `.json`, `.html`). */
+export function reportUri(runId: number, format: ReportFormat = "markdown"): string {
+  return `assay://runs/${runId}/report.${EXTENSIONS[format]}`;
+}
+
+/**
+ * Progress notifications for the request's progress token: one step per persisted source and a
+ * last one for the report (`total` = max sources + 1). Between two sources each notification
+ * moves halfway to the next whole step, so `progress` strictly increases as the protocol
+ * requires. Notifications are sent in order; `flush` waits for them (before the result).
+ */
+export function progressReporter(
+  extra: Pick<Extra, "_meta" | "sendNotification">,
+  maxSources: number,
+): { listener: (event: RunEvent) => void; flush: () => Promise<void> } | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  const total = maxSources + 1;
+  let sources = 0;
+  let last: number | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  const next = (event: RunEvent): number | undefined => {
+    if (event.type === "run-finished") return last === undefined || total > last ? total : undefined;
+    if (last === undefined || sources > last) return sources;
+    const value = last + (Math.floor(last) + 1 - last) / 2;
+    return value > last && value < total ? value : undefined;
+  };
+  return {
+    listener: (event) => {
+      if (event.type === "source-persisted") sources = Number(event.data.persisted ?? sources + 1);
+      const line = describeEvent(event);
+      if (line === undefined) return;
+      const progress = next(event);
+      if (progress === undefined) return;
+      last = progress;
+      const message = `${line} (${sources}/${maxSources} sources)`;
+      chain = chain
+        .then(() =>
+          extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress, total, message },
+          }),
+        )
+        .catch(() => undefined);
+    },
+    flush: () => chain,
+  };
+}
+
+const researchInput = {
+  question: z.string().describe("The research question (at most 4000 characters)."),
+  corpus: z
+    .string()
+    .optional()
+    .describe("A folder of documents to research (Markdown, text, HTML, PDF), inside the server's corpus roots."),
+  web: z.boolean().optional().describe("Research the web instead of a folder."),
+  strategy: z.enum(STRATEGY_NAMES).optional().describe("How the research is driven (default: pipeline)."),
+  model: z
+    .string()
+    .optional()
+    .describe("offline (the embedded extractive engine), none, or provider:model-name (default: the server's)."),
+  max_sources: z.number().int().positive().optional().describe("At most this many persisted sources (default 8)."),
+  timeout_seconds: z.number().positive().optional().describe("Wall-clock limit of the run (default 300)."),
+  language: z.string().optional().describe('Report language code (default "en").'),
+};
+
+type ResearchArgs = {
+  question: string;
+  corpus?: string | undefined;
+  web?: boolean | undefined;
+  strategy?: (typeof STRATEGY_NAMES)[number] | undefined;
+  model?: string | undefined;
+  max_sources?: number | undefined;
+  timeout_seconds?: number | undefined;
+  language?: string | undefined;
+};
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+export function buildMcpServer(services: McpServices): McpServer {
+  const { store, artifacts } = services;
+  const roots = services.corpusRoots.length > 0 ? services.corpusRoots.join(", ") : "none";
+  const server = new McpServer(
+    { name: "assay", version },
+    {
+      instructions:
+        "Assay researches a question over a folder of documents or the web and publishes a report in which every finding cites a passage of a persisted source. " +
+        `Call research (it can take minutes; it reports progress). Corpus folders this server may read: ${roots}.`,
+    },
+  );
+
+  /** A user's mistake becomes its message; anything else is logged and reported briefly. */
+  const failure = (error: unknown): CallToolResult => {
+    if (error instanceof UserError) return errorResult(error.message);
+    services.log(
+      `assay mcp: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return errorResult(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+  };
+
+  const runOf = async (runId: number): Promise<RunRecord> => {
+    const run = await store.getRun(runId);
+    if (!run) throw new UserError(`there is no run ${runId}; list_runs lists the runs`);
+    return run;
+  };
+
+  const currentFiles = async (run: RunRecord): Promise<{ version: string; files: ArtifactFiles } | undefined> =>
+    artifacts.current({ runId: run.id, outDir: run.request.outDir });
+
+  const researchResult = async (outcome: RunOutcome): Promise<CallToolResult> => {
+    const run = await runOf(outcome.runId);
+    const current = await currentFiles(run);
+    const summary = [
+      `Run ${outcome.runId} ${outcome.status}: ${outcome.artifactStatus || "nothing"} published.`,
+      ...(outcome.error === undefined ? [] : [outcome.error]),
+      ...(outcome.failure === undefined ? [] : [`The run failed: ${outcome.failure}`]),
+      ...(current === undefined
+        ? []
+        : [`Report: ${reportUri(run.id)} (also ${reportUri(run.id, "json")}; get_report for HTML).`]),
+    ].join("\n");
+    if (current === undefined) return errorResult(summary);
+    return {
+      content: [
+        { type: "text", text: current.files.markdown },
+        {
+          type: "resource_link",
+          uri: reportUri(run.id),
+          name: `run-${run.id}-report.md`,
+          title: `Report of run ${run.id}`,
+          mimeType: MIME_TYPES.markdown,
+        },
+        { type: "text", text: summary },
+      ],
+      structuredContent: {
+        runId: outcome.runId,
+        status: outcome.status,
+        artifactStatus: outcome.artifactStatus,
+        report: reportUri(run.id),
+        reportJson: reportUri(run.id, "json"),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+      },
+      ...(outcome.error === undefined ? {} : { isError: true }),
+    };
+  };
+
+  const research = async (args: ResearchArgs, extra: Extra): Promise<CallToolResult> => {
+    try {
+      if (args.web === true && args.corpus !== undefined)
+        throw new UserError("choose one evidence scope: corpus or web");
+      if (args.web !== true && args.corpus === undefined)
+        throw new UserError("give an evidence scope: corpus (a folder) or web: true");
+      const corpus = args.corpus === undefined ? undefined : await allowedCorpus(args.corpus, services.corpusRoots);
+      const spec = modelSpec(args.model ?? services.defaults.model, services.environment);
+      const options: RunCommandOptions = {
+        strategy: args.strategy ?? "pipeline",
+        language: args.language ?? "en",
+        ...(corpus === undefined ? {} : { corpus }),
+        ...(args.web === true ? { web: true } : {}),
+        ...(args.web === true && services.defaults.search !== undefined ? { search: services.defaults.search } : {}),
+        ...(args.max_sources === undefined ? {} : { maxSources: args.max_sources }),
+        ...(args.timeout_seconds === undefined ? {} : { timeout: args.timeout_seconds }),
+      };
+      const request = await buildRequest(args.question, options, { model: spec, file: services.defaults.config });
+      const model = resolveModel(spec, services.environment);
+      const progress = progressReporter(extra, request.budgets.maxSources);
+      const signal = AbortSignal.any([extra.signal, services.research.signal]);
+      const outcome = await services.research.track(
+        services.runtimeFor(model).run(request, { listeners: progress ? [progress.listener] : [], signal }),
+      );
+      await progress?.flush();
+      return await researchResult(outcome);
+    } catch (error) {
+      return failure(error);
+    }
+  };
+
+  server.registerTool(
+    "research",
+    {
+      title: "Research a question",
+      description:
+        "Researches a question over a folder of documents (corpus) or the web, and returns the published Markdown report, in which every finding cites a passage of a source Assay read and kept. Takes from seconds to minutes; sends progress notifications when the request has a progress token, and a cancelled request stops reading and publishes what was read.",
+      inputSchema: researchInput,
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    },
+    research,
+  );
+
+  server.registerTool(
+    "get_report",
+    {
+      title: "Get a report",
+      description: "The current published report of a run, as Markdown (default), JSON or HTML.",
+      inputSchema: {
+        run_id: z.number().int().positive().describe("The run id (research returns it; list_runs lists them)."),
+        format: z.enum(REPORT_FORMATS).optional().describe("markdown (default), json or html."),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ run_id, format }) => {
+      try {
+        const run = await runOf(run_id);
+        const current = await currentFiles(run);
+        if (current === undefined)
+          throw new UserError(`run ${run_id} has no published report (it is ${displayStatus(run)})`);
+        return { content: [{ type: "text", text: current.files[format ?? "markdown"] }] };
+      } catch (error) {
+        return failure(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    "list_runs",
+    {
+      title: "List runs",
+      description: "Recent runs, most recent first: id, status, what was published, question, scope, report URI.",
+      inputSchema: {
+        limit: z.number().int().positive().max(200).optional().describe("How many (default 20, at most 200)."),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ limit }) => {
+      try {
+        const runs = (await store.listRuns({ limit: limit ?? 20 })).map((run) => ({
+          id: run.id,
+          status: displayStatus(run),
+          artifactStatus: run.artifactStatus,
+          question: run.request.question,
+          strategy: run.request.strategy,
+          scope: run.request.scope.label,
+          createdAt: run.createdAt,
+          finishedAt: run.finishedAt,
+          ...(hasReport(run) ? { report: reportUri(run.id) } : {}),
+        }));
+        return {
+          content: [{ type: "text", text: JSON.stringify(runs, null, 2) }],
+          structuredContent: { runs },
+        };
+      } catch (error) {
+        return failure(error);
+      }
+    },
+  );
+
+  for (const format of ["markdown", "json"] as const) {
+    const extension = EXTENSIONS[format];
+    server.registerResource(
+      `report-${extension}`,
+      new ResourceTemplate(`assay://runs/{runId}/report.${extension}`, {
+        list: async () => ({
+          resources: (await store.listRuns({ limit: 200 })).filter(hasReport).map((run) => ({
+            uri: reportUri(run.id, format),
+            name: `run-${run.id}-report.${extension}`,
+            title: `Run ${run.id}: ${run.request.question.slice(0, 120)}`,
+            mimeType: MIME_TYPES[format],
+          })),
+        }),
+      }),
+      {
+        title: `Published reports (${format})`,
+        description: `The current published report of a run, as ${format === "markdown" ? "Markdown" : "JSON (a ReportDocument)"}.`,
+        mimeType: MIME_TYPES[format],
+      },
+      async (uri, variables): Promise<ReadResourceResult> => {
+        const raw = variables.runId;
+        const text = Array.isArray(raw) ? raw[0] : raw;
+        const runId = /^[1-9]\d{0,15}$/.test(text ?? "") ? Number(text) : undefined;
+        const run = runId === undefined ? undefined : await store.getRun(runId);
+        if (!run) throw new McpError(-32002, `Resource not found: there is no run ${text ?? ""}`);
+        const current = await currentFiles(run);
+        if (current === undefined)
+          throw new McpError(-32002, `Resource not found: run ${run.id} has no published report`);
+        return { contents: [{ uri: uri.href, mimeType: MIME_TYPES[format], text: current.files[format] }] };
+      },
+    );
+  }
+
+  return server;
+}
+
+/** A run whose report a reader can fetch: something was published and the last publication did not fail. */
+function hasReport(run: RunRecord): boolean {
+  return run.artifactStatus !== "" && run.artifactStatus !== "publication-failed";
+}
