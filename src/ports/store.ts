@@ -90,6 +90,8 @@ export interface RunRecord {
   userId?: string;
   /** Wall-clock ISO time of the last heartbeat of the `assay worker` driving the run ('' when none has). */
   heartbeatAt?: string;
+  /** When a cancel was requested for the run from another process ('' when none was); its driver cancels it. */
+  cancelRequestedAt?: string;
 }
 
 export interface NewEvent {
@@ -198,18 +200,21 @@ export interface RunPatch {
   stopReason?: string;
   /** Written by the worker when it takes the run and at every lease renewal. */
   heartbeatAt?: string;
+  /** Written by `assay serve` to cancel a run another process drives. */
+  cancelRequestedAt?: string;
 }
 
 export interface Store {
   /** `userId` defaults to 'local'. */
   createRun(request: RunRequest, options: { originAt: string; worker: string; userId?: string }): Promise<RunRecord>;
   getRun(runId: number): Promise<RunRecord | undefined>;
-  /** Most recent first. */
-  listRuns(options?: { limit?: number }): Promise<RunRecord[]>;
+  /** Most recent first; with `userId`, only that user's runs. */
+  listRuns(options?: { limit?: number; userId?: string }): Promise<RunRecord[]>;
   updateRun(runId: number, patch: RunPatch): Promise<void>;
 
   appendEvent(runId: number, event: NewEvent): Promise<RunEvent>;
-  listEvents(runId: number): Promise<RunEvent[]>;
+  /** In seq order; with `afterSeq`, only the events after it (a live reader's next page). */
+  listEvents(runId: number, options?: { afterSeq?: number }): Promise<RunEvent[]>;
 
   recordSearchCall(runId: number, call: NewSearchCall): Promise<SearchCallRecord>;
   listSearchCalls(runId: number): Promise<SearchCallRecord[]>;
@@ -225,5 +230,34 @@ export interface Store {
   addDiagnostic(runId: number, diagnostic: NewDiagnostic): Promise<Diagnostic>;
   listDiagnostics(runId: number): Promise<Diagnostic[]>;
 
+  /** Records an API token of `userId` by the SHA-256 hex of its secret (the secret is never stored). */
+  createApiToken(token: NewApiToken): Promise<ApiTokenRecord>;
+  /** The token whose secret hashes to `hash` (revoked or not); undefined when there is none. */
+  findApiToken(hash: string): Promise<ApiTokenRecord | undefined>;
+  /** Tokens, newest first; with `userId`, only that user's. */
+  listApiTokens(options?: { userId?: string }): Promise<ApiTokenRecord[]>;
+  /** Sets `revoked_at` (once); false when there is no such token or it was already revoked. */
+  revokeApiToken(id: number, at: string): Promise<boolean>;
+  /** Sets `last_used_at`. */
+  touchApiToken(id: number, at: string): Promise<void>;
+
   close(): Promise<void>;
+}
+
+/** An API token of the HTTP API (`assay tokens create`), as stored: its hash, never its secret. */
+export interface NewApiToken {
+  userId: string;
+  /** A label for the operator ('' when none). */
+  name: string;
+  /** Lowercase hex SHA-256 of the secret. */
+  hash: string;
+  createdAt: string;
+}
+
+export interface ApiTokenRecord extends NewApiToken {
+  id: number;
+  /** '' until first used. */
+  lastUsedAt: string;
+  /** '' while valid. */
+  revokedAt: string;
 }

@@ -109,10 +109,18 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
 
   async function drive(job: LeasedJob): Promise<void> {
     const lease = new AbortController();
+    // A cancel requested from another process (`assay serve`), read with each heartbeat.
+    const cancel = new AbortController();
+    const cancelIfRequested = (run: { cancelRequestedAt?: string } | undefined) => {
+      if (!run?.cancelRequestedAt || cancel.signal.aborted) return;
+      log(`run ${job.runId}: cancel requested at ${run.cancelRequestedAt}; publishing what is persisted`);
+      cancel.abort(new Error("cancel requested"));
+    };
     // The run's heartbeat: other machines tell a live worker from a dead one by it.
     const beat = () =>
       options.store
         .updateRun(job.runId, { heartbeatAt: wallIso() })
+        .then(async () => cancelIfRequested(await options.store.getRun(job.runId)))
         .catch((error: unknown) => log(`run ${job.runId}: writing the heartbeat failed: ${describeError(error)}`));
     const renew = setInterval(() => {
       job.heartbeat().then(
@@ -136,10 +144,25 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
         await job.complete();
         return;
       }
+      if (isQueued(run) && run.cancelRequestedAt) {
+        // Cancelled before any worker started it: nothing was read, nothing to publish.
+        await options.store.updateRun(job.runId, {
+          status: "failed",
+          error: "cancelled before a worker started it",
+          finishedAt: wallIso(),
+        });
+        log(`run ${job.runId}: cancelled before it started`);
+        await job.complete();
+        return;
+      }
       await beat();
       const how = isQueued(run) ? "start" : "resume";
       log(`run ${job.runId}: attempt ${job.attempt}, ${how}`);
-      const runOptions = { handBack: lease.signal, listeners: options.listeners?.(job.runId) ?? [] };
+      const runOptions = {
+        handBack: lease.signal,
+        signal: cancel.signal,
+        listeners: options.listeners?.(job.runId) ?? [],
+      };
       const runtime = options.runtimeFor(run);
       const outcome =
         how === "start" ? await runtime.start(job.runId, runOptions) : await runtime.resume(job.runId, runOptions);

@@ -26,6 +26,7 @@ export const COLUMN_UPGRADES: readonly ColumnUpgrade[] = [
   { table: "sources", column: "note", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "runs", column: "options", definition: "TEXT NOT NULL DEFAULT '{}'" },
   { table: "runs", column: "heartbeat_at", definition: "TEXT NOT NULL DEFAULT ''" },
+  { table: "runs", column: "cancel_requested_at", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "inv_claim_sources", column: "chunk_ids", definition: "TEXT NOT NULL DEFAULT '[]'" },
   { table: "inv_questions", column: "agent", definition: "INTEGER NOT NULL DEFAULT 0 CHECK (agent >= 0)" },
 ];
@@ -33,4 +34,5 @@ export const COLUMN_UPGRADES: readonly ColumnUpgrade[] = [
 /** Indexes on upgraded columns, created after the upgrades. */
 export const POST_UPGRADE_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS idx_runs_worker ON runs(worker) WHERE worker <> ''",
+  "CREATE INDEX IF NOT EXISTS idx_runs_user ON runs(user_id, id)",
 ];

@@ -124,6 +124,54 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         expect(runs.map((run) => run.id)).toEqual([ids[2], ids[1]]);
       }));
 
+    it("lists one user's runs only when asked", () =>
+      withStore(async (store) => {
+        const a = await store.createRun(sampleRequest(), { ...origin, userId: "alice" });
+        const b = await store.createRun(sampleRequest(), { ...origin, userId: "bob" });
+        const a2 = await store.createRun(sampleRequest(), { ...origin, userId: "alice" });
+        expect((await store.listRuns({ userId: "alice" })).map((run) => run.id)).toEqual([a2.id, a.id]);
+        expect((await store.listRuns({ userId: "bob", limit: 5 })).map((run) => run.id)).toEqual([b.id]);
+        expect((await store.listRuns({ userId: "carol" })).length).toBe(0);
+        expect((await store.listRuns({ limit: 10 })).length).toBe(3);
+      }));
+
+    it("keeps API tokens by hash: find, list, touch, revoke once", () =>
+      withStore(async (store) => {
+        const hash = (digit: string) => digit.repeat(64);
+        const created = await store.createApiToken({
+          userId: "alice",
+          name: "laptop",
+          hash: hash("a"),
+          createdAt: "2026-01-15T09:00:00.000Z",
+        });
+        expect(created).toMatchObject({
+          userId: "alice",
+          name: "laptop",
+          hash: hash("a"),
+          lastUsedAt: "",
+          revokedAt: "",
+        });
+        const other = await store.createApiToken({
+          userId: "bob",
+          name: "",
+          hash: hash("b"),
+          createdAt: "2026-01-15T09:01:00.000Z",
+        });
+        await expect(
+          store.createApiToken({ userId: "carol", name: "", hash: hash("a"), createdAt: "2026-01-15T09:02:00.000Z" }),
+        ).rejects.toThrow();
+        expect(await store.findApiToken(hash("a"))).toEqual(created);
+        expect(await store.findApiToken(hash("c"))).toBeUndefined();
+        expect((await store.listApiTokens()).map((token) => token.id)).toEqual([other.id, created.id]);
+        expect((await store.listApiTokens({ userId: "bob" })).map((token) => token.id)).toEqual([other.id]);
+        await store.touchApiToken(created.id, "2026-01-15T10:00:00.000Z");
+        expect((await store.findApiToken(hash("a")))?.lastUsedAt).toBe("2026-01-15T10:00:00.000Z");
+        expect(await store.revokeApiToken(created.id, "2026-01-15T11:00:00.000Z")).toBe(true);
+        expect(await store.revokeApiToken(created.id, "2026-01-15T12:00:00.000Z")).toBe(false);
+        expect(await store.revokeApiToken(created.id + 1000, "2026-01-15T12:00:00.000Z")).toBe(false);
+        expect((await store.findApiToken(hash("a")))?.revokedAt).toBe("2026-01-15T11:00:00.000Z");
+      }));
+
     it("appends events with per-run sequence numbers", () =>
       withStore(async (store) => {
         const a = await store.createRun(sampleRequest(), origin);
@@ -138,6 +186,8 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
           [2, "search-finished", 5.5],
         ]);
         expect(events[0]?.data).toEqual({ n: 1 });
+        expect((await store.listEvents(a.id, { afterSeq: 1 })).map((item) => item.seq)).toEqual([2]);
+        expect(await store.listEvents(a.id, { afterSeq: 2 })).toEqual([]);
       }));
 
     it("assigns search-call ids from the run's counter and keeps hits as metadata", () =>

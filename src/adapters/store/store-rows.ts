@@ -21,6 +21,7 @@ import type {
 } from "../../core/investigative/types.js";
 import type { NotesReason, NotesVersion } from "../../ports/investigation-store.js";
 import type {
+  ApiTokenRecord,
   ChunkRecord,
   Diagnostic,
   Provenance,
@@ -100,6 +101,7 @@ export function runFromRow(row: Row): RunRecord {
     stopReason: text(row, "stop_reason"),
     userId: text(row, "user_id"),
     heartbeatAt: text(row, "heartbeat_at"),
+    cancelRequestedAt: text(row, "cancel_requested_at"),
   };
 }
 
@@ -333,5 +335,17 @@ export function notesVersionFromRow(row: Row): NotesVersion {
     reason: text(row, "reason") as NotesReason,
     text: text(row, "text"),
     createdAt: text(row, "created_at"),
+  };
+}
+
+export function apiTokenFromRow(row: Row): ApiTokenRecord {
+  return {
+    id: num(row, "id"),
+    userId: text(row, "user_id"),
+    name: text(row, "name"),
+    hash: text(row, "token_sha256"),
+    createdAt: text(row, "created_at"),
+    lastUsedAt: text(row, "last_used_at"),
+    revokedAt: text(row, "revoked_at"),
   };
 }

@@ -6,6 +6,7 @@ import { registerMcpCommand } from "../mcp/mcp-command.js";
 import { collectAssignment, readConfigFile } from "./config-file.js";
 import { type EvalCommandOptions, evalCommand, thresholdAssignment } from "./eval-command.js";
 import { healthCommand } from "./health-command.js";
+import { registerHttpCommands } from "./http-commands.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
 import {
@@ -340,6 +341,7 @@ export function buildProgram(): Command {
       },
     );
   registerMcpCommand(program, dbOption);
+  registerHttpCommands(program, dbOption);
   return program;
 }
 

@@ -275,7 +275,7 @@ export async function exportRun(
 }
 
 /** What `runs export --format json` writes: the investigation's rows (empty without one), stats and events. */
-async function investigationDocument(store: Store, run: RunRecord): Promise<unknown> {
+export async function investigationDocument(store: Store, run: RunRecord): Promise<unknown> {
   const [events, stored] = await Promise.all([
     store.listEvents(run.id),
     hasInvestigations(store) ? store.loadInvestigation(run.id) : undefined,

@@ -10,7 +10,9 @@ import { queryId } from "../../../core/ids.js";
 import type { Mutation } from "../../../core/investigative/types.js";
 import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../../../ports/investigation-store.js";
 import type {
+  ApiTokenRecord,
   Diagnostic,
+  NewApiToken,
   NewDiagnostic,
   NewEvent,
   NewSearchCall,
@@ -25,6 +27,7 @@ import type {
   Store,
 } from "../../../ports/store.js";
 import {
+  apiTokenFromRow,
   diagnosticFromRow,
   eventFromRow,
   num,
@@ -81,6 +84,7 @@ const RUN_COLUMNS: Record<keyof RunPatch, string> = {
   phase: "phase",
   stopReason: "stop_reason",
   heartbeatAt: "heartbeat_at",
+  cancelRequestedAt: "cancel_requested_at",
 };
 
 export class PostgresStore implements Store, InvestigationStore {
@@ -148,9 +152,52 @@ export class PostgresStore implements Store, InvestigationStore {
     return row ? runFromRow(row) : undefined;
   }
 
-  async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
-    const rows = await this.#rows("SELECT * FROM runs ORDER BY id DESC LIMIT $1", [options.limit ?? 50]);
+  async listRuns(options: { limit?: number; userId?: string } = {}): Promise<RunRecord[]> {
+    const rows =
+      options.userId === undefined
+        ? await this.#rows("SELECT * FROM runs ORDER BY id DESC LIMIT $1", [options.limit ?? 50])
+        : await this.#rows("SELECT * FROM runs WHERE user_id = $1 ORDER BY id DESC LIMIT $2", [
+            options.userId,
+            options.limit ?? 50,
+          ]);
     return rows.map(runFromRow);
+  }
+
+  async createApiToken(token: NewApiToken): Promise<ApiTokenRecord> {
+    const [row] = await this.#write("recording the API token", async (client) => {
+      const result = await client.query<Row>(
+        "INSERT INTO api_tokens (user_id, name, token_sha256, created_at) VALUES ($1, $2, $3, $4) RETURNING *",
+        [token.userId, token.name, token.hash, token.createdAt],
+      );
+      return result.rows;
+    });
+    if (!row) throw new StoreError("the API token just created cannot be read back");
+    return apiTokenFromRow(row);
+  }
+
+  async findApiToken(hash: string): Promise<ApiTokenRecord | undefined> {
+    const [row] = await this.#rows("SELECT * FROM api_tokens WHERE token_sha256 = $1", [hash]);
+    return row ? apiTokenFromRow(row) : undefined;
+  }
+
+  async listApiTokens(options: { userId?: string } = {}): Promise<ApiTokenRecord[]> {
+    const rows =
+      options.userId === undefined
+        ? await this.#rows("SELECT * FROM api_tokens ORDER BY id DESC", [])
+        : await this.#rows("SELECT * FROM api_tokens WHERE user_id = $1 ORDER BY id DESC", [options.userId]);
+    return rows.map(apiTokenFromRow);
+  }
+
+  async revokeApiToken(id: number, at: string): Promise<boolean> {
+    const result = await this.pool.query("UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at = ''", [
+      at,
+      id,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async touchApiToken(id: number, at: string): Promise<void> {
+    await this.pool.query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2", [at, id]);
   }
 
   async updateRun(runId: number, patch: RunPatch): Promise<void> {
@@ -181,8 +228,11 @@ export class PostgresStore implements Store, InvestigationStore {
     return { ...event, runId, seq };
   }
 
-  async listEvents(runId: number): Promise<RunEvent[]> {
-    const rows = await this.#rows("SELECT * FROM run_events WHERE run_id = $1 ORDER BY seq", [runId]);
+  async listEvents(runId: number, options: { afterSeq?: number } = {}): Promise<RunEvent[]> {
+    const rows = await this.#rows("SELECT * FROM run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq", [
+      runId,
+      options.afterSeq ?? 0,
+    ]);
     return rows.map((row) => eventFromRow(runId, row));
   }
 

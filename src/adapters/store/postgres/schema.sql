@@ -33,6 +33,8 @@
 --              investigative knobs the user set; '{}' when none
 --   heartbeat_at  wall-clock time of the last heartbeat of the `assay worker` driving the run ('' when no
 --              worker has driven it); a running run whose heartbeat is stale shows as interrupted
+--   cancel_requested_at  when a cancel was requested through the HTTP API for a run another process drives
+--              ('' when none was): the worker (or `assay serve`) driving it reads it and cancels the run
 CREATE TABLE IF NOT EXISTS runs (
 	id              BIGSERIAL PRIMARY KEY,
 	question        TEXT NOT NULL CHECK (question <> ''),
@@ -55,7 +57,8 @@ CREATE TABLE IF NOT EXISTS runs (
 	stop_reason     TEXT NOT NULL DEFAULT '',
 	user_id         TEXT NOT NULL DEFAULT 'local',
 	options         TEXT NOT NULL DEFAULT '{}',
-	heartbeat_at    TEXT NOT NULL DEFAULT ''
+	heartbeat_at    TEXT NOT NULL DEFAULT '',
+	cancel_requested_at TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_runs_status ON runs(status, id);
 
@@ -406,3 +409,22 @@ CREATE TABLE IF NOT EXISTS artifact_current (
 	version     INTEGER NOT NULL CHECK (version >= 1),
 	switched_at TEXT NOT NULL
 );
+
+-- API tokens of the HTTP API (`assay serve`), created with `assay tokens create`. The secret is shown once
+-- and never stored: only its hash is.
+--   user_id       the user the token acts as; runs created with it are owned by this user
+--   name          a label for the operator ('' when none)
+--   token_sha256  lowercase hex SHA-256 of the secret (unique); a request's token is looked up by its hash
+--   created_at    when it was created
+--   last_used_at  when it last authenticated a request ('' before its first use)
+--   revoked_at    when `assay tokens revoke` revoked it ('' while valid); a revoked token authenticates nothing
+CREATE TABLE IF NOT EXISTS api_tokens (
+	id           BIGSERIAL PRIMARY KEY,
+	user_id      TEXT NOT NULL CHECK (user_id <> ''),
+	name         TEXT NOT NULL DEFAULT '',
+	token_sha256 TEXT NOT NULL UNIQUE CHECK (length(token_sha256) = 64),
+	created_at   TEXT NOT NULL,
+	last_used_at TEXT NOT NULL DEFAULT '',
+	revoked_at   TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS idx_api_tokens_user ON api_tokens(user_id, id);

@@ -10,8 +10,10 @@ import { queryId, sourceId } from "../../../core/ids.js";
 import type { Mutation } from "../../../core/investigative/types.js";
 import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../../../ports/investigation-store.js";
 import type {
+  ApiTokenRecord,
   ChunkRecord,
   Diagnostic,
+  NewApiToken,
   NewDiagnostic,
   NewEvent,
   NewSearchCall,
@@ -27,6 +29,7 @@ import type {
   Store,
 } from "../../../ports/store.js";
 import {
+  apiTokenFromRow,
   chunkFromRow,
   diagnosticFromRow,
   eventFromRow,
@@ -117,9 +120,46 @@ export class SqliteStore implements Store, InvestigationStore {
     return row ? runFromRow(row) : undefined;
   }
 
-  async listRuns(options: { limit?: number } = {}): Promise<RunRecord[]> {
-    const rows = this.db.prepare("SELECT * FROM runs ORDER BY id DESC LIMIT ?").all(options.limit ?? 50) as Row[];
+  async listRuns(options: { limit?: number; userId?: string } = {}): Promise<RunRecord[]> {
+    const rows = (
+      options.userId === undefined
+        ? this.db.prepare("SELECT * FROM runs ORDER BY id DESC LIMIT ?").all(options.limit ?? 50)
+        : this.db
+            .prepare("SELECT * FROM runs WHERE user_id = ? ORDER BY id DESC LIMIT ?")
+            .all(options.userId, options.limit ?? 50)
+    ) as Row[];
     return rows.map((row) => runFromRow(row));
+  }
+
+  async createApiToken(token: NewApiToken): Promise<ApiTokenRecord> {
+    const info = this.db
+      .prepare("INSERT INTO api_tokens (user_id, name, token_sha256, created_at) VALUES (?, ?, ?, ?)")
+      .run(token.userId, token.name, token.hash, token.createdAt);
+    const row = this.db.prepare("SELECT * FROM api_tokens WHERE id = ?").get(Number(info.lastInsertRowid)) as Row;
+    return apiTokenFromRow(row);
+  }
+
+  async findApiToken(hash: string): Promise<ApiTokenRecord | undefined> {
+    const row = this.db.prepare("SELECT * FROM api_tokens WHERE token_sha256 = ?").get(hash) as Row | undefined;
+    return row ? apiTokenFromRow(row) : undefined;
+  }
+
+  async listApiTokens(options: { userId?: string } = {}): Promise<ApiTokenRecord[]> {
+    const rows = (
+      options.userId === undefined
+        ? this.db.prepare("SELECT * FROM api_tokens ORDER BY id DESC").all()
+        : this.db.prepare("SELECT * FROM api_tokens WHERE user_id = ? ORDER BY id DESC").all(options.userId)
+    ) as Row[];
+    return rows.map(apiTokenFromRow);
+  }
+
+  async revokeApiToken(id: number, at: string): Promise<boolean> {
+    const info = this.db.prepare("UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at = ''").run(at, id);
+    return info.changes > 0;
+  }
+
+  async touchApiToken(id: number, at: string): Promise<void> {
+    this.db.prepare("UPDATE api_tokens SET last_used_at = ? WHERE id = ?").run(at, id);
   }
 
   async updateRun(runId: number, patch: RunPatch): Promise<void> {
@@ -135,6 +175,7 @@ export class SqliteStore implements Store, InvestigationStore {
       phase: "phase",
       stopReason: "stop_reason",
       heartbeatAt: "heartbeat_at",
+      cancelRequestedAt: "cancel_requested_at",
     };
     const sets: string[] = [];
     const values: unknown[] = [];
@@ -161,8 +202,10 @@ export class SqliteStore implements Store, InvestigationStore {
     return { ...event, runId, seq: insert.immediate() };
   }
 
-  async listEvents(runId: number): Promise<RunEvent[]> {
-    const rows = this.db.prepare("SELECT * FROM run_events WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
+  async listEvents(runId: number, options: { afterSeq?: number } = {}): Promise<RunEvent[]> {
+    const rows = this.db
+      .prepare("SELECT * FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq")
+      .all(runId, options.afterSeq ?? 0) as Row[];
     return rows.map((row) => eventFromRow(runId, row));
   }
 

@@ -1,0 +1,96 @@
+/** Registers `assay serve` and `assay tokens create | list | revoke` on the CLI program. */
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_LIMITS } from "../http/app.js";
+import { type ServeOptions, serveCommand } from "../http/serve-command.js";
+import { dataPaths } from "./paths.js";
+import { positiveInteger } from "./run-request.js";
+import { createTokenCommand, listTokensCommand, revokeTokenCommand } from "./tokens-command.js";
+import { openStore } from "./wiring.js";
+
+const repeat = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535)
+    throw new InvalidArgumentError("expected a port, 0 to 65535");
+  return parsed;
+}
+
+export function registerHttpCommands(program: Command, dbOption: () => Option): void {
+  program
+    .command("serve")
+    .description("serve the HTTP API (runs, live events, reports) to holders of API tokens (see docs/http-api.md)")
+    .addOption(new Option("--port <n>", "port (0: any free one)").argParser(port).default(8080))
+    .option("--host <address>", "address to listen on", "127.0.0.1")
+    .addOption(dbOption())
+    .option(
+      "--corpus-root <dir>",
+      "a folder whose subfolders corpus runs may read (repeatable; none: web runs only)",
+      repeat,
+    )
+    .option("--cors <origin>", "a browser origin allowed to call the API (repeatable; default none)", repeat)
+    .option("--queue", "with a PostgreSQL --db: queue created runs for `assay worker` instead of running them here")
+    .option("--model <spec>", "the model of runs that name none: offline (default), none or provider:model-name")
+    .option("--search <provider[:url]>", "web search of web runs: searxng[:URL] (default), tavily, brave or serper")
+    .option(
+      "--rate-limit <n>",
+      `requests a minute per user (default ${DEFAULT_LIMITS.requestsPerMinute})`,
+      positiveInteger,
+    )
+    .option(
+      "--max-runs <n>",
+      `runs a user may have queued or running (default ${DEFAULT_LIMITS.concurrentRuns})`,
+      positiveInteger,
+    )
+    .option("--max-body <bytes>", `largest request body (default ${DEFAULT_LIMITS.maxBodyBytes})`, positiveInteger)
+    .option("--config <file>", "settings file (default: $ASSAY_HOME/config.json when it exists)")
+    .option("--no-config", "read no settings file")
+    .option("--quiet", "no log on stderr")
+    .action(async (options: ServeOptions) => {
+      process.exitCode = await serveCommand(dataPaths(process.env), options, process.env);
+    });
+
+  const tokens = program.command("tokens").description("API tokens of the HTTP API (stored hashed)");
+  tokens
+    .command("create")
+    .description("create a token for a user and print it (only this once)")
+    .requiredOption("--user <name>", "the user the token acts as (owns the runs it creates)")
+    .option("--name <label>", "a label, e.g. the machine it is for")
+    .addOption(dbOption())
+    .option("--json", "print JSON")
+    .action(async (options: { user: string; name?: string; db?: string; json?: boolean }) => {
+      const store = await openStore(dataPaths(process.env), options.db);
+      try {
+        await createTokenCommand(store, options, process.stdout);
+      } finally {
+        await store.close();
+      }
+    });
+  tokens
+    .command("list")
+    .description("list tokens (never their secrets)")
+    .option("--user <name>", "only this user's")
+    .addOption(dbOption())
+    .option("--json", "print JSON")
+    .action(async (options: { user?: string; db?: string; json?: boolean }) => {
+      const store = await openStore(dataPaths(process.env), options.db);
+      try {
+        await listTokensCommand(store, options, process.stdout);
+      } finally {
+        await store.close();
+      }
+    });
+  tokens
+    .command("revoke")
+    .description("revoke a token: it authenticates nothing from now on")
+    .argument("<id>", "token id (assay tokens list)", positiveInteger)
+    .addOption(dbOption())
+    .action(async (id: number, options: { db?: string }) => {
+      const store = await openStore(dataPaths(process.env), options.db);
+      try {
+        await revokeTokenCommand(store, id, process.stdout);
+      } finally {
+        await store.close();
+      }
+    });
+}

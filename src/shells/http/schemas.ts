@@ -1,0 +1,227 @@
+/**
+ * The HTTP API's request and response shapes (zod), and its routes as OpenAPI route
+ * definitions: the handlers validate with these schemas and `GET /api/openapi.json` is
+ * generated from these definitions.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { DEFAULT_BUDGETS } from "../../core/budgets.js";
+import { STRATEGY_NAMES } from "../../ports/store.js";
+
+/** Web search providers a remote user may name (the server's own settings give their URLs and keys). */
+export const WEB_PROVIDERS = ["searxng", "tavily", "brave", "serper"] as const;
+
+const budgetShape = Object.fromEntries(
+  Object.keys(DEFAULT_BUDGETS).map((name) => [name, z.number().int().nonnegative().optional()]),
+) as Record<keyof typeof DEFAULT_BUDGETS, z.ZodOptional<z.ZodNumber>>;
+
+export const CreateRunBody = z
+  .strictObject({
+    question: z
+      .string()
+      .trim()
+      .min(1, "the question is empty")
+      .max(4000, "the question is longer than 4000 characters"),
+    scope: z.discriminatedUnion(
+      "kind",
+      [
+        z.strictObject({
+          kind: z.literal("corpus"),
+          path: z.string().min(1).openapi({
+            description: "A folder under one of the server's corpus roots (absolute, or relative to the first)",
+          }),
+        }),
+        z.strictObject({ kind: z.literal("web"), provider: z.enum(WEB_PROVIDERS).optional() }),
+      ],
+      { error: 'expected {"kind": "corpus", "path": "…"} or {"kind": "web", "provider": "searxng" (optional)}' },
+    ),
+    strategy: z.enum(STRATEGY_NAMES).default("pipeline"),
+    model: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ description: "offline, none or provider:model-name (default: the server's)" }),
+    language: z
+      .string()
+      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, "expected a language code such as en or pt-BR")
+      .default("en"),
+    budgets: z.strictObject(budgetShape).optional().openapi({ description: "Budgets to set (docs/configuration.md)" }),
+    investigation: z
+      .record(z.string().regex(/^[a-z_]+$/, "expected a knob name such as max_depth"), z.number())
+      .optional()
+      .openapi({ description: 'Investigative knobs (strategy investigative only), e.g. {"max_depth": 2}' }),
+  })
+  .openapi("CreateRun");
+export type CreateRunBody = z.infer<typeof CreateRunBody>;
+
+export const RunView = z
+  .object({
+    id: z.number().int(),
+    status: z.enum(["queued", "running", "interrupted", "finished", "failed"]),
+    artifactStatus: z.string(),
+    question: z.string(),
+    strategy: z.string(),
+    model: z.string(),
+    language: z.string(),
+    scope: z.object({ kind: z.enum(["corpus", "web"]), label: z.string() }),
+    budgets: z.record(z.string(), z.number()),
+    error: z.string(),
+    cancelRequestedAt: z.string().openapi({ description: "When a cancel was requested ('' when none was)" }),
+    createdAt: z.string(),
+    finishedAt: z.string(),
+    links: z.object({
+      self: z.string(),
+      events: z.string(),
+      reportJson: z.string(),
+      reportMarkdown: z.string(),
+      reportHtml: z.string(),
+    }),
+  })
+  .openapi("Run");
+export type RunView = z.infer<typeof RunView>;
+
+export const ErrorView = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      field: z.string().optional().openapi({ description: "The request field that was wrong" }),
+    }),
+  })
+  .openapi("Error");
+
+export const RunIdParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .openapi({ param: { name: "id", in: "path" }, example: 1 }),
+});
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const ExportQuery = z.object({
+  format: z.enum(["json", "atif"]).default("json"),
+});
+
+export const EventsHeaders = z.object({
+  "last-event-id": z
+    .string()
+    .regex(/^\d+$/, "expected the seq of the last event received")
+    .optional()
+    .openapi({ description: "Replay from the event after this seq" }),
+});
+
+const json = (schema: z.ZodType, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+const failures = {
+  400: json(ErrorView, "The request is invalid; `field` names what was wrong"),
+  401: json(ErrorView, "No valid API token (Authorization: Bearer assay_…)"),
+  404: json(ErrorView, "No such run of yours"),
+  429: json(ErrorView, "Rate limit or concurrent-run limit reached; see Retry-After"),
+};
+const bearer = [{ bearer: [] }];
+const runPath = "/api/runs/{id}";
+
+export const routes = [
+  createRoute({
+    method: "post",
+    path: "/api/runs",
+    summary: "Create a run: driven by this server (SQLite) or queued for workers (PostgreSQL with --queue)",
+    security: bearer,
+    request: { body: { content: { "application/json": { schema: CreateRunBody } }, required: true } },
+    responses: {
+      201: json(RunView, "The run was created"),
+      ...failures,
+      413: json(ErrorView, "The body is too large"),
+    },
+  }),
+  createRoute({
+    method: "get",
+    path: "/api/runs",
+    summary: "Your runs, newest first",
+    security: bearer,
+    request: { query: ListQuery },
+    responses: { 200: json(z.object({ runs: z.array(RunView) }), "Your runs"), ...failures },
+  }),
+  createRoute({
+    method: "get",
+    path: runPath,
+    summary: "One run",
+    security: bearer,
+    request: { params: RunIdParams },
+    responses: { 200: json(RunView, "The run"), ...failures },
+  }),
+  createRoute({
+    method: "get",
+    path: `${runPath}/events`,
+    summary:
+      "The run's events as Server-Sent Events: stored ones from Last-Event-ID, then live ones until the run ends",
+    security: bearer,
+    request: { params: RunIdParams, headers: EventsHeaders },
+    responses: {
+      200: {
+        content: { "text/event-stream": { schema: z.string() } },
+        description: "One SSE message per event (id: seq, event: type, data: the event as JSON), then `end`",
+      },
+      ...failures,
+    },
+  }),
+  ...(
+    [
+      ["json", "application/json"],
+      ["md", "text/markdown"],
+      ["html", "text/html"],
+    ] as const
+  ).map(([extension, type]) =>
+    createRoute({
+      method: "get",
+      path: `${runPath}/report.${extension}`,
+      summary: `The run's current report (${extension})`,
+      security: bearer,
+      request: { params: RunIdParams },
+      responses: {
+        200: { content: { [type]: { schema: z.string() } }, description: "The current published version" },
+        ...failures,
+      },
+    }),
+  ),
+  createRoute({
+    method: "post",
+    path: `${runPath}/cancel`,
+    summary:
+      "Cancel a run: acquisition stops (at once here, or at the next heartbeat of the worker driving it) and the report is published from what is persisted",
+    security: bearer,
+    request: { params: RunIdParams },
+    responses: {
+      202: json(RunView, "Cancelling"),
+      ...failures,
+      409: json(ErrorView, "The run has ended, or is interrupted (nothing drives it)"),
+    },
+  }),
+  createRoute({
+    method: "post",
+    path: `${runPath}/resume`,
+    summary: "Continue an interrupted run in this server",
+    security: bearer,
+    request: { params: RunIdParams },
+    responses: {
+      202: json(RunView, "Resuming"),
+      ...failures,
+      409: json(ErrorView, "The run is not interrupted"),
+    },
+  }),
+  createRoute({
+    method: "get",
+    path: `${runPath}/export`,
+    summary: "The run's investigation as JSON (as `assay runs export`), or its trajectory (format=atif)",
+    security: bearer,
+    request: { params: RunIdParams, query: ExportQuery },
+    responses: { 200: json(z.record(z.string(), z.unknown()), "The export"), ...failures },
+  }),
+];
