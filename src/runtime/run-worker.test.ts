@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../adapters/clock/system-clock.js";
-import type { DeadLetter, JobQueue, LeasedJob, RetryPolicy } from "../ports/job-queue.js";
+import type { DeadLetter, RetryPolicy } from "../ports/job-queue.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
+import { MemoryQueue, until } from "../testing/memory-queue.js";
 import { type RuntimeFixture, runtimeFixture } from "../testing/runtime-fixture.js";
 import { closeDeadLetters, heartbeatPeriodMs, startRunWorker } from "./run-worker.js";
 
@@ -9,49 +10,6 @@ const fixtures: RuntimeFixture[] = [];
 afterEach(async () => {
   for (const fixture of fixtures.splice(0)) await fixture.cleanup();
 });
-
-/** An in-memory queue that records what happened to each job; every job has `attempts` deliveries. */
-class MemoryQueue implements JobQueue {
-  readonly ready: { runId: number; attempt: number; attempts: number }[] = [];
-  readonly outcomes: string[] = [];
-  readonly dead: DeadLetter[] = [];
-
-  async enqueue(runId: number, policy: RetryPolicy): Promise<string> {
-    this.ready.push({ runId, attempt: 1, attempts: policy.retries + 1 });
-    return `job-${runId}`;
-  }
-
-  async take(): Promise<LeasedJob | undefined> {
-    const next = this.ready.shift();
-    if (!next) return undefined;
-    const id = `job-${next.runId}`;
-    return {
-      id,
-      runId: next.runId,
-      attempt: next.attempt,
-      lastAttempt: next.attempt >= next.attempts,
-      leaseSeconds: 1,
-      heartbeat: async () => true,
-      complete: async () => {
-        this.outcomes.push(`${id} completed on attempt ${next.attempt}`);
-      },
-      fail: async (error) => {
-        this.outcomes.push(`${id} failed on attempt ${next.attempt}: ${error.split(":")[0]}`);
-        if (next.attempt < next.attempts) this.ready.push({ ...next, attempt: next.attempt + 1 });
-      },
-    };
-  }
-
-  async deadLetters(): Promise<DeadLetter[]> {
-    return [...this.dead];
-  }
-
-  async hasPendingJob(runId: number): Promise<boolean> {
-    return this.ready.some((job) => job.runId === runId);
-  }
-
-  async close(): Promise<void> {}
-}
 
 /** A dead letter of `runId` whose last lease ran out after 4 attempts. */
 const leaseRanOut = (runId: number): DeadLetter => ({
@@ -65,13 +23,6 @@ const leaseRanOut = (runId: number): DeadLetter => ({
 });
 
 const policy: RetryPolicy = { retries: 1, retryDelaySeconds: 1, leaseSeconds: 1 };
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let tries = 0; !condition(); tries++) {
-    if (tries > 200) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe("the run worker", () => {
   it("starts a queued run, resumes one an earlier worker began, and completes their jobs", async () => {

@@ -5,7 +5,7 @@ import { type ServeOptions, serveCommand } from "../http/serve-command.js";
 import { dataPaths } from "./paths.js";
 import { positiveInteger } from "./run-request.js";
 import { createTokenCommand, listTokensCommand, revokeTokenCommand } from "./tokens-command.js";
-import { openStore } from "./wiring.js";
+import { withStore } from "./wiring.js";
 
 const repeat = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -59,12 +59,9 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .addOption(dbOption())
     .option("--json", "print JSON")
     .action(async (options: { user: string; name?: string; db?: string; json?: boolean }) => {
-      const store = await openStore(dataPaths(process.env), options.db);
-      try {
+      await withStore(dataPaths(process.env), options.db, async (store) => {
         await createTokenCommand(store, options, process.stdout);
-      } finally {
-        await store.close();
-      }
+      });
     });
   tokens
     .command("list")
@@ -73,12 +70,9 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .addOption(dbOption())
     .option("--json", "print JSON")
     .action(async (options: { user?: string; db?: string; json?: boolean }) => {
-      const store = await openStore(dataPaths(process.env), options.db);
-      try {
+      await withStore(dataPaths(process.env), options.db, async (store) => {
         await listTokensCommand(store, options, process.stdout);
-      } finally {
-        await store.close();
-      }
+      });
     });
   tokens
     .command("revoke")
@@ -86,11 +80,8 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .argument("<id>", "token id (assay tokens list)", positiveInteger)
     .addOption(dbOption())
     .action(async (id: number, options: { db?: string }) => {
-      const store = await openStore(dataPaths(process.env), options.db);
-      try {
+      await withStore(dataPaths(process.env), options.db, async (store) => {
         await revokeTokenCommand(store, id, process.stdout);
-      } finally {
-        await store.close();
-      }
+      });
     });
 }

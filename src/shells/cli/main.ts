@@ -35,7 +35,7 @@ import {
 import { displayStatus, isWorkerAlive } from "./run-state.js";
 import { type ExportFormat, exportArtifacts, exportRun, listRuns, showRun } from "./runs-commands.js";
 import { type SearchCommandOptions, searchCorpus } from "./search-command.js";
-import { buildRuntime, openStore } from "./wiring.js";
+import { buildRuntime, openStore, withStore } from "./wiring.js";
 
 export { EXIT } from "./run-execution.js";
 
@@ -291,12 +291,9 @@ export function buildProgram(): Command {
     .option("--json", "print JSON")
     .option("--limit <n>", "how many", positiveInteger, 50)
     .action(async (options: CommonOptions & { limit: number }) => {
-      const store = await openStore(dataPaths(process.env), options.db);
-      try {
+      await withStore(dataPaths(process.env), options.db, async (store) => {
         await listRuns(store, { json: options.json === true, limit: options.limit }, process.stdout);
-      } finally {
-        await store.close();
-      }
+      });
     });
   runs
     .command("show")
@@ -305,12 +302,9 @@ export function buildProgram(): Command {
     .addOption(dbOption())
     .option("--json", "print JSON (with the event log)")
     .action(async (runId: number, options: CommonOptions) => {
-      const store = await openStore(dataPaths(process.env), options.db);
-      try {
+      await withStore(dataPaths(process.env), options.db, async (store) => {
         await showRun(store, runId, { json: options.json === true }, process.stdout);
-      } finally {
-        await store.close();
-      }
+      });
     });
   runs
     .command("export")
@@ -330,14 +324,11 @@ export function buildProgram(): Command {
     )
     .action(
       async (runId: number, options: CommonOptions & { out?: string; format: ExportFormat; artifacts?: string }) => {
-        const store = await openStore(dataPaths(process.env), options.db);
-        try {
+        await withStore(dataPaths(process.env), options.db, async (store) => {
           const target = options.out === undefined ? {} : { out: options.out };
           if (options.artifacts !== undefined) await exportArtifacts(store, runId, options.artifacts, process.stdout);
           else await exportRun(store, runId, { ...target, format: options.format }, process.stdout);
-        } finally {
-          await store.close();
-        }
+        });
       },
     );
   registerMcpCommand(program, dbOption);

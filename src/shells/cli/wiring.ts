@@ -22,6 +22,20 @@ export async function openStore(paths: DataPaths, db: string | undefined): Promi
   return openSqliteStore({ file: db ? resolve(db) : paths.database });
 }
 
+/** Opens the store of `db`, runs `work` with it, and closes it whatever happens. */
+export async function withStore<T>(
+  paths: DataPaths,
+  db: string | undefined,
+  work: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await openStore(paths, db);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
 /**
  * Where reports are published: with PostgreSQL, in the database (any process connected to it
  * serves any run's report; `assay runs export --artifacts` writes one to a folder); with
