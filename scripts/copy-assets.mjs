@@ -1,4 +1,5 @@
-// Copies non-TypeScript runtime assets (schema.sql files) from src/ to dist/.
+// Copies non-TypeScript runtime assets from src/ to dist/: schema.sql files and the web UI's
+// stylesheet and script (src/shells/web/assets/).
 import { cpSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
@@ -8,6 +9,8 @@ const walk = (folder) =>
     return statSync(path).isDirectory() ? walk(path) : [path];
   });
 
-for (const file of walk("src").filter((path) => path.endsWith(".sql"))) {
+for (const file of walk("src").filter(
+  (path) => path.endsWith(".sql") || /[\\/]assets[\\/][^\\/]+\.(css|js)$/.test(path),
+)) {
   cpSync(file, join("dist", relative("src", file)));
 }

@@ -1,5 +1,5 @@
 /** Runs the built `assay` binary as a real child process. Tests need `npm run build` first. */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -43,5 +43,42 @@ export function runCli(
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
+  });
+}
+
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
+  /** SIGKILLs the server if it is still running. */
+  stop: () => void;
+}
+
+/** Starts `assay serve --port 0 ...args` and resolves with its URL once it listens. */
+export function startServe(
+  args: readonly string[],
+  home: string,
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: home, ASSAY_HOME: home, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += String(chunk);
+  });
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    child.stdout?.on("data", (chunk) => {
+      stdout += String(chunk);
+      const match = /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+      if (match?.[1]) resolve({ url: match[1], child, stderr: () => stderr, stop });
+    });
+    child.on("exit", (code) => reject(new Error(`assay serve exited (${code}) before listening: ${stderr}`)));
   });
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   challengeLines,
   challengeStats,
+  type FrontierNode,
+  frontierForest,
   frontierStats,
   frontierStatsLines,
   frontierTree,
@@ -153,6 +155,38 @@ describe("frontierTree", () => {
     );
     expect(lines.map((line) => line.trim().slice(0, 7))).toEqual(["[q_009]", "[q_007]", "[q_008]"]);
     expect(lines[2]).toMatch(/^ {2}\[q_008\]/);
+  });
+});
+
+describe("frontierForest", () => {
+  /** `id(child id(grandchild))`: the shape of a forest in one string. */
+  const shape = (nodes: readonly FrontierNode[]): string =>
+    nodes.map((node) => `${node.question.id}${node.children.length ? `(${shape(node.children)})` : ""}`).join(" ");
+
+  it("nests children under their parent in id order, each with its outcome", () => {
+    const forest = frontierForest(QUESTIONS, TRANSITIONS);
+    expect(shape(forest)).toBe("q_001(q_002(q_010) q_003 q_004)");
+    const [root] = forest;
+    expect(root?.outcome).toBe("");
+    expect(root?.children.map((node) => node.outcome)).toEqual([
+      "answer: Sony, 1991",
+      "assumption: Sony was first",
+      "pruned by code (pruned_depth): deeper than max_depth",
+    ]);
+    expect(root?.children[0]?.children[0]?.question).toBe(QUESTIONS[1]);
+  });
+
+  it("lists orphans at the top level and each member of a parent cycle once", () => {
+    const forest = frontierForest(
+      [
+        question("q_008", "q_007", "pending"),
+        question("q_007", "q_008", "pending"),
+        question("q_009", "q_404", "pending"),
+      ],
+      [],
+    );
+    expect(shape(forest)).toBe("q_009 q_007(q_008)");
+    expect(frontierForest([], [])).toEqual([]);
   });
 });
 

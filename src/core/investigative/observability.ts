@@ -47,35 +47,55 @@ function outcomeOf(question: Question, latest: Transition | undefined): string {
   return `pruned by ${latest?.actor ?? "?"}${latest ? ` (${latest.trigger})` : ""}: ${shorten(reason, 60)}`;
 }
 
+/** One question of the frontier with its outcome text and its children (in id order). */
+export interface FrontierNode {
+  question: Question;
+  /** `answer: …`, `assumption: …`, `pruned by agent (pruned_branch): …`, or ''. */
+  outcome: string;
+  children: FrontierNode[];
+}
+
+/**
+ * The frontier as a forest: children under their parent in id order. A question whose parent
+ * is missing is a root; the members of a parent cycle (which have no root) are listed once,
+ * the first unvisited one as a root. Pure.
+ */
+export function frontierForest(questions: readonly Question[], transitions: readonly Transition[]): FrontierNode[] {
+  const latest = latestTransitions(transitions);
+  const known = new Set(questions.map((question) => question.id));
+  const ordered = [...questions].sort(byIdNumber);
+  const children = new Map<string | null, Question[]>();
+  for (const question of ordered) {
+    const parent = question.parentId !== null && known.has(question.parentId) ? question.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), question]);
+  }
+  const seen = new Set<string>();
+  const visit = (question: Question): FrontierNode[] => {
+    if (seen.has(question.id)) return [];
+    seen.add(question.id);
+    const outcome = outcomeOf(question, latest.get(question.id));
+    return [{ question, outcome, children: (children.get(question.id) ?? []).flatMap(visit) }];
+  };
+  const roots = (children.get(null) ?? []).flatMap(visit);
+  // A parent cycle has no top-level entry: list what the walk missed rather than hide it.
+  return [...roots, ...ordered.flatMap(visit)];
+}
+
 /**
  * The frontier as indented lines, children under their parent in id order:
  * `[q_002] resolved  P 0.80  Who sold it first?  — answer: Sony`. A question whose parent is
  * missing is listed at the top level. Pure.
  */
 export function frontierTree(questions: readonly Question[], transitions: readonly Transition[]): string[] {
-  const latest = latestTransitions(transitions);
-  const known = new Set(questions.map((question) => question.id));
-  const children = new Map<string | null, Question[]>();
-  for (const question of [...questions].sort(byIdNumber)) {
-    const parent = question.parentId !== null && known.has(question.parentId) ? question.parentId : null;
-    children.set(parent, [...(children.get(parent) ?? []), question]);
-  }
-  const lines: string[] = [];
-  const seen = new Set<string>();
-  const visit = (question: Question, level: number): void => {
-    if (seen.has(question.id)) return;
-    seen.add(question.id);
-    const outcome = outcomeOf(question, latest.get(question.id));
+  const lines = (node: FrontierNode, level: number): string[] => {
+    const { question, outcome } = node;
     const reopened = question.reopens > 0 ? `  (reopened ${question.reopens}×)` : "";
-    lines.push(
+    return [
       `${"  ".repeat(level)}[${question.id}] ${question.status}  P ${p2(question.priority)}  ${shorten(question.question, 80)}${outcome ? `  — ${outcome}` : ""}${reopened}`,
-    );
-    for (const child of children.get(question.id) ?? []) visit(child, level + 1);
+      ...node.children.flatMap((child) => lines(child, level + 1)),
+    ];
   };
-  for (const root of children.get(null) ?? []) visit(root, 0);
-  // A parent cycle has no top-level entry: list what the walk missed rather than hide it.
-  for (const question of [...questions].sort(byIdNumber)) visit(question, 0);
-  return lines;
+  return frontierForest(questions, transitions).flatMap((node) => lines(node, 0));
 }
 
 /** `12:03:04  q_002  pending → in_progress  selected  (agent)  reason`, in write order. Pure. */

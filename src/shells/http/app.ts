@@ -8,22 +8,23 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { streamSSE } from "hono/streaming";
-import type { z } from "zod";
 import { UserError } from "../../core/errors.js";
 import { atifTrajectory } from "../../core/investigative/atif.js";
 import type { ArtifactStore } from "../../ports/artifact-store.js";
-import { isQueued, type RunRecord, type Store } from "../../ports/store.js";
+import type { RunRecord, Store } from "../../ports/store.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import type { ConfigFile } from "../cli/config-file.js";
-import { displayStatus } from "../cli/run-state.js";
 import { investigationDocument } from "../cli/runs-commands.js";
-import { errorBody, errorResponse, HttpError, runNotFound } from "./errors.js";
+import { isUiPath, mountWebUi, uiErrorResponse } from "../web/routes.js";
+import { sessionToken } from "../web/session.js";
+import { errorBody, errorResponse, HttpError, parsed } from "./errors.js";
 import { RateLimiter, type RateLimitSettings } from "./rate-limit.js";
-import { requestFromBody } from "./run-body.js";
-import { RunDrives } from "./run-drives.js";
-import { CreateRunBody, EventsHeaders, ExportQuery, ListQuery, RunIdParams, type RunView, routes } from "./schemas.js";
+import type { RunDrives } from "./run-drives.js";
+import { createRunService } from "./run-service.js";
+import { CreateRunBody, EventsHeaders, ExportQuery, ListQuery, routes } from "./schemas.js";
 import { touchDue, verifyToken } from "./tokens.js";
 
 export interface HttpLimits {
@@ -65,9 +66,7 @@ export interface HttpAppOptions {
   log?: (line: string) => void;
 }
 
-type Env = { Variables: { userId: string } };
-
-const terminal = (run: RunRecord): boolean => run.status !== "running";
+export type Env = { Variables: { userId: string } };
 
 /** The strictest policy that renders a report: no script, no fetch, only its own inline style (by hash). */
 export function reportCsp(html: string): string {
@@ -86,29 +85,11 @@ export function reportCsp(html: string): string {
   ].join("; ");
 }
 
-function parsed<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues;
-  const first = issues[0];
-  const path = (issue: (typeof issues)[number]) =>
-    [where, ...issue.path.map(String), ...(issue.code === "unrecognized_keys" ? issue.keys.slice(0, 1) : [])]
-      .filter((part) => part !== "")
-      .join(".");
-  throw new HttpError(
-    400,
-    "invalid_request",
-    issues.map((issue) => `${path(issue) || where || "body"}: ${issue.message}`).join("; "),
-    first ? { field: path(first) || where || "body" } : {},
-  );
-}
-
 export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>; drives: RunDrives } {
   const { store } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
-  const drives = new RunDrives(log);
   const limiter = new RateLimiter(
     {
       perMinute: options.rateLimit?.perMinute ?? limits.requestsPerMinute,
@@ -117,42 +98,21 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     now,
   );
   const pollMs = options.pollMs ?? 250;
-  /**
-   * For a run this server drives: every `cancelPollMs`, whether another server requested its
-   * cancel; every 30 s, a heartbeat, by which servers on other hosts tell it from an interrupted run.
-   */
-  const watch = (runId: number) => {
-    let beatAt = Number.NEGATIVE_INFINITY;
-    return {
-      everyMs: options.cancelPollMs ?? 2000,
-      cancelRequested: async () => {
-        if (now() - beatAt >= 30_000) {
-          beatAt = now();
-          await store.updateRun(runId, { heartbeatAt: new Date(beatAt).toISOString() });
-        }
-        return ((await store.getRun(runId))?.cancelRequestedAt ?? "") !== "";
-      },
-    };
-  };
-  /** Per user, the tail of the chain of creations waiting for their turn. */
-  const userLocks = new Map<string, Promise<void>>();
-  const lockUser = async (userId: string): Promise<() => void> => {
-    const previous = userLocks.get(userId) ?? Promise.resolve();
-    let release: () => void = () => {};
-    const mine = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const tail = previous.then(() => mine);
-    userLocks.set(userId, tail);
-    await previous;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      release();
-      if (userLocks.get(userId) === tail) userLocks.delete(userId);
-    };
-  };
+  const runs = createRunService({
+    store,
+    artifacts: options.artifacts,
+    runtimeFor: options.runtimeFor,
+    defaultModel: options.defaultModel,
+    corpusRoots: options.corpusRoots,
+    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+    ...(options.search === undefined ? {} : { search: options.search }),
+    ...(options.enqueue === undefined ? {} : { enqueue: options.enqueue }),
+    ...(options.cancelPollMs === undefined ? {} : { cancelPollMs: options.cancelPollMs }),
+    concurrentRuns: limits.concurrentRuns,
+    now,
+    log,
+  });
+  const { drives, statusOf, view } = runs;
 
   const app = new OpenAPIHono<Env>();
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
@@ -187,6 +147,8 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   app.onError((error, c) => {
+    if (error instanceof HTTPException) return error.getResponse();
+    if (isUiPath(c.req.path)) return uiErrorResponse(c, error, log);
     if (error instanceof HttpError) return errorResponse(c, error);
     if (error instanceof UserError) return c.json(errorBody("invalid_request", error.message), 400);
     log(
@@ -195,10 +157,12 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     return c.json(errorBody("internal", "internal error; the server's log has the details"), 500);
   });
   app.notFound((c) =>
-    c.json(
-      errorBody("not_found", `no such endpoint: ${c.req.method} ${c.req.path}; GET /api/openapi.json lists them`),
-      404,
-    ),
+    isUiPath(c.req.path)
+      ? uiErrorResponse(c, new HttpError(404, "not_found", `there is no page ${c.req.path}`), log)
+      : c.json(
+          errorBody("not_found", `no such endpoint: ${c.req.method} ${c.req.path}; GET /api/openapi.json lists them`),
+          404,
+        ),
   );
 
   app.doc("/api/openapi.json", {
@@ -210,11 +174,17 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     },
   });
 
+  /**
+   * The caller's user: from `Authorization: Bearer …`, or, for a GET from the web UI (the live
+   * page's EventSource cannot send headers), from its session cookie. A POST needs the header:
+   * the UI's own forms post to its routes, which check the request's origin.
+   */
   const authenticate = async (c: Context<Env>, next: Next) => {
     const header = c.req.header("Authorization") ?? "";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const secret = match?.[1] ?? (c.req.method === "GET" ? sessionToken(c) : undefined);
     const challenge = { "WWW-Authenticate": 'Bearer realm="assay"' };
-    if (!match?.[1])
+    if (!secret)
       throw new HttpError(
         401,
         "unauthorized",
@@ -223,8 +193,8 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
           headers: challenge,
         },
       );
-    const token = await verifyToken(store, match[1]);
-    if (!token)
+    const userId = await userOf(secret);
+    if (!userId)
       throw new HttpError(
         401,
         "unauthorized",
@@ -233,6 +203,13 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
           headers: challenge,
         },
       );
+    c.set("userId", userId);
+    await next();
+  };
+  /** The user of a token (undefined when unknown or revoked); spends one request of the user's rate limit. */
+  const userOf = async (secret: string): Promise<string | undefined> => {
+    const token = await verifyToken(store, secret);
+    if (!token) return undefined;
     const decision = limiter.take(token.userId);
     if (!decision.allowed)
       throw new HttpError(
@@ -242,8 +219,7 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
         { headers: { "Retry-After": String(decision.retryAfterSeconds) } },
       );
     if (touchDue(token, now())) await store.touchApiToken(token.id, new Date(now()).toISOString());
-    c.set("userId", token.userId);
-    await next();
+    return token.userId;
   };
   app.use("/api/*", async (c, next) => (c.req.path === "/api/openapi.json" ? next() : authenticate(c, next)));
   app.use(
@@ -255,63 +231,7 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     }),
   );
 
-  const statusOf = (run: RunRecord): RunView["status"] =>
-    drives.has(run.id) && run.status === "running" ? "running" : displayStatus(run, now());
-
-  const view = (run: RunRecord): RunView => {
-    const self = `/api/runs/${run.id}`;
-    return {
-      id: run.id,
-      status: statusOf(run),
-      artifactStatus: run.artifactStatus,
-      question: run.request.question,
-      strategy: run.request.strategy,
-      model: run.request.model,
-      language: run.request.language,
-      scope: { kind: run.request.scope.kind, label: run.request.scope.label },
-      budgets: { ...run.request.budgets },
-      error: run.error,
-      cancelRequestedAt: run.cancelRequestedAt ?? "",
-      createdAt: run.createdAt,
-      finishedAt: run.finishedAt,
-      links: {
-        self,
-        events: `${self}/events`,
-        reportJson: `${self}/report.json`,
-        reportMarkdown: `${self}/report.md`,
-        reportHtml: `${self}/report.html`,
-      },
-    };
-  };
-
-  /** The caller's run, or 404 (also for another user's run: the answer does not say it exists). */
-  const ownRun = async (c: Context<Env>): Promise<RunRecord> => {
-    const { id } = parsed(RunIdParams, { id: c.req.param("id") }, "");
-    const run = await store.getRun(id);
-    if (!run || (run.userId ?? "local") !== c.get("userId")) throw runNotFound(c.req.param("id") ?? "");
-    return run;
-  };
-
-  const activeRuns = async (userId: string): Promise<number> => {
-    const runs = await store.listRuns({ userId, limit: 1000 });
-    const active = runs.filter((run) => {
-      const status = statusOf(run);
-      return status === "running" || status === "queued";
-    });
-    return active.length;
-  };
-
-  const runtimeFor = (model: string): Runtime => {
-    try {
-      return options.runtimeFor(model);
-    } catch (error) {
-      if (error instanceof UserError) throw new HttpError(400, "invalid_request", error.message, { field: "model" });
-      throw error;
-    }
-  };
-
   app.post("/api/runs", async (c) => {
-    const userId = c.get("userId");
     let raw: unknown;
     try {
       raw = await c.req.json();
@@ -325,57 +245,19 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
         },
       );
     }
-    const body = parsed(CreateRunBody, raw, "");
-    // One creation of a user at a time in this process: the limit check and the new row go together.
-    const release = await lockUser(userId);
-    try {
-      if ((await activeRuns(userId)) >= limits.concurrentRuns)
-        throw new HttpError(
-          429,
-          "too_many_runs",
-          `you have ${limits.concurrentRuns} runs queued or running, the most this server allows; wait for one to finish or cancel one`,
-          { headers: { "Retry-After": "30" } },
-        );
-      const model = body.model ?? options.defaultModel;
-      // Built now, so that a spec the server cannot run is refused before the run is recorded.
-      const runtime = options.enqueue ? undefined : runtimeFor(model);
-      const request = await requestFromBody(body, {
-        model,
-        corpusRoots: options.corpusRoots,
-        file: options.configFile,
-        ...(options.search === undefined ? {} : { search: options.search }),
-      });
-      // Recorded as queued (no worker) with its owner; this server or a worker starts it.
-      const run = await store.createRun(request, {
-        originAt: new Date(now()).toISOString(),
-        worker: "",
-        userId,
-      });
-      release();
-      if (options.enqueue) {
-        try {
-          await options.enqueue(run.id);
-        } catch (error) {
-          await store.updateRun(run.id, {
-            status: "failed",
-            error: `the run could not be queued: ${error instanceof Error ? error.message : String(error)}`,
-            finishedAt: new Date(now()).toISOString(),
-          });
-          throw error;
-        }
-      } else if (runtime) drives.start(run.id, (signal) => runtime.start(run.id, { signal }), watch(run.id));
-      c.header("Location", `/api/runs/${run.id}`);
-      return c.json(view((await store.getRun(run.id)) ?? run), 201);
-    } finally {
-      release();
-    }
+    const run = await runs.create(c.get("userId"), parsed(CreateRunBody, raw, ""));
+    c.header("Location", `/api/runs/${run.id}`);
+    return c.json(view(run), 201);
   });
 
   app.get("/api/runs", async (c) => {
     const query = parsed(ListQuery, c.req.query(), "query");
-    const runs = await store.listRuns({ userId: c.get("userId"), limit: query.limit });
-    return c.json({ runs: runs.map(view) });
+    const listed = await store.listRuns({ userId: c.get("userId"), limit: query.limit });
+    return c.json({ runs: listed.map(view) });
   });
+
+  /** The caller's run named in the path, or 404. */
+  const ownRun = (c: Context<Env>): Promise<RunRecord> => runs.ownRun(c.get("userId"), c.req.param("id") ?? "");
 
   app.get("/api/runs/:id", async (c) => c.json(view(await ownRun(c))));
 
@@ -395,7 +277,7 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
         while (!aborted) {
           const current = await store.getRun(run.id);
           status = current ? statusOf(current) : "failed";
-          const ended = !current || terminal(current) || status === "interrupted";
+          const ended = !current || current.status !== "running" || status === "interrupted";
           let finished = false;
           for (const event of await store.listEvents(run.id, { afterSeq: after })) {
             await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
@@ -419,10 +301,7 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
   const reportRoute = (extension: "json" | "md" | "html", type: string) =>
     app.get(`/api/runs/:id/report.${extension}`, async (c) => {
       const run = await ownRun(c);
-      const current =
-        run.artifactStatus === ""
-          ? undefined
-          : await options.artifacts.current({ runId: run.id, outDir: run.request.outDir });
+      const current = await runs.currentReport(run);
       if (!current)
         throw new HttpError(
           404,
@@ -440,76 +319,11 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
   reportRoute("md", "text/markdown");
   reportRoute("html", "text/html");
 
-  app.post("/api/runs/:id/cancel", async (c) => {
-    const run = await ownRun(c);
-    if (terminal(run))
-      throw new HttpError(409, "run_ended", `run ${run.id} is ${run.status}; there is nothing to cancel`);
-    if (drives.cancel(run.id, "cancelled through the HTTP API")) return c.json(view(run), 202);
-    const at = new Date(now()).toISOString();
-    if (isQueued(run) && !options.enqueue) {
-      // Recorded by a server that stopped before starting it: nothing will start it now.
-      await store.updateRun(run.id, {
-        status: "failed",
-        error: "cancelled before it started",
-        finishedAt: at,
-        cancelRequestedAt: at,
-      });
-    } else if (statusOf(run) === "interrupted") {
-      throw new HttpError(
-        409,
-        "run_interrupted",
-        `run ${run.id} is interrupted: no process drives it, so there is nothing to cancel; resume it to publish its report`,
-      );
-    } else if (!run.cancelRequestedAt) {
-      // Another process drives it (a worker, another server): it reads the request and cancels the run.
-      await store.updateRun(run.id, { cancelRequestedAt: at });
-    }
-    return c.json(view((await store.getRun(run.id)) ?? run), 202);
-  });
+  app.post("/api/runs/:id/cancel", async (c) => c.json(view(await runs.cancel(await ownRun(c))), 202));
 
-  app.post("/api/runs/:id/resume", async (c) => {
-    // One at a time per user, so that two resumes of one run cannot both start it.
-    const release = await lockUser(c.get("userId"));
-    try {
-      return await resume(c);
-    } finally {
-      release();
-    }
-  });
-
-  const resume = async (c: Context<Env>) => {
-    const run = await ownRun(c);
-    if (drives.has(run.id)) throw new HttpError(409, "run_active", `run ${run.id} is running in this server`);
-    if (terminal(run))
-      throw new HttpError(409, "run_ended", `run ${run.id} is ${run.status}; only an interrupted run can be resumed`);
-    if (options.enqueue)
-      throw new HttpError(
-        409,
-        "workers_resume",
-        `run ${run.id} belongs to the job queue: a worker resumes it when its lease runs out (assay queue retry for a dead-lettered one)`,
-      );
-    const userId = c.get("userId");
-    if ((await activeRuns(userId)) >= limits.concurrentRuns + (statusOf(run) === "queued" ? 1 : 0))
-      throw new HttpError(
-        429,
-        "too_many_runs",
-        `you have ${limits.concurrentRuns} runs running; wait for one to finish`,
-        {
-          headers: { "Retry-After": "30" },
-        },
-      );
-    const runtime = runtimeFor(run.request.model);
-    if (isQueued(run)) drives.start(run.id, (signal) => runtime.start(run.id, { signal }), watch(run.id));
-    else if (displayStatus(run, now()) === "interrupted")
-      drives.start(run.id, (signal) => runtime.resume(run.id, { signal }), watch(run.id));
-    else
-      throw new HttpError(
-        409,
-        "run_active",
-        `run ${run.id} is still running in another process (${run.worker}); it cannot be resumed twice`,
-      );
-    return c.json(view((await store.getRun(run.id)) ?? run), 202);
-  };
+  app.post("/api/runs/:id/resume", async (c) =>
+    c.json(view(await runs.resume(c.get("userId"), c.req.param("id") ?? "")), 202),
+  );
 
   app.get("/api/runs/:id/export", async (c) => {
     const run = await ownRun(c);
@@ -519,6 +333,16 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
         ? atifTrajectory(run, await store.listEvents(run.id))
         : await investigationDocument(store, run);
     return c.json(document as Record<string, unknown>);
+  });
+
+  mountWebUi(app, {
+    store,
+    runs,
+    userOf,
+    corpusRoots: options.corpusRoots,
+    defaultModel: options.defaultModel,
+    maxBodyBytes: limits.maxBodyBytes,
+    now,
   });
 
   return { app, drives };

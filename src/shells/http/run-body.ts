@@ -4,7 +4,7 @@
  * under one of the server's corpus roots; a web run uses the server's search settings.
  */
 import { realpath, stat } from "node:fs/promises";
-import { isAbsolute, resolve, sep } from "node:path";
+import { basename, isAbsolute, resolve, sep } from "node:path";
 import type { Budgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { RunRequest } from "../../ports/store.js";
@@ -76,7 +76,8 @@ export async function requestFromBody(
   let label = "";
   if (body.scope.kind === "corpus") {
     options.corpus = await allowedCorpus(body.scope.path, context.corpusRoots);
-    label = body.scope.path;
+    // "." (the first root itself, as the web UI offers it) is labelled with the folder's name.
+    label = body.scope.path === "." ? basename(options.corpus) : body.scope.path;
   } else {
     options.web = true;
     // The provider's URL is the server's: a remote user may not point the server at an address of their choice.

@@ -1,15 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runCli } from "../../testing/cli.js";
+import { BIN, runCli, startServe } from "../../testing/cli.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
-const children: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
@@ -18,31 +14,6 @@ beforeAll(() => {
     throw new Error("the CLI is not built: run `npm run build` (npm test does it)");
   }
 });
-
-/** Starts `assay serve --port 0` and resolves with its URL once it listens. */
-function startServer(
-  args: readonly string[],
-  home: string,
-): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: home, ASSAY_HOME: home, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stderr = "";
-  child.stderr?.on("data", (chunk) => {
-    stderr += String(chunk);
-  });
-  return new Promise((resolve, reject) => {
-    let stdout = "";
-    child.stdout?.on("data", (chunk) => {
-      stdout += String(chunk);
-      const match = /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match?.[1]) resolve({ url: match[1], child, stderr: () => stderr });
-    });
-    child.on("exit", (code) => reject(new Error(`assay serve exited (${code}) before listening: ${stderr}`)));
-  });
-}
 
 describe("assay serve (a real process)", () => {
   it("creates a token, serves a run over HTTP with its live events and report, and stops on SIGTERM", async () => {
@@ -62,7 +33,8 @@ describe("assay serve (a real process)", () => {
       join(corpora, "batteries", "yoshino.md"),
       "# Akira Yoshino\n\nAkira Yoshino built the first cell with a carbon anode in 1985.\n",
     );
-    const server = await startServer(["--corpus-root", corpora, "--model", "none"], dir.path);
+    const server = await startServe(["--corpus-root", corpora, "--model", "none"], dir.path);
+    cleanups.push(server.stop);
     const auth = { Authorization: `Bearer ${token}` };
     const response = await fetch(`${server.url}/api/runs`, {
       method: "POST",

@@ -1,0 +1,141 @@
+/**
+ * What the live run page shows, computed from a run and its stored events (pure): the stages
+ * passed and the current one, the sources as they arrive, budget use, model use, the latest
+ * report version and the recent activity lines.
+ */
+import type { RunEvent, RunRecord } from "../../ports/store.js";
+import { describeEvent } from "../event-lines.js";
+
+export interface LiveSource {
+  title: string;
+  anchor: string;
+  recovered: boolean;
+}
+
+export interface BudgetUse {
+  label: string;
+  used: number;
+  limit: number;
+}
+
+export interface LiveState {
+  /** Stages in the order entered (`bootstrap`, `planning`, …); the last is the current one while the run goes on. */
+  stages: string[];
+  /** The investigative research state (`selecting`, `extracting`, …), '' for other strategies. */
+  researchState: string;
+  sources: LiveSource[];
+  budgets: BudgetUse[];
+  tokens: { input: number; output: number };
+  /** Known cost in USD; undefined when no model call was priced. */
+  costUsd: number | undefined;
+  /** Milliseconds from the run's start to its last event (or to `now` while it goes on). */
+  elapsedMs: number;
+  /** The latest published report: `preliminary` or `final`, its artifact status and version. */
+  report: { kind: "preliminary" | "final"; status: string; version: string } | undefined;
+  /** The newest activity lines, newest last (at most `recent`). */
+  activity: { seq: number; offsetMs: number; text: string }[];
+  /** The last event's seq (the live page's stream continues after it). */
+  lastSeq: number;
+}
+
+const num = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+
+/** The state of `run` after `events` (in seq order); `now` (ms since the epoch) for a run still going on. Pure. */
+export function liveState(
+  run: Pick<RunRecord, "createdAt" | "finishedAt" | "request">,
+  events: readonly RunEvent[],
+  options: { now: number; recent?: number },
+): LiveState {
+  const stages: string[] = [];
+  let researchState = "";
+  const sources: LiveSource[] = [];
+  let searches = 0;
+  let reads = 0;
+  let generations = 0;
+  let turns = 0;
+  const tokens = { input: 0, output: 0 };
+  let costUsd: number | undefined;
+  let report: LiveState["report"];
+  const activity: LiveState["activity"] = [];
+  const addUsage = (usage: unknown) => {
+    if (typeof usage !== "object" || usage === null) return;
+    const record = usage as Record<string, unknown>;
+    tokens.input += num(record.inputTokens);
+    tokens.output += num(record.outputTokens);
+    if (typeof record.costUsd === "number") costUsd = (costUsd ?? 0) + record.costUsd;
+  };
+  for (const event of events) {
+    const data = event.data;
+    switch (event.type) {
+      case "stage-changed":
+        stages.push(String(data.stage));
+        break;
+      case "research-state":
+        researchState = String(data.state);
+        break;
+      case "search-finished":
+      case "search-failed":
+        searches += 1;
+        break;
+      case "source-fetched":
+      case "fetch-failed":
+      case "fetch-cancelled":
+        reads += 1;
+        break;
+      case "source-persisted":
+        sources.push({
+          title: String(data.title ?? ""),
+          anchor: String(data.anchor ?? ""),
+          recovered: data.recovered === true,
+        });
+        break;
+      case "generation-started":
+        generations += 1;
+        break;
+      case "generation-finished":
+      case "generation-failed":
+        addUsage(data.usage);
+        break;
+      case "investigative-turn":
+        turns += 1;
+        addUsage(data.usage);
+        break;
+      case "preliminary-published":
+      case "final-published":
+        report = {
+          kind: event.type === "final-published" ? "final" : "preliminary",
+          status: String(data.status),
+          version: String(data.version),
+        };
+        break;
+    }
+    const text = describeEvent(event);
+    if (text !== undefined) activity.push({ seq: event.seq, offsetMs: event.offsetMs, text });
+  }
+  const budgets = run.request.budgets;
+  const investigative = run.request.strategy === "investigative";
+  const last = events.at(-1);
+  const started = Date.parse(run.createdAt);
+  const elapsedMs =
+    run.finishedAt !== "" || Number.isNaN(started) ? (last?.offsetMs ?? 0) : Math.max(0, options.now - started);
+  return {
+    stages,
+    researchState,
+    sources,
+    budgets: [
+      { label: "Searches", used: searches, limit: budgets.maxSearchCalls },
+      { label: "Reads", used: reads, limit: budgets.maxFetchAttempts },
+      { label: "Sources", used: sources.length, limit: budgets.maxSources },
+      investigative
+        ? { label: "Turns", used: turns, limit: budgets.maxTurns }
+        : { label: "Model calls", used: generations, limit: budgets.maxGenerations },
+      { label: "Seconds", used: Math.round(elapsedMs / 1000), limit: Math.round(budgets.wallClockMs / 1000) },
+    ],
+    tokens,
+    costUsd,
+    elapsedMs,
+    report,
+    activity: activity.slice(-(options.recent ?? 12)),
+    lastSeq: last?.seq ?? 0,
+  };
+}
