@@ -10,7 +10,7 @@ const walk = (folder) =>
   });
 
 for (const file of walk("src").filter(
-  (path) => path.endsWith(".sql") || /[\\/]assets[\\/][^\\/]+\.(css|js)$/.test(path),
+  (path) => path.endsWith(".sql") || /[\\/]assets[\\/][^\\/]+\.(css|js|svg)$/.test(path),
 )) {
   cpSync(file, join("dist", relative("src", file)));
 }

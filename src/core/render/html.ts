@@ -28,6 +28,7 @@ h3{font-size:1.05rem;margin:1.25rem 0 .25rem;overflow-wrap:anywhere}
 .meta,.where{color:var(--muted);font-size:.9rem;overflow-wrap:anywhere}
 blockquote{margin:.5rem 0 1rem;padding:.5rem 1rem;background:var(--card);border-radius:4px}
 blockquote p{margin:0 0 .25rem}
+p{overflow-wrap:anywhere}
 blockquote footer{color:var(--muted);font-size:.85rem}
 code{font-size:.9em;overflow-wrap:anywhere}
 ol,ul{padding-left:1.5rem}

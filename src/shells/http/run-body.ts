@@ -5,7 +5,7 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { basename, isAbsolute, resolve, sep } from "node:path";
-import type { Budgets } from "../../core/budgets.js";
+import { type Budgets, DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { RunRequest } from "../../ports/store.js";
 import type { ConfigFile } from "../cli/config-file.js";
@@ -58,7 +58,8 @@ function fieldOf(message: string): string {
   if (/--set|knob|max_iterations|investigat/i.test(message)) return "investigation";
   if (/corpus|--web|--search|environment variable/i.test(message)) return "scope";
   if (/question/.test(message)) return "question";
-  return "budgets";
+  const budget = Object.keys(DEFAULT_BUDGETS).find((name) => new RegExp(`\\b${name}\\b`).test(message));
+  return budget === undefined ? "budgets" : `budgets.${budget}`;
 }
 
 export async function requestFromBody(

@@ -41,6 +41,7 @@ export function page(frame: PageFrame): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(frame.title)} · Assay</title>`,
+    '<link rel="icon" href="/ui/icon.svg" type="image/svg+xml">',
     '<link rel="stylesheet" href="/ui/app.css">',
     '<script src="/ui/app.js" defer></script>',
     "</head>",

@@ -38,6 +38,7 @@ import { endSession, localPath, sessionToken, startSession } from "./session.js"
 const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), "utf8");
 const STYLESHEET = `${REPORT_STYLE}\n${asset("app.css")}\n${INVESTIGATION_CSS}`;
 const SCRIPT = asset("app.js");
+const ICON = asset("icon.svg");
 
 type WebEnv = { Variables: { userId: string } };
 
@@ -83,6 +84,11 @@ export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
   app.get("/ui/app.js", (c) => {
     c.header("Cache-Control", "no-cache");
     return c.body(SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+  });
+
+  app.get("/ui/icon.svg", (c) => {
+    c.header("Cache-Control", "max-age=86400");
+    return c.body(ICON, 200, { "Content-Type": "image/svg+xml" });
   });
 
   // Form posts must come from this server's pages (Sec-Fetch-Site or Origin), and be small.
