@@ -180,7 +180,7 @@ describe("HTTP API: runs", () => {
       [{ question: "q", scope: { kind: "ftp" } }, "scope.kind", /corpus|web/],
       [corpusRun({ budgets: { maxSources: -1 } }), "budgets.maxSources", /./],
       [corpusRun({ budgets: { maxWidgets: 3 } }), "budgets.maxWidgets", /maxWidgets/],
-      [corpusRun({ budgets: { maxSources: 100000 } }), "budgets", /maxSources/],
+      [corpusRun({ budgets: { maxSources: 100000 } }), "budgets.maxSources", /maxSources/],
       [corpusRun({ investigation: { max_depth: 2 } }), "investigation", /investigative/],
       [corpusRun({ strategy: "investigative", investigation: { max_wings: 2 } }), "investigation", /max_wings/],
       [corpusRun({ model: "nope:model" }), "model", /unknown model/],
