@@ -19,7 +19,9 @@ function port(value: string): number {
 export function registerHttpCommands(program: Command, dbOption: () => Option): void {
   program
     .command("serve")
-    .description("serve the HTTP API (runs, live events, reports) to holders of API tokens (see docs/http-api.md)")
+    .description(
+      "serve the web UI and the HTTP API (runs, live events, reports) to holders of API tokens (docs/web-ui.md, docs/http-api.md)",
+    )
     .addOption(new Option("--port <n>", "port (0: any free one)").argParser(port).default(8080))
     .option("--host <address>", "address to listen on", "127.0.0.1")
     .addOption(dbOption())

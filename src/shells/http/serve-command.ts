@@ -91,7 +91,9 @@ export async function serveCommand(
   const server = await new Promise<ServerType>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
       const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
-      process.stdout.write(`Listening on http://${host}:${info.port} (API description: /api/openapi.json)\n`);
+      process.stdout.write(
+        `Listening on http://${host}:${info.port} (web UI: /, API description: /api/openapi.json)\n`,
+      );
       resolve(started);
     });
     started.once("error", reject);
