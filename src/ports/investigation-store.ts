@@ -52,6 +52,21 @@ export interface StoredInvestigation {
   latestNotes: { seq: number; text: string; reason: NotesReason } | undefined;
 }
 
+/** The investigation of a run that has none. */
+export const EMPTY_INVESTIGATION: Readonly<StoredInvestigation> = Object.freeze({
+  questions: [],
+  dependencies: [],
+  attempts: [],
+  transitions: [],
+  sources: [],
+  claims: [],
+  claimSources: [],
+  contradictions: [],
+  challenges: [],
+  notesVersions: 0,
+  latestNotes: undefined,
+});
+
 export interface InvestigationStore {
   /** Reads the whole investigation of a run (empty arrays for a run without one). */
   loadInvestigation(runId: number): Promise<StoredInvestigation>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { at, challenge, question } from "../../testing/investigation-rows.js";
 import {
   challengeLines,
   challengeStats,
@@ -12,38 +13,7 @@ import {
   shorten,
   transitionsTimeline,
 } from "./observability.js";
-import type { Challenge, Claim, Question, QuestionStatus, Transition } from "./types.js";
-
-const at = (second: number): string => new Date(Date.UTC(2026, 0, 15, 12, 3, second)).toISOString();
-
-function question(
-  id: string,
-  parentId: string | null,
-  status: QuestionStatus,
-  extra: Partial<Question> = {},
-): Question {
-  return {
-    id,
-    parentId,
-    depth: parentId === null ? 0 : 1,
-    kind: "question",
-    question: `Question ${id}?`,
-    rationale: "",
-    priority: 0.5,
-    status,
-    validationCriteria: "",
-    targetSources: [],
-    answer: "",
-    claimIds: [],
-    exemption: "",
-    claimedBy: null,
-    agent: 0,
-    reopens: 0,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...extra,
-  };
-}
+import type { Claim, Question, QuestionStatus, Transition } from "./types.js";
 
 /** Transitions of one question through `steps` ([to, trigger, second, actor?, reason?]), seqs from 1. */
 function history(
@@ -69,28 +39,6 @@ function history(
     from = toStatus;
     return row;
   });
-}
-
-function challenge(id: string, extra: Partial<Challenge> = {}): Challenge {
-  return {
-    id,
-    questionId: "q_002",
-    targetType: "claim",
-    targetId: "c_001",
-    negation: "not so",
-    strategy: "negation",
-    expectedIfFalse: "a source saying otherwise",
-    query: `query ${id}`,
-    attempt: null,
-    status: "closed",
-    outcome: "survived",
-    evidence: "nothing against it",
-    sourceIds: [],
-    resultClaimId: null,
-    createdAt: at(0),
-    closedAt: at(1),
-    ...extra,
-  };
 }
 
 const QUESTIONS: Question[] = [

@@ -21,7 +21,11 @@ import {
 import { runTimings } from "../../core/timings.js";
 import { describeQuery } from "../../host/publication.js";
 import type { ArtifactFiles } from "../../ports/artifact-store.js";
-import type { InvestigationStore, StoredInvestigation } from "../../ports/investigation-store.js";
+import {
+  EMPTY_INVESTIGATION,
+  type InvestigationStore,
+  type StoredInvestigation,
+} from "../../ports/investigation-store.js";
 import type { RunEvent, RunRecord, Store } from "../../ports/store.js";
 import { displayStatus } from "./run-state.js";
 import { artifactStoreFor } from "./wiring.js";
@@ -280,18 +284,7 @@ export async function investigationDocument(store: Store, run: RunRecord): Promi
     store.listEvents(run.id),
     hasInvestigations(store) ? store.loadInvestigation(run.id) : undefined,
   ]);
-  const rows = stored ?? {
-    questions: [],
-    dependencies: [],
-    attempts: [],
-    transitions: [],
-    sources: [],
-    claims: [],
-    claimSources: [],
-    contradictions: [],
-    challenges: [],
-    notesVersions: 0,
-  };
+  const rows = stored ?? EMPTY_INVESTIGATION;
   return investigationExport({ ...run, displayStatus: displayStatus(run) }, rows, events);
 }
 

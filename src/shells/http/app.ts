@@ -13,17 +13,14 @@ import { secureHeaders } from "hono/secure-headers";
 import { streamSSE } from "hono/streaming";
 import { UserError } from "../../core/errors.js";
 import { atifTrajectory } from "../../core/investigative/atif.js";
-import type { ArtifactStore } from "../../ports/artifact-store.js";
-import type { RunRecord, Store } from "../../ports/store.js";
-import type { Runtime } from "../../runtime/runtime.js";
-import type { ConfigFile } from "../cli/config-file.js";
+import type { RunRecord } from "../../ports/store.js";
 import { investigationDocument } from "../cli/runs-commands.js";
 import { isUiPath, mountWebUi, uiErrorResponse } from "../web/routes.js";
 import { sessionToken } from "../web/session.js";
 import { errorBody, errorResponse, HttpError, parsed } from "./errors.js";
 import { RateLimiter, type RateLimitSettings } from "./rate-limit.js";
 import type { RunDrives } from "./run-drives.js";
-import { createRunService } from "./run-service.js";
+import { createRunService, type RunServiceOptions } from "./run-service.js";
 import { CreateRunBody, EventsHeaders, ExportQuery, ListQuery, routes } from "./schemas.js";
 import { touchDue, verifyToken } from "./tokens.js";
 
@@ -38,21 +35,8 @@ export interface HttpLimits {
 
 export const DEFAULT_LIMITS: HttpLimits = { requestsPerMinute: 120, concurrentRuns: 2, maxBodyBytes: 64 * 1024 };
 
-export interface HttpAppOptions {
-  store: Store;
-  artifacts: ArtifactStore;
-  /** The runtime that drives runs of a model spec (throws UserError for a spec it cannot build). */
-  runtimeFor(model: string): Runtime;
-  /** The model spec of a run whose body names none. */
-  defaultModel: string;
-  /** Real paths of the folders a corpus run may read (a run's folder must be one of them or inside one). */
-  corpusRoots: readonly string[];
-  /** The settings file, as `assay run` reads it. */
-  configFile?: ConfigFile;
-  /** The server's web search spec (`searxng:http://…`), used when a web run names its provider or none. */
-  search?: string;
-  /** With a job queue: runs are recorded queued and sent to it; workers drive them. */
-  enqueue?: (runId: number) => Promise<void>;
+/** The run service's dependencies (store, runtimes, roots, queue, …) and the server's own settings. */
+export interface HttpAppOptions extends Omit<RunServiceOptions, "concurrentRuns" | "now" | "log"> {
   /** Origins allowed to call the API from a browser; none by default (no CORS headers). */
   corsOrigins?: readonly string[];
   limits?: Partial<HttpLimits>;
@@ -61,8 +45,6 @@ export interface HttpAppOptions {
   now?: () => number;
   /** How often the event stream polls the store. */
   pollMs?: number;
-  /** How often a run this server drives is checked for a cancel requested by another server (default 2000 ms). */
-  cancelPollMs?: number;
   log?: (line: string) => void;
 }
 
@@ -98,20 +80,8 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     now,
   );
   const pollMs = options.pollMs ?? 250;
-  const runs = createRunService({
-    store,
-    artifacts: options.artifacts,
-    runtimeFor: options.runtimeFor,
-    defaultModel: options.defaultModel,
-    corpusRoots: options.corpusRoots,
-    ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
-    ...(options.search === undefined ? {} : { search: options.search }),
-    ...(options.enqueue === undefined ? {} : { enqueue: options.enqueue }),
-    ...(options.cancelPollMs === undefined ? {} : { cancelPollMs: options.cancelPollMs }),
-    concurrentRuns: limits.concurrentRuns,
-    now,
-    log,
-  });
+  const { corsOrigins: _cors, limits: _limits, rateLimit: _rate, pollMs: _poll, ...serviceOptions } = options;
+  const runs = createRunService({ ...serviceOptions, concurrentRuns: limits.concurrentRuns, now, log });
   const { drives, statusOf, view } = runs;
 
   const app = new OpenAPIHono<Env>();

@@ -1,47 +1,9 @@
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
-import type {
-  Challenge,
-  Claim,
-  ClaimSource,
-  LedgerSource,
-  Question,
-  QuestionStatus,
-  Transition,
-} from "../../core/investigative/types.js";
-import type { NotesVersion, StoredInvestigation } from "../../ports/investigation-store.js";
+import type { Claim, ClaimSource, LedgerSource, QuestionStatus, Transition } from "../../core/investigative/types.js";
+import { EMPTY_INVESTIGATION, type NotesVersion, type StoredInvestigation } from "../../ports/investigation-store.js";
+import { at, challenge, question } from "../../testing/investigation-rows.js";
 import { INVESTIGATION_CSS, type InvestigationViewInput, investigationSections } from "./investigation-view.js";
-
-const at = (second: number): string => new Date(Date.UTC(2026, 0, 15, 12, 3, second)).toISOString();
-
-function question(
-  id: string,
-  parentId: string | null,
-  status: QuestionStatus,
-  extra: Partial<Question> = {},
-): Question {
-  return {
-    id,
-    parentId,
-    depth: parentId === null ? 0 : 1,
-    kind: "question",
-    question: `Question ${id}?`,
-    rationale: "",
-    priority: 0.5,
-    status,
-    validationCriteria: "",
-    targetSources: [],
-    answer: "",
-    claimIds: [],
-    exemption: "",
-    claimedBy: null,
-    agent: 0,
-    reopens: 0,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...extra,
-  };
-}
 
 /** One transition row; `from` '' for the creation. */
 function transition(
@@ -94,28 +56,6 @@ const link = (claimId: string, sourceId: string, stance: ClaimSource["stance"]):
   chunkIds: [],
 });
 
-function challenge(id: string, extra: Partial<Challenge> = {}): Challenge {
-  return {
-    id,
-    questionId: "q_002",
-    targetType: "claim",
-    targetId: "c_001",
-    negation: "Sony was not first",
-    strategy: "negation",
-    expectedIfFalse: "an earlier seller",
-    query: `query ${id}`,
-    attempt: null,
-    status: "closed",
-    outcome: "survived",
-    evidence: "nothing earlier found",
-    sourceIds: [],
-    resultClaimId: null,
-    createdAt: at(0),
-    closedAt: at(1),
-    ...extra,
-  };
-}
-
 const source = (id: string, title: string, location: string): LedgerSource => ({
   id,
   location,
@@ -133,20 +73,7 @@ const notesVersion = (seq: number, reason: NotesVersion["reason"], text: string)
 });
 
 function investigation(extra: Partial<StoredInvestigation> = {}): StoredInvestigation {
-  return {
-    questions: [],
-    dependencies: [],
-    attempts: [],
-    transitions: [],
-    sources: [],
-    claims: [],
-    claimSources: [],
-    contradictions: [],
-    challenges: [],
-    notesVersions: 0,
-    latestNotes: undefined,
-    ...extra,
-  };
+  return { ...EMPTY_INVESTIGATION, ...extra };
 }
 
 const QUESTIONS = [
