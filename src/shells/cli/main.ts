@@ -1,8 +1,10 @@
+import { fileURLToPath } from "node:url";
 import { Command, Option } from "commander";
 import { AssayError, UserError } from "../../core/errors.js";
-import { STRATEGY_NAMES } from "../../ports/store.js";
+import { isQueued, STRATEGY_NAMES } from "../../ports/store.js";
 import { version } from "../../version.js";
 import { registerMcpCommand } from "../mcp/mcp-command.js";
+import { interactive, runWithTui, type TuiOptions, tuiCommand } from "../tui/tui-command.js";
 import { collectAssignment, readConfigFile } from "./config-file.js";
 import { type EvalCommandOptions, evalCommand, thresholdAssignment } from "./eval-command.js";
 import { healthCommand } from "./health-command.js";
@@ -36,6 +38,9 @@ import { displayStatus, isWorkerAlive } from "./run-state.js";
 import { type ExportFormat, exportArtifacts, exportRun, listRuns, showRun } from "./runs-commands.js";
 import { type SearchCommandOptions, searchCorpus } from "./search-command.js";
 import { buildRuntime, openStore, withStore } from "./wiring.js";
+
+/** This program's executable, which `assay tui` starts (detached) to drive the researches it starts. */
+const BIN_PATH = fileURLToPath(new URL("../../../bin/assay.js", import.meta.url));
 
 export { EXIT } from "./run-execution.js";
 
@@ -90,6 +95,7 @@ export function buildProgram(): Command {
     .option("--model <spec>", "offline (default: the embedded extractive engine), none, or provider:model-name")
     .option("--json", "print a one-line JSON summary on stdout")
     .option("--quiet", "no progress on stderr")
+    .option("--tui", "on an interactive terminal, follow the run in the terminal UI, then read its report")
     .option("--queue", "with a PostgreSQL --db: queue the run for `assay worker` and print its id")
     .option(
       "--retries <n>",
@@ -107,27 +113,35 @@ export function buildProgram(): Command {
       positiveInteger,
     )
     .addOption(faultOption())
-    .action(async (question: string, options: RunCommandOptions & EnqueueOptions & { queue?: boolean }) => {
-      const paths = dataPaths(process.env);
-      const spec = modelSpec(options.model, process.env);
-      // A queued run's worker builds the model from the spec, with its own environment's keys.
-      const model = options.queue ? undefined : resolveModel(spec, process.env);
-      const file = readConfigFile({ explicit: options.config, home: paths.home });
-      const request = await buildRequest(question, options, { model: spec, file });
-      if (options.queue) {
-        process.exitCode = await enqueueRun(paths, request, options);
-        return;
-      }
-      const store = await openStore(paths, options.db);
-      const runtime = buildRuntime(paths, store, model, process.env);
-      process.exitCode = await execute(store, options, request.budgets.maxSources, (listeners, signal) =>
-        runtime.run(request, { listeners, signal }),
-      );
-    });
+    .action(
+      async (question: string, options: RunCommandOptions & EnqueueOptions & { queue?: boolean; tui?: boolean }) => {
+        const paths = dataPaths(process.env);
+        const spec = modelSpec(options.model, process.env);
+        // A queued run's worker builds the model from the spec, with its own environment's keys.
+        const model = options.queue ? undefined : resolveModel(spec, process.env);
+        const file = readConfigFile({ explicit: options.config, home: paths.home });
+        const request = await buildRequest(question, options, { model: spec, file });
+        if (options.queue) {
+          process.exitCode = await enqueueRun(paths, request, options);
+          return;
+        }
+        const store = await openStore(paths, options.db);
+        const runtime = buildRuntime(paths, store, model, process.env);
+        if (options.tui && interactive()) {
+          process.exitCode = await runWithTui(store, runtime, request, options, process.env);
+          return;
+        }
+        process.exitCode = await execute(store, options, request.budgets.maxSources, (listeners, signal) =>
+          runtime.run(request, { listeners, signal }),
+        );
+      },
+    );
 
   program
     .command("resume")
-    .description("continue an interrupted run from its persisted state and publish its report")
+    .description(
+      "continue an interrupted run from its persisted state (or start a recorded one) and publish its report",
+    )
     .argument("<run>", "run id", positiveInteger)
     .addOption(dbOption())
     .option("--json", "print a one-line JSON summary on stdout")
@@ -157,8 +171,10 @@ export function buildProgram(): Command {
         throw error;
       }
       const runtime = buildRuntime(paths, store, model, process.env);
+      // A run recorded but never started (by `assay tui`, or a server that stopped) starts from the beginning.
+      const queued = isQueued(run);
       process.exitCode = await execute(store, options, run.request.budgets.maxSources, (listeners, signal) =>
-        runtime.resume(runId, { listeners, signal }),
+        queued ? runtime.start(runId, { listeners, signal }) : runtime.resume(runId, { listeners, signal }),
       );
     });
 
@@ -333,6 +349,22 @@ export function buildProgram(): Command {
     );
   registerMcpCommand(program, dbOption);
   registerHttpCommands(program, dbOption);
+  program
+    .command("tui")
+    .description("the terminal UI: runs, a run live, its report and sources, new researches (see docs/tui.md)")
+    .addOption(dbOption())
+    .option(
+      "--corpus-root <dir>",
+      "a folder whose subfolders new researches may read (repeatable)",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option("--run <id>", "open this run's live view", positiveInteger)
+    .option("--model <spec>", "the model of new researches: offline (default), none or provider:model-name")
+    .option("--config <file>", "settings file (default: $ASSAY_HOME/config.json when it exists)")
+    .option("--no-config", "read no settings file")
+    .action(async (options: TuiOptions) => {
+      process.exitCode = await tuiCommand(dataPaths(process.env), options, process.env, BIN_PATH);
+    });
   return program;
 }
 

@@ -70,6 +70,18 @@ export async function withInterrupt(
   }
 }
 
+/** Prints the run's summary (and its error or failure) and returns the command's exit code. */
+export function conclude(outcome: RunOutcome, interrupted: boolean, options: CommonOptions): number {
+  report(outcome, options);
+  if (outcome.error !== undefined) {
+    process.stderr.write(`assay: ${outcome.error}\n`);
+    return EXIT.usage;
+  }
+  if (outcome.failure !== undefined) process.stderr.write(`assay: the run failed: ${outcome.failure}\n`);
+  if (interrupted) return EXIT.interrupted;
+  return outcome.status === "finished" ? EXIT.ok : EXIT.failed;
+}
+
 export async function execute(
   store: Store,
   options: CommonOptions,
@@ -82,14 +94,7 @@ export async function execute(
       start([...(progress ? [progress.listener] : []), ...faultListener(options.fault)], signal),
     );
     progress?.end();
-    report(outcome, options);
-    if (outcome.error !== undefined) {
-      process.stderr.write(`assay: ${outcome.error}\n`);
-      return EXIT.usage;
-    }
-    if (outcome.failure !== undefined) process.stderr.write(`assay: the run failed: ${outcome.failure}\n`);
-    if (interrupted) return EXIT.interrupted;
-    return outcome.status === "finished" ? EXIT.ok : EXIT.failed;
+    return conclude(outcome, interrupted, options);
   } finally {
     progress?.end();
     await store.close();

@@ -10,8 +10,8 @@ import type { ReportDocument } from "../../core/report/report-document.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
 import type { RunView } from "../http/schemas.js";
 import { WEB_PROVIDERS } from "../http/schemas.js";
+import type { LiveState } from "../live-state.js";
 import { page } from "./layout.js";
-import type { LiveState } from "./live.js";
 
 const STATUS_TEXT: Record<RunView["status"], string> = {
   queued: "queued",

@@ -16,10 +16,10 @@ import type { Store } from "../../ports/store.js";
 import { HttpError, parsed } from "../http/errors.js";
 import type { RunService } from "../http/run-service.js";
 import { CreateRunBody } from "../http/schemas.js";
+import { liveState } from "../live-state.js";
 import { bodyFromForm, corpusChoices, formFields } from "./form.js";
 import { INVESTIGATION_CSS, investigationSections } from "./investigation-view.js";
 import { UI_CSP } from "./layout.js";
-import { liveState } from "./live.js";
 import {
   EMPTY_FORM,
   investigationPage,

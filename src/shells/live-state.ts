@@ -3,8 +3,8 @@
  * passed and the current one, the sources as they arrive, budget use, model use, the latest
  * report version and the recent activity lines.
  */
-import type { RunEvent, RunRecord } from "../../ports/store.js";
-import { describeEvent } from "../event-lines.js";
+import type { RunEvent, RunRecord } from "../ports/store.js";
+import { describeEvent } from "./event-lines.js";
 
 export interface LiveSource {
   title: string;

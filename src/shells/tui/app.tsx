@@ -1,0 +1,86 @@
+/**
+ * The terminal UI (`assay tui`, `assay run --tui`): one screen at a time — the runs list, a
+ * run's live view, its report reader, the new-research form. Ctrl-C or q quits the interface;
+ * runs it started go on in their own processes.
+ */
+import { useApp, useInput } from "ink";
+import { useState } from "react";
+import { ColorContext } from "./hooks.js";
+import { NewRunForm } from "./new-run-form.js";
+import { ReportReader } from "./report-reader.js";
+import { RunView } from "./run-view.js";
+import { RunsList } from "./runs-list.js";
+import type { TuiData } from "./tui-data.js";
+
+export type Screen =
+  | { name: "list" }
+  | { name: "run"; runId: number }
+  | { name: "report"; runId: number }
+  | { name: "new" };
+
+export interface AppProps {
+  data: TuiData;
+  initial?: Screen;
+  /** Whether colours may be used (false with NO_COLOR). */
+  color?: boolean;
+  now?: () => number;
+  /** Without a runs list (`assay run --tui`): the run view has no way back. */
+  single?: boolean;
+  /** Called when the user quits (q, or Ctrl-C). */
+  onQuit?: (how: "quit" | "interrupt") => void;
+}
+
+export function App(props: AppProps) {
+  const { exit } = useApp();
+  const [screen, setScreen] = useState<Screen>(props.initial ?? { name: "list" });
+  const now = props.now ?? Date.now;
+  const quit = (how: "quit" | "interrupt" = "quit") => {
+    props.onQuit?.(how);
+    exit();
+  };
+  useInput((input, key) => {
+    if (key.ctrl && input === "c") quit("interrupt");
+  });
+  const list = () => setScreen({ name: "list" });
+  const back = props.single ? undefined : list;
+  let view: React.ReactNode;
+  switch (screen.name) {
+    case "list":
+      view = (
+        <RunsList
+          data={props.data}
+          now={now}
+          onOpen={(runId) => setScreen({ name: "run", runId })}
+          onNew={() => setScreen({ name: "new" })}
+          onQuit={quit}
+        />
+      );
+      break;
+    case "run":
+      view = (
+        <RunView
+          data={props.data}
+          runId={screen.runId}
+          now={now}
+          onReport={(runId) => setScreen({ name: "report", runId })}
+          {...(back ? { onBack: back } : {})}
+          onQuit={quit}
+        />
+      );
+      break;
+    case "report":
+      view = (
+        <ReportReader
+          data={props.data}
+          runId={screen.runId}
+          onBack={() => setScreen({ name: "run", runId: screen.runId })}
+          onQuit={quit}
+        />
+      );
+      break;
+    case "new":
+      view = <NewRunForm data={props.data} onStarted={(runId) => setScreen({ name: "run", runId })} onCancel={list} />;
+      break;
+  }
+  return <ColorContext.Provider value={props.color ?? true}>{view}</ColorContext.Provider>;
+}

@@ -1,0 +1,106 @@
+/** Hooks of the terminal UI: the terminal's size (following resizes), polling, a run followed live, the theme. */
+import { useStdout } from "ink";
+import { createContext, useContext, useEffect, useRef, useState } from "react";
+import type { RunEvent, RunRecord } from "../../ports/store.js";
+import type { InvestigationSnapshot, TuiData } from "./tui-data.js";
+
+/** Columns and rows of the terminal, updated when it is resized (80×24 when unknown). */
+export function useTerminalSize(): { columns: number; rows: number } {
+  const { stdout } = useStdout();
+  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on("resize", onResize);
+    return () => {
+      stdout.off("resize", onResize);
+    };
+  });
+  return size;
+}
+
+/** `load()` now and every `everyMs` while mounted (and while `active`); the latest value and error. */
+export function usePoll<T>(
+  load: () => Promise<T>,
+  everyMs: number,
+  active = true,
+): { value: T | undefined; error: string } {
+  const [state, setState] = useState<{ value: T | undefined; error: string }>({ value: undefined, error: "" });
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  useEffect(() => {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const tick = async () => {
+      try {
+        const value = await loadRef.current();
+        if (!stopped) setState({ value, error: "" });
+      } catch (error) {
+        if (!stopped)
+          setState((previous) => ({ ...previous, error: error instanceof Error ? error.message : String(error) }));
+      }
+      if (!stopped && active) timer = setTimeout(tick, everyMs);
+    };
+    void tick();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [everyMs, active]);
+  return state;
+}
+
+export interface FollowedRun {
+  run: RunRecord | undefined;
+  events: RunEvent[];
+  investigation: InvestigationSnapshot | undefined;
+  error: string;
+}
+
+/**
+ * A run followed live from the store: its row, its events (read after the last seen seq, every
+ * `everyMs`) and, for investigative runs, its frontier and ledger (reloaded when events arrive).
+ * Stops polling once the run has ended and its last events are in.
+ */
+export function useFollowedRun(data: TuiData, runId: number, everyMs = 250): FollowedRun {
+  const [state, setState] = useState<FollowedRun>({ run: undefined, events: [], investigation: undefined, error: "" });
+  useEffect(() => {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    let events: RunEvent[] = [];
+    let investigation: InvestigationSnapshot | undefined;
+    let endedPolls = 0;
+    const tick = async () => {
+      try {
+        const run = await data.run(runId);
+        const fresh = await data.events(runId, events.at(-1)?.seq ?? 0);
+        if (fresh.length > 0) events = [...events, ...fresh];
+        if (run?.request.strategy === "investigative" && (fresh.length > 0 || investigation === undefined))
+          investigation = await data.investigation(runId);
+        if (stopped) return;
+        setState({ run, events, investigation, error: run ? "" : `there is no run ${runId}` });
+        const ended = !run || run.status !== "running";
+        if (ended && (events.some((event) => event.type === "run-finished") || ++endedPolls > 1)) return;
+      } catch (error) {
+        if (stopped) return;
+        setState((previous) => ({ ...previous, error: error instanceof Error ? error.message : String(error) }));
+      }
+      timer = setTimeout(tick, everyMs);
+    };
+    void tick();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [data, runId, everyMs]);
+  return state;
+}
+
+/** Whether colours may be used (off with NO_COLOR). */
+export const ColorContext = createContext(true);
+
+/** `{ color }` props for a colour name (to spread on a Text), or none when colours are off or no name is given. */
+export function useColor(): (name?: string) => { color?: string } {
+  const enabled = useContext(ColorContext);
+  return (name) => (enabled && name !== undefined ? { color: name } : {});
+}

@@ -1,0 +1,136 @@
+/**
+ * A run, live: status, stage, budget use as bars, the sources as they arrive and, for an
+ * investigative run, the frontier tree updating as questions change status and the claims by
+ * status. Followed from the store, so it shows runs that other processes (workers) drive.
+ */
+import { Box, Text, useInput } from "ink";
+import { displayStatus } from "../cli/run-state.js";
+import { liveState } from "../live-state.js";
+import { useColor, useFollowedRun, useTerminalSize } from "./hooks.js";
+import { STATUS_COLOR } from "./runs-list.js";
+import type { TuiData } from "./tui-data.js";
+import { bar, claimCounts, frontierLines, oneLine } from "./view-model.js";
+
+const seconds = (ms: number): string => {
+  const total = Math.round(ms / 1000);
+  return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
+};
+
+export function RunView(props: {
+  data: TuiData;
+  runId: number;
+  now: () => number;
+  onReport: (runId: number) => void;
+  onBack?: () => void;
+  onQuit: () => void;
+}) {
+  const { columns, rows } = useTerminalSize();
+  const color = useColor();
+  const followed = useFollowedRun(props.data, props.runId);
+  const { run } = followed;
+  useInput((input, key) => {
+    if (input === "q") props.onQuit();
+    else if ((key.escape || input === "b") && props.onBack) props.onBack();
+    else if ((key.return || input === "r") && run && run.artifactStatus !== "") props.onReport(props.runId);
+  });
+  if (!run)
+    return (
+      <Box flexDirection="column">
+        <Text>{followed.error || `Loading run ${props.runId}…`}</Text>
+        <Text dimColor>{props.onBack ? "Esc back · q quit" : "q quit"}</Text>
+      </Box>
+    );
+  const now = props.now();
+  const live = liveState(run, followed.events, { now, recent: 3 });
+  const status = displayStatus(run, now);
+  const going = status === "running" || status === "queued";
+  const investigative = run.request.strategy === "investigative";
+  const labelWidth = 12;
+  const barWidth = Math.max(10, Math.min(40, columns - labelWidth - 14));
+  const stage = live.stages.at(-1) ?? (status === "queued" ? "waiting for a worker" : "starting");
+
+  // Lines left for the sources and the frontier: the fixed parts take 12 lines.
+  const free = Math.max(2, rows - 12 - live.budgets.length + 5);
+  const frontier =
+    investigative && followed.investigation
+      ? frontierLines(followed.investigation.questions, followed.investigation.transitions)
+      : [];
+  const sourceLines = investigative ? Math.max(1, Math.min(live.sources.length, Math.floor(free / 3))) : free;
+  const frontierHeight = investigative ? Math.max(1, free - sourceLines - 2) : 0;
+  const sources = live.sources.slice(-sourceLines);
+  const claims = followed.investigation ? claimCounts(followed.investigation.claims) : "";
+
+  let outcome = going ? `Stage: ${stage}${live.researchState ? ` (${live.researchState})` : ""}` : `Stage: done`;
+  if (live.report)
+    outcome = `${live.report.kind === "final" ? "Report published" : "Preliminary report"} (${live.report.status}) — Enter to read`;
+  if (status === "failed" && run.error) outcome = `Failed: ${run.error}`;
+
+  return (
+    <Box flexDirection="column" width={columns} height={rows}>
+      <Text bold wrap="truncate">
+        Run {run.id} · <Text {...color(STATUS_COLOR[status] ?? "white")}>{status}</Text> · {run.request.strategy} ·{" "}
+        {run.request.scope.label} · {seconds(live.elapsedMs)}
+      </Text>
+      <Text wrap="truncate">{oneLine(run.request.question, columns)}</Text>
+      <Text wrap="truncate" {...color(live.report ? "green" : "cyan")}>
+        {oneLine(outcome, columns)}
+      </Text>
+      <Text dimColor wrap="truncate">
+        {oneLine(`Stages: ${live.stages.join(" › ") || "—"}`, columns)}
+      </Text>
+      {live.budgets.map((budget) => (
+        <Text key={budget.label} wrap="truncate">
+          {budget.label.padEnd(labelWidth)}
+          <Text {...color(budget.used >= budget.limit ? "yellow" : "blue")}>
+            {bar(budget.used, budget.limit, barWidth)}
+          </Text>{" "}
+          {budget.used}/{budget.limit}
+        </Text>
+      ))}
+      <Text dimColor wrap="truncate">
+        {live.tokens.input + live.tokens.output > 0
+          ? `Tokens ${live.tokens.input} in / ${live.tokens.output} out${live.costUsd === undefined ? "" : ` · $${live.costUsd.toFixed(4)}`}`
+          : "Tokens —"}
+      </Text>
+      <Text bold>Sources ({live.sources.length})</Text>
+      <Box flexDirection="column" height={sourceLines}>
+        {sources.length === 0 ? <Text dimColor>none yet</Text> : null}
+        {sources.map((source, index) => (
+          <Text key={`${index}-${source.anchor}`} wrap="truncate">
+            {oneLine(`${live.sources.length - sources.length + index + 1}. ${source.title || source.anchor}`, columns)}
+          </Text>
+        ))}
+      </Box>
+      {investigative ? (
+        <>
+          <Text bold wrap="truncate">
+            Frontier ({frontier.length}){claims ? ` · claims: ${claims}` : ""}
+          </Text>
+          <Box flexDirection="column" height={frontierHeight}>
+            {frontier.slice(0, frontierHeight).map((line, index) => (
+              <Text
+                key={`${index}-${line.text}`}
+                wrap="truncate"
+                {...color(
+                  line.status === "resolved"
+                    ? "green"
+                    : line.status === "in_progress"
+                      ? "cyan"
+                      : line.status === "pruned"
+                        ? "gray"
+                        : "white",
+                )}
+              >
+                {oneLine(line.text, columns)}
+              </Text>
+            ))}
+          </Box>
+        </>
+      ) : null}
+      <Box flexGrow={1} />
+      <Text dimColor wrap="truncate">
+        {[live.report ? "Enter report" : "", props.onBack ? "Esc back" : "", "q quit"].filter(Boolean).join(" · ")}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,84 @@
+/** The runs list: status and age of each run, newest first; Enter opens one, n starts a research. */
+import { Box, Text, useInput } from "ink";
+import { useRef, useState } from "react";
+import type { RunRecord } from "../../ports/store.js";
+import { displayStatus } from "../cli/run-state.js";
+import { useColor, usePoll, useTerminalSize } from "./hooks.js";
+import type { TuiData } from "./tui-data.js";
+import { age, oneLine, windowStart } from "./view-model.js";
+
+export const STATUS_COLOR: Record<string, string> = {
+  running: "cyan",
+  queued: "cyan",
+  finished: "green",
+  failed: "red",
+  interrupted: "yellow",
+};
+
+export function RunsList(props: {
+  data: TuiData;
+  now: () => number;
+  onOpen: (runId: number) => void;
+  onNew: () => void;
+  onQuit: () => void;
+}) {
+  const { columns, rows } = useTerminalSize();
+  const color = useColor();
+  const { value: runs, error } = usePoll<RunRecord[]>(() => props.data.listRuns(), 1000);
+  const [cursor, setCursor] = useState(0);
+  const top = useRef(0);
+  const list = runs ?? [];
+  const height = Math.max(1, rows - 5);
+  const selected = Math.min(cursor, Math.max(0, list.length - 1));
+  const start = windowStart(selected, height, list.length, top.current);
+  top.current = start;
+
+  useInput((input, key) => {
+    if (input === "q") props.onQuit();
+    else if (input === "n") props.onNew();
+    else if (key.upArrow || input === "k") setCursor((at) => Math.max(0, Math.min(at, list.length - 1) - 1));
+    else if (key.downArrow || input === "j") setCursor((at) => Math.min(list.length - 1, at + 1));
+    else if (key.pageUp) setCursor((at) => Math.max(0, at - height));
+    else if (key.pageDown) setCursor((at) => Math.min(list.length - 1, at + height));
+    else if (key.return) {
+      const run = list[selected];
+      if (run) props.onOpen(run.id);
+    }
+  });
+
+  const now = props.now();
+  const questionWidth = Math.max(10, columns - 36);
+  return (
+    <Box flexDirection="column" width={columns} height={rows}>
+      <Text bold>Assay · runs {runs ? `(${list.length})` : "(loading…)"}</Text>
+      <Text dimColor>
+        {oneLine(
+          `${"  RUN".padEnd(7)}${"STATUS".padEnd(13)}${"AGE".padEnd(8)}${"STRATEGY".padEnd(14)}QUESTION`,
+          columns,
+        )}
+      </Text>
+      <Box flexDirection="column" height={height}>
+        {list.length === 0 && runs ? <Text>No runs yet. Press n to start a research.</Text> : null}
+        {list.slice(start, start + height).map((run, index) => {
+          const status = displayStatus(run, now);
+          const mine = start + index === selected;
+          return (
+            <Text key={run.id} inverse={mine} wrap="truncate">
+              {mine ? "›" : " "}
+              {String(run.id).padStart(4)}
+              {"  "}
+              <Text {...color(STATUS_COLOR[status] ?? "white")}>{status.padEnd(13)}</Text>
+              {age(run.createdAt, now).padEnd(8)}
+              {run.request.strategy.padEnd(14)}
+              {oneLine(run.request.question, questionWidth)}
+            </Text>
+          );
+        })}
+      </Box>
+      {error ? <Text {...color("red")}>{oneLine(`Cannot read the runs: ${error}`, columns)}</Text> : <Text> </Text>}
+      <Text dimColor wrap="truncate">
+        ↑↓ select · Enter open · n new research · q quit
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * What the terminal UI reads and does, over the store (SQLite or PostgreSQL): runs, a run's
+ * events after a seq (the same log the web UI's event stream reads, so it follows runs other
+ * processes drive), its investigation, its current report, a source, and starting a research.
+ * The components take this interface, so the tests give them a store of their own.
+ */
+import { spawn } from "node:child_process";
+import type { Claim, Question, Transition } from "../../core/investigative/types.js";
+import { parseReportDocument, type ReportDocument } from "../../core/report/report-document.js";
+import type { ArtifactStore } from "../../ports/artifact-store.js";
+import { isInvestigationStore } from "../../ports/investigation-store.js";
+import type { RunEvent, RunRecord, SourceRecord, Store, StrategyName } from "../../ports/store.js";
+
+export interface InvestigationSnapshot {
+  questions: Question[];
+  transitions: Transition[];
+  claims: Claim[];
+}
+
+export interface NewResearch {
+  question: string;
+  /** A folder, absolute. */
+  corpus: string;
+  /** How the folder is named to readers (the form's label, e.g. `corpora/batteries`). */
+  label: string;
+  strategy: StrategyName;
+}
+
+export interface TuiData {
+  listRuns(): Promise<RunRecord[]>;
+  run(runId: number): Promise<RunRecord | undefined>;
+  events(runId: number, afterSeq: number): Promise<RunEvent[]>;
+  /** Undefined for a store without investigations. */
+  investigation(runId: number): Promise<InvestigationSnapshot | undefined>;
+  /** The current published report, or undefined before the first publication. */
+  report(run: RunRecord): Promise<{ document: ReportDocument; version: string } | undefined>;
+  source(runId: number, sourceId: string): Promise<SourceRecord | undefined>;
+  /** Folders the new-research form offers. */
+  corpora: readonly { value: string; label: string }[];
+  /** Records a research and starts it; resolves with its run id (throws UserError for a bad one). */
+  start(research: NewResearch): Promise<number>;
+}
+
+export function storeData(
+  store: Store,
+  artifacts: ArtifactStore,
+  options: { corpora: readonly { value: string; label: string }[]; start: (research: NewResearch) => Promise<number> },
+): TuiData {
+  return {
+    listRuns: () => store.listRuns({ limit: 200 }),
+    run: (runId) => store.getRun(runId),
+    events: (runId, afterSeq) => store.listEvents(runId, { afterSeq }),
+    async investigation(runId) {
+      if (!isInvestigationStore(store)) return undefined;
+      const { questions, transitions, claims } = await store.loadInvestigation(runId);
+      return { questions, transitions, claims };
+    },
+    async report(run) {
+      if (run.artifactStatus === "") return undefined;
+      const current = await artifacts.current({ runId: run.id, outDir: run.request.outDir });
+      if (!current) return undefined;
+      const parsed = parseReportDocument(JSON.parse(current.files.json));
+      if (!parsed.ok) throw new Error(`the stored report of run ${run.id} does not parse: ${parsed.error}`);
+      return { document: parsed.value, version: current.version };
+    },
+    async source(runId, sourceId) {
+      return (await store.listSources(runId)).find((source) => source.id === sourceId);
+    },
+    corpora: options.corpora,
+    start: options.start,
+  };
+}
+
+/**
+ * Starts a recorded run in its own detached `assay resume` process, so that it goes on when the
+ * terminal UI quits (or its terminal closes); its output goes nowhere, its progress to the store.
+ */
+export function startDetached(bin: string, runId: number, db: string | undefined, env: NodeJS.ProcessEnv): void {
+  const child = spawn(process.execPath, [bin, "resume", String(runId), "--quiet", ...(db ? ["--db", db] : [])], {
+    detached: true,
+    stdio: "ignore",
+    env,
+  });
+  child.unref();
+}
