@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../adapters/clock/system-clock.js";
 import type { DeadLetter, RetryPolicy } from "../ports/job-queue.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
-import { MemoryQueue, until } from "../testing/memory-queue.js";
+import { MemoryQueue } from "../testing/memory-queue.js";
 import { type RuntimeFixture, runtimeFixture } from "../testing/runtime-fixture.js";
+import { until } from "../testing/until.js";
 import { closeDeadLetters, heartbeatPeriodMs, startRunWorker } from "./run-worker.js";
 
 const fixtures: RuntimeFixture[] = [];

@@ -43,12 +43,3 @@ export class MemoryQueue implements JobQueue {
 
   async close(): Promise<void> {}
 }
-
-/** Polls `condition` every 20 ms; throws after `timeoutMs`. */
-export async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import { startRunWorker } from "../../runtime/run-worker.js";
 import { syntheticDocuments } from "../../testing/fake-scope.js";
-import { MemoryQueue, until } from "../../testing/memory-queue.js";
+import { MemoryQueue } from "../../testing/memory-queue.js";
 import { type RuntimeFixture, runtimeFixture } from "../../testing/runtime-fixture.js";
+import { until } from "../../testing/until.js";
 
 const fixtures: RuntimeFixture[] = [];
 afterEach(async () => {

@@ -104,3 +104,22 @@ export function useColor(): (name?: string) => { color?: string } {
   const enabled = useContext(ColorContext);
   return (name) => (enabled && name !== undefined ? { color: name } : {});
 }
+
+/**
+ * State that key handlers change and read synchronously: keys typed faster than Ink renders
+ * (a paste, a script, a fast typist) each see the previous key's change, which React state
+ * read from a render would not. `update` changes it and renders.
+ */
+export function useKeyState<T extends object>(initial: () => T): [T, (change: (state: T) => void) => void] {
+  const state = useRef<T | undefined>(undefined);
+  if (state.current === undefined) state.current = initial();
+  const [, render] = useState(0);
+  const current = state.current;
+  return [
+    current,
+    (change) => {
+      change(current);
+      render((count) => count + 1);
+    },
+  ];
+}

@@ -1,8 +1,7 @@
 /** The new-research form: a question, a folder and a strategy; Enter on the last field starts it. */
 import { Box, Text, useInput } from "ink";
-import { useState } from "react";
 import { STRATEGY_NAMES, type StrategyName } from "../../ports/store.js";
-import { useColor, useTerminalSize } from "./hooks.js";
+import { useColor, useKeyState, useTerminalSize } from "./hooks.js";
 import type { NewResearch, TuiData } from "./tui-data.js";
 import { oneLine } from "./view-model.js";
 
@@ -12,58 +11,80 @@ type Field = (typeof FIELDS)[number];
 export function NewRunForm(props: { data: TuiData; onStarted: (runId: number) => void; onCancel: () => void }) {
   const { columns, rows } = useTerminalSize();
   const color = useColor();
-  const [field, setField] = useState<Field>("question");
-  const [question, setQuestion] = useState("");
-  const [corpus, setCorpus] = useState(0);
-  const [strategy, setStrategy] = useState(0);
-  const [error, setError] = useState("");
-  const [starting, setStarting] = useState(false);
   const corpora = props.data.corpora;
+  const [form, update] = useKeyState(() => ({
+    field: "question" as Field,
+    question: "",
+    corpus: 0,
+    strategy: 0,
+    error: "",
+    starting: false,
+  }));
 
   const start = () => {
-    const chosen = corpora[corpus];
-    if (question.trim() === "") {
-      setField("question");
-      return setError("Type a question first.");
-    }
-    if (!chosen) return setError("No folder to research: start assay tui with --corpus-root DIR.");
+    const chosen = corpora[form.corpus];
+    if (form.question.trim() === "")
+      return update((state) => {
+        state.field = "question";
+        state.error = "Type a question first.";
+      });
+    if (!chosen)
+      return update((state) => {
+        state.error = "No folder to research: start assay tui with --corpus-root DIR.";
+      });
     const research: NewResearch = {
-      question,
+      question: form.question,
       corpus: chosen.value,
       label: chosen.label,
-      strategy: STRATEGY_NAMES[strategy] as StrategyName,
+      strategy: STRATEGY_NAMES[form.strategy] as StrategyName,
     };
-    setStarting(true);
-    setError("");
-    props.data.start(research).then(props.onStarted, (failure: unknown) => {
-      setStarting(false);
-      setError(failure instanceof Error ? failure.message : String(failure));
+    update((state) => {
+      state.starting = true;
+      state.error = "";
     });
+    props.data.start(research).then(props.onStarted, (failure: unknown) =>
+      update((state) => {
+        state.starting = false;
+        state.error = failure instanceof Error ? failure.message : String(failure);
+      }),
+    );
   };
 
-  useInput(
-    (input, key) => {
-      const index = FIELDS.indexOf(field);
-      if (key.escape) return props.onCancel();
-      if (key.tab && key.shift) return setField(FIELDS[Math.max(0, index - 1)] ?? "question");
-      if (key.tab || key.downArrow) return setField(FIELDS[Math.min(FIELDS.length - 1, index + 1)] ?? "strategy");
-      if (key.upArrow) return setField(FIELDS[Math.max(0, index - 1)] ?? "question");
-      if (key.return) return field === "strategy" ? start() : setField(FIELDS[index + 1] ?? "strategy");
-      if (field === "question") {
-        if (key.backspace || key.delete) return setQuestion(question.slice(0, -1));
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-        if (!key.ctrl && !key.meta && input.length > 0 && !/[\u0000-\u001f]/.test(input))
-          return setQuestion((question + input).slice(0, 4000));
-        return;
-      }
-      const step = key.leftArrow ? -1 : key.rightArrow || input === " " ? 1 : 0;
-      if (step === 0) return;
-      if (field === "corpus" && corpora.length > 0) setCorpus((corpus + step + corpora.length) % corpora.length);
-      if (field === "strategy") setStrategy((strategy + step + STRATEGY_NAMES.length) % STRATEGY_NAMES.length);
-    },
-    { isActive: !starting },
-  );
+  useInput((input, key) => {
+    if (form.starting) return;
+    const index = FIELDS.indexOf(form.field);
+    const go = (to: number) =>
+      update((state) => {
+        state.field = FIELDS[Math.max(0, Math.min(FIELDS.length - 1, to))] ?? "question";
+      });
+    if (key.escape) return props.onCancel();
+    if (key.tab && key.shift) return go(index - 1);
+    if (key.tab || key.downArrow) return go(index + 1);
+    if (key.upArrow) return go(index - 1);
+    if (key.return) return form.field === "strategy" ? start() : go(index + 1);
+    if (form.field === "question") {
+      if (key.backspace || key.delete)
+        return update((state) => {
+          state.question = state.question.slice(0, -1);
+        });
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+      if (!key.ctrl && !key.meta && input.length > 0 && !/[\u0000-\u001f]/.test(input))
+        update((state) => {
+          state.question = (state.question + input).slice(0, 4000);
+        });
+      return;
+    }
+    const step = key.leftArrow ? -1 : key.rightArrow || input === " " ? 1 : 0;
+    if (step === 0) return;
+    update((state) => {
+      if (state.field === "corpus" && corpora.length > 0)
+        state.corpus = (state.corpus + step + corpora.length) % corpora.length;
+      if (state.field === "strategy")
+        state.strategy = (state.strategy + step + STRATEGY_NAMES.length) % STRATEGY_NAMES.length;
+    });
+  });
 
+  const { field, question, corpus, strategy, error, starting } = form;
   const label = (name: Field, text: string) => (
     <Text bold={field === name} {...color(field === name ? "cyan" : undefined)}>
       {field === name ? "› " : "  "}

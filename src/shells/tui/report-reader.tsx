@@ -4,11 +4,10 @@
  * Enter on a source opens it: its location, when it was read, and its passages.
  */
 import { Box, Text, useInput } from "ink";
-import { useRef, useState } from "react";
 import { renderMarkdown } from "../../core/render/markdown.js";
 import type { ReportDocument, SourceEntry } from "../../core/report/report-document.js";
 import type { SourceRecord } from "../../ports/store.js";
-import { useColor, usePoll, useTerminalSize } from "./hooks.js";
+import { useColor, useKeyState, usePoll, useTerminalSize } from "./hooks.js";
 import type { TuiData } from "./tui-data.js";
 import { oneLine, windowStart, wrapLines } from "./view-model.js";
 
@@ -39,11 +38,16 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
     const run = await props.data.run(props.runId);
     return run ? await props.data.report(run) : undefined;
   }, 2000);
-  const [pane, setPane] = useState<Pane>("report");
-  const [top, setTop] = useState(0);
-  const [cursor, setCursor] = useState(0);
-  const listTop = useRef(0);
-  const [opened, setOpened] = useState<SourceEntry | undefined>(undefined);
+  const [view, update] = useKeyState(() => ({
+    pane: "report" as Pane,
+    top: 0,
+    cursor: 0,
+    listTop: 0,
+    opened: undefined as SourceEntry | undefined,
+    lines: 0,
+    headings: [] as number[],
+    ledger: [] as SourceEntry[],
+  }));
   const height = Math.max(1, rows - 3);
 
   const document = value?.document;
@@ -56,29 +60,50 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
       ]
     : [];
 
+  view.lines = lines.length;
+  view.headings = headings;
+  view.ledger = ledger.map((item) => item.entry);
+
   useInput(
     (input, key) => {
       if (input === "q") return props.onQuit();
       if (key.escape || input === "b") return props.onBack();
-      if (key.tab || input === "s") return setPane(pane === "report" ? "sources" : "report");
-      if (pane === "report") {
-        const next = scrolled(input, key, top, height, lines.length);
-        if (next !== undefined) return setTop(next);
-        if (input === "n") setTop(headings.find((line) => line > top) ?? top);
-        if (input === "p") setTop([...headings].reverse().find((line) => line < top) ?? 0);
+      if (key.tab || input === "s")
+        return update((state) => {
+          state.pane = state.pane === "report" ? "sources" : "report";
+        });
+      if (view.pane === "report") {
+        const next = scrolled(input, key, view.top, height, view.lines);
+        const section =
+          input === "n"
+            ? (view.headings.find((line) => line > view.top) ?? view.top)
+            : input === "p"
+              ? ([...view.headings].reverse().find((line) => line < view.top) ?? 0)
+              : undefined;
+        const to = next ?? section;
+        if (to !== undefined)
+          update((state) => {
+            state.top = to;
+          });
         return;
       }
-      if (key.downArrow || input === "j") setCursor((at) => Math.min(ledger.length - 1, at + 1));
-      else if (key.upArrow || input === "k") setCursor((at) => Math.max(0, at - 1));
+      const last = Math.max(0, view.ledger.length - 1);
+      if (key.downArrow || input === "j")
+        update((state) => {
+          state.cursor = Math.min(last, state.cursor + 1);
+        });
+      else if (key.upArrow || input === "k")
+        update((state) => {
+          state.cursor = Math.max(0, state.cursor - 1);
+        });
       else if (key.return)
-        setCursor((at) => {
-          const chosen = ledger[at];
-          if (chosen) setOpened(chosen.entry);
-          return at;
+        update((state) => {
+          state.opened = state.ledger[Math.min(state.cursor, last)];
         });
     },
-    { isActive: opened === undefined },
+    { isActive: view.opened === undefined },
   );
+  const { pane, top, cursor, opened } = view;
 
   if (opened)
     return (
@@ -86,7 +111,11 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
         data={props.data}
         runId={props.runId}
         entry={opened}
-        onBack={() => setOpened(undefined)}
+        onBack={() =>
+          update((state) => {
+            state.opened = undefined;
+          })
+        }
         onQuit={props.onQuit}
       />
     );
@@ -115,8 +144,8 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
     );
   const listHeight = height;
   const selected = Math.min(cursor, Math.max(0, ledger.length - 1));
-  const listStart = windowStart(selected, listHeight, ledger.length, listTop.current);
-  listTop.current = listStart;
+  const listStart = windowStart(selected, listHeight, ledger.length, view.listTop);
+  view.listTop = listStart;
   const scrollTop = Math.min(top, Math.max(0, lines.length - height));
   return (
     <Box flexDirection="column" width={columns} height={rows}>
@@ -168,7 +197,7 @@ function SourceView(props: {
     60_000,
     false,
   );
-  const [top, setTop] = useState(0);
+  const [view, update] = useKeyState(() => ({ top: 0, lines: 0 }));
   const height = Math.max(1, rows - 4);
   const lines = source
     ? source.chunks.flatMap((chunk) => [
@@ -176,12 +205,17 @@ function SourceView(props: {
         "",
       ])
     : [];
+  view.lines = lines.length;
   useInput((input, key) => {
     if (input === "q") return props.onQuit();
     if (key.escape || input === "b") return props.onBack();
-    const next = scrolled(input, key, top, height, lines.length);
-    if (next !== undefined) setTop(next);
+    const next = scrolled(input, key, view.top, height, view.lines);
+    if (next !== undefined)
+      update((state) => {
+        state.top = next;
+      });
   });
+  const { top } = view;
   const where = props.entry.url ?? props.entry.path ?? "";
   return (
     <Box flexDirection="column" width={columns} height={rows}>

@@ -1,9 +1,8 @@
 /** The runs list: status and age of each run, newest first; Enter opens one, n starts a research. */
 import { Box, Text, useInput } from "ink";
-import { useRef, useState } from "react";
 import type { RunRecord } from "../../ports/store.js";
 import { displayStatus } from "../cli/run-state.js";
-import { useColor, usePoll, useTerminalSize } from "./hooks.js";
+import { useColor, useKeyState, usePoll, useTerminalSize } from "./hooks.js";
 import type { TuiData } from "./tui-data.js";
 import { age, oneLine, windowStart } from "./view-model.js";
 
@@ -25,23 +24,29 @@ export function RunsList(props: {
   const { columns, rows } = useTerminalSize();
   const color = useColor();
   const { value: runs, error } = usePoll<RunRecord[]>(() => props.data.listRuns(), 1000);
-  const [cursor, setCursor] = useState(0);
-  const top = useRef(0);
+  const [view, update] = useKeyState(() => ({ cursor: 0, top: 0, list: [] as RunRecord[] }));
   const list = runs ?? [];
+  view.list = list;
   const height = Math.max(1, rows - 5);
-  const selected = Math.min(cursor, Math.max(0, list.length - 1));
-  const start = windowStart(selected, height, list.length, top.current);
-  top.current = start;
+  const selected = Math.min(view.cursor, Math.max(0, list.length - 1));
+  const start = windowStart(selected, height, list.length, view.top);
+  view.top = start;
 
   useInput((input, key) => {
+    const last = Math.max(0, view.list.length - 1);
+    const move = (to: number) =>
+      update((state) => {
+        state.cursor = Math.max(0, Math.min(last, to));
+      });
+    const at = Math.min(view.cursor, last);
     if (input === "q") props.onQuit();
     else if (input === "n") props.onNew();
-    else if (key.upArrow || input === "k") setCursor((at) => Math.max(0, Math.min(at, list.length - 1) - 1));
-    else if (key.downArrow || input === "j") setCursor((at) => Math.min(list.length - 1, at + 1));
-    else if (key.pageUp) setCursor((at) => Math.max(0, at - height));
-    else if (key.pageDown) setCursor((at) => Math.min(list.length - 1, at + height));
+    else if (key.upArrow || input === "k") move(at - 1);
+    else if (key.downArrow || input === "j") move(at + 1);
+    else if (key.pageUp) move(at - height);
+    else if (key.pageDown) move(at + height);
     else if (key.return) {
-      const run = list[selected];
+      const run = view.list[at];
       if (run) props.onOpen(run.id);
     }
   });

@@ -1,0 +1,220 @@
+/**
+ * The terminal UI in Ink's test renderer (ink-testing-library), driven by keystrokes, over a
+ * real SQLite store and runtime with the offline engine on the example corpus.
+ */
+import { join } from "node:path";
+import { render } from "ink-testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteStore, type SqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
+import { UserError } from "../../core/errors.js";
+import type { StrategyName } from "../../ports/store.js";
+import type { Runtime } from "../../runtime/runtime.js";
+import { EXAMPLE_CORPUS } from "../../testing/cli.js";
+import { tempDir } from "../../testing/temp-dir.js";
+import { until } from "../../testing/until.js";
+import { resolveModel } from "../cli/model-choice.js";
+import { dataPaths } from "../cli/paths.js";
+import { buildRequest } from "../cli/run-request.js";
+import { artifactStoreFor, buildRuntime } from "../cli/wiring.js";
+import { App } from "./app.js";
+import { type NewResearch, storeData, type TuiData } from "./tui-data.js";
+
+const KEY = { enter: "\r", tab: "\t", escape: "\u001b", right: "\u001b[C", down: "\u001b[B" } as const;
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface World {
+  store: SqliteStore;
+  runtime: Runtime;
+  data: TuiData;
+  started: NewResearch[];
+  record(question: string, strategy: StrategyName): Promise<number>;
+}
+
+function world(start?: (research: NewResearch) => Promise<number>): World {
+  const dir = tempDir("assay-tui-");
+  const paths = dataPaths({ ASSAY_HOME: dir.path });
+  const store = openSqliteStore({ file: join(dir.path, "assay.db") });
+  const runtime = buildRuntime(paths, store, resolveModel("offline", {}), {});
+  const started: NewResearch[] = [];
+  cleanups.push(async () => {
+    await store.close();
+    dir.cleanup();
+  });
+  const record = async (question: string, strategy: StrategyName) => {
+    const request = await buildRequest(
+      question,
+      { corpus: EXAMPLE_CORPUS, strategy, language: "en" },
+      {
+        model: "offline",
+        file: undefined,
+      },
+    );
+    return (await runtime.createQueued(request)).id;
+  };
+  const data = storeData(store, artifactStoreFor(store), {
+    corpora: [
+      { value: EXAMPLE_CORPUS, label: "examples/corpus" },
+      { value: join(EXAMPLE_CORPUS, "history"), label: "examples/corpus/history" },
+    ],
+    start:
+      start ??
+      (async (research) => {
+        started.push(research);
+        return record(research.question, research.strategy);
+      }),
+  });
+  return { store, runtime, data, started, record };
+}
+
+/** Renders the app; `frame()` is the last frame, `type()` sends keys one write at a time, letting Ink render between. */
+function mount(data: TuiData, props: Partial<Parameters<typeof App>[0]> = {}) {
+  const quits: string[] = [];
+  const app = render(<App data={data} color={false} onQuit={(how) => quits.push(how)} {...props} />);
+  cleanups.push(() => app.unmount());
+  const frame = () => app.lastFrame() ?? "";
+  const type = async (...keys: string[]) => {
+    for (const key of keys) {
+      app.stdin.write(key);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+  };
+  const shows = (text: string, timeoutMs = 10_000) =>
+    until(
+      () => frame().includes(text),
+      timeoutMs,
+      `"${text}" on screen; the last frame was: ${JSON.stringify(frame())}`,
+    );
+  return { app, frame, type, shows, quits };
+}
+
+describe("terminal UI", () => {
+  it("opens a run from the list, follows it live to its published report, and opens a source", async () => {
+    const w = world();
+    const id = await w.record("When did lithium-ion batteries become commercial?", "pipeline");
+    const ui = mount(w.data);
+    await ui.shows("Assay · runs (1)");
+    expect(ui.frame()).toContain("queued");
+    expect(ui.frame()).toContain("When did lithium-ion batteries become commercial?");
+
+    await ui.type(KEY.enter);
+    await ui.shows(`Run ${id} ·`);
+    const done = w.runtime.start(id);
+    await ui.shows("Report published", 30_000);
+    await done;
+    // It was followed live: earlier frames showed the run going on with sources arriving.
+    expect(ui.app.frames.some((frame) => frame.includes("· running ·"))).toBe(true);
+    const final = ui.frame();
+    expect(final).toMatch(/Searches\s+[█░]+ \d+\/\d+/);
+    expect(final).toMatch(/Sources \([1-9]\d*\)/);
+    expect(final).toContain("Stages: ");
+
+    await ui.type(KEY.enter);
+    await ui.shows("# When did lithium-ion batteries become commercial?");
+    expect(ui.frame()).toContain("Sources (");
+    await ui.type(" ");
+    await ui.type("g");
+    await ui.shows("# When did lithium-ion batteries become commercial?");
+
+    await ui.type(KEY.tab);
+    await ui.shows("Enter open the source");
+    const ledger = ui.frame();
+    expect(ledger).toMatch(/›\[1\] /);
+    await ui.type(KEY.down, KEY.enter);
+    await ui.shows("[passage 1]");
+    expect(ui.frame()).toMatch(/^\[2\] /m);
+
+    await ui.type(KEY.escape);
+    await ui.shows("Enter open the source");
+    await ui.type(KEY.escape);
+    await ui.shows("Enter to read");
+    await ui.type(KEY.escape);
+    await ui.shows("Assay · runs (1)");
+    await ui.type("q");
+    expect(ui.quits).toEqual(["quit"]);
+  }, 60_000);
+
+  it("shows an investigative run's frontier tree and claim counts as they change", async () => {
+    const w = world();
+    const id = await w.record(
+      "When did lithium-ion batteries become commercial and who sold them first?",
+      "investigative",
+    );
+    const ui = mount(w.data, { initial: { name: "run", runId: id } });
+    await ui.shows(`Run ${id} ·`);
+    const done = w.runtime.start(id);
+    await ui.shows("Report published", 60_000);
+    await done;
+    const frame = ui.frame();
+    expect(frame).toMatch(/Frontier \([1-9]\d*\) · claims: .*(VERIFIED|UNVERIFIED) \d+/);
+    expect(frame).toMatch(/✓ resolved\s+\S/);
+    expect(frame).toMatch(/Turns\s+[█░]+ \d+\/\d+/);
+    // The tree changed while it ran: some earlier frame had a question in progress.
+    expect(ui.app.frames.some((earlier) => /▶ in_progress/.test(earlier))).toBe(true);
+    expect(frame.split("\n").length).toBeLessThanOrEqual(24);
+  }, 90_000);
+
+  it("starts a research from the form with the chosen folder and strategy", async () => {
+    const w = world();
+    const ui = mount(w.data);
+    await ui.shows("No runs yet");
+    await ui.type("n");
+    await ui.shows("New research");
+    await ui.type(KEY.tab, KEY.tab, KEY.enter);
+    await ui.shows("Type a question first.");
+    await ui.type(..."Who sold the first lithium-ion battery?");
+    await ui.type(KEY.tab, KEY.right, KEY.tab, KEY.right, KEY.right);
+    await ui.shows("◀ investigative ▶");
+    expect(ui.frame()).toContain("◀ examples/corpus/history ▶");
+    await ui.type(KEY.enter);
+    await ui.shows("Run 1 ·");
+    expect(w.started).toEqual([
+      {
+        question: "Who sold the first lithium-ion battery?",
+        corpus: join(EXAMPLE_CORPUS, "history"),
+        label: "examples/corpus/history",
+        strategy: "investigative",
+      },
+    ]);
+  });
+
+  it("says why a research could not start, and keeps the form", async () => {
+    const w = world(() => Promise.reject(new UserError("the corpus folder is empty")));
+    const ui = mount(w.data, { initial: { name: "new" } });
+    await ui.type(..."Anything?", KEY.tab, KEY.tab, KEY.enter);
+    await ui.shows("the corpus folder is empty");
+    expect(ui.frame()).toContain("Anything?");
+  });
+
+  it("never passes escape sequences from source titles or questions to the terminal", async () => {
+    const w = world();
+    const id = await w.record("Plain question?", "pipeline");
+    await w.store.appendEvent(id, {
+      type: "source-persisted",
+      offsetMs: 10,
+      at: new Date().toISOString(),
+      data: {
+        sourceId: "s_001",
+        anchor: "a.md",
+        title: "\u001b]0;pwned\u0007Evil\u001b[2J title\u001b[31m",
+        persisted: 1,
+      },
+    });
+    const ui = mount(w.data, { initial: { name: "run", runId: id } });
+    await ui.shows("Evil title");
+    expect(ui.frame()).not.toContain("\u001b]");
+    expect(ui.frame()).not.toContain("[2J");
+    expect(ui.frame()).not.toContain("\u001b[31m");
+  });
+
+  it("quits on Ctrl-C, telling the caller it was an interrupt", async () => {
+    const w = world();
+    const ui = mount(w.data);
+    await ui.shows("Assay · runs");
+    await ui.type("\u0003");
+    expect(ui.quits).toEqual(["interrupt"]);
+  });
+});
