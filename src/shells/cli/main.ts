@@ -383,6 +383,11 @@ function routeModelWarnings(): void {
 
 export async function main(argv: readonly string[]): Promise<void> {
   routeModelWarnings();
+  // `assay runs list | head`: the reader went away; stop quietly instead of crashing on EPIPE.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(EXIT.ok);
+    throw error;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync([...argv]);

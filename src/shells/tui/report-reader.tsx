@@ -5,7 +5,7 @@
  */
 import { Box, Text, useInput } from "ink";
 import { renderMarkdown } from "../../core/render/markdown.js";
-import type { ReportDocument, SourceEntry } from "../../core/report/report-document.js";
+import type { SourceEntry } from "../../core/report/report-document.js";
 import type { SourceRecord } from "../../ports/store.js";
 import { useColor, useKeyState, usePoll, useTerminalSize } from "./hooks.js";
 import type { TuiData } from "./tui-data.js";

@@ -121,7 +121,7 @@ export function RunView(props: {
                         : "white",
                 )}
               >
-                {oneLine(line.text, columns)}
+                {line.text}
               </Text>
             ))}
           </Box>

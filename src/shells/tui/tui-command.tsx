@@ -154,6 +154,8 @@ export async function runWithTui(
     const { outcome, interrupted } = await withInterrupt((signal) => runtime.start(run.id, { signal }));
     settled = true;
     await ui;
+    // Ink leaves the cursor at the end of its last line.
+    process.stdout.write("\n");
     return conclude(outcome, interrupted, options);
   } finally {
     await store.close();

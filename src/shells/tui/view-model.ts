@@ -46,7 +46,7 @@ export function frontierLines(questions: readonly Question[], transitions: reado
     const { question } = node;
     lines.push({
       status: question.status,
-      text: `${"  ".repeat(level)}${MARK[question.status]} ${question.status.padEnd(12)} ${shorten(question.question, 200)}`,
+      text: `${"  ".repeat(level)}${MARK[question.status]} ${question.status.padEnd(12)} ${shorten(clean(question.question), 200)}`,
     });
     for (const child of node.children) walk(child, level + 1);
   };
