@@ -10,14 +10,18 @@ import { UserError } from "../../core/errors.js";
 import type { StrategyName } from "../../ports/store.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { EXAMPLE_CORPUS } from "../../testing/cli.js";
+import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../testing/postgres.js";
+import { useTestPostgres } from "../../testing/postgres-suite.js";
 import { tempDir } from "../../testing/temp-dir.js";
 import { until } from "../../testing/until.js";
 import { resolveModel } from "../cli/model-choice.js";
 import { dataPaths } from "../cli/paths.js";
 import { buildRequest } from "../cli/run-request.js";
-import { artifactStoreFor, buildRuntime } from "../cli/wiring.js";
+import { artifactStoreFor, buildRuntime, openStore } from "../cli/wiring.js";
 import { App } from "./app.js";
 import { type NewResearch, storeData, type TuiData } from "./tui-data.js";
+
+noticeMissingPostgres("the terminal UI over PostgreSQL");
 
 const KEY = { enter: "\r", tab: "\t", escape: "\u001b", right: "\u001b[C", down: "\u001b[B" } as const;
 
@@ -217,4 +221,41 @@ describe("terminal UI", () => {
     await ui.type("\u0003");
     expect(ui.quits).toEqual(["interrupt"]);
   });
+});
+
+describe.runIf(POSTGRES_AVAILABLE)("terminal UI over PostgreSQL", () => {
+  const postgres = useTestPostgres();
+
+  it("follows a run that another process drives through the shared database, and reads its report there", async () => {
+    const url = await postgres.createDatabase();
+    const dir = tempDir("assay-tui-pg-");
+    const paths = dataPaths({ ASSAY_HOME: dir.path });
+    // Two connections, as two processes would have: the worker's and the interface's.
+    const workerStore = await openStore(paths, url);
+    const tuiStore = await openStore(paths, url);
+    cleanups.push(async () => {
+      await tuiStore.close();
+      await workerStore.close();
+      dir.cleanup();
+    });
+    const worker = buildRuntime(paths, workerStore, resolveModel("offline", {}), {});
+    const request = await buildRequest(
+      "When did lithium-ion batteries become commercial?",
+      { corpus: EXAMPLE_CORPUS, strategy: "pipeline", language: "en" },
+      { model: "offline", file: undefined },
+    );
+    const id = (await worker.createQueued(request)).id;
+    const data = storeData(tuiStore, artifactStoreFor(tuiStore), {
+      corpora: [],
+      start: () => Promise.reject(new Error("not here")),
+    });
+    const ui = mount(data, { initial: { name: "run", runId: id } });
+    await ui.shows(`Run ${id} · queued`);
+    const done = worker.start(id);
+    await ui.shows("Report published", 30_000);
+    await done;
+    expect(ui.app.frames.some((frame) => frame.includes("· running ·"))).toBe(true);
+    await ui.type(KEY.enter);
+    await ui.shows("# When did lithium-ion batteries become commercial?");
+  }, 90_000);
 });
