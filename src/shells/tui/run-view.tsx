@@ -49,14 +49,15 @@ export function RunView(props: {
   const barWidth = Math.max(10, Math.min(40, columns - labelWidth - 14));
   const stage = live.stages.at(-1) ?? (status === "queued" ? "waiting for a worker" : "starting");
 
-  // Lines left for the sources and the frontier: the fixed parts take 12 lines.
-  const free = Math.max(2, rows - 12 - live.budgets.length + 5);
+  // Lines left for the sources and the frontier: seven fixed lines (header, question, outcome,
+  // stages, tokens, the sources heading, the footer) and one per budget; the frontier's heading takes one.
+  const free = Math.max(2, rows - 7 - live.budgets.length);
   const frontier =
     investigative && followed.investigation
       ? frontierLines(followed.investigation.questions, followed.investigation.transitions)
       : [];
   const sourceLines = investigative ? Math.max(1, Math.min(live.sources.length, Math.floor(free / 3))) : free;
-  const frontierHeight = investigative ? Math.max(1, free - sourceLines - 2) : 0;
+  const frontierHeight = investigative ? Math.max(1, free - sourceLines - 1) : 0;
   const sources = live.sources.slice(-sourceLines);
   const claims = followed.investigation ? claimCounts(followed.investigation.claims) : "";
 
