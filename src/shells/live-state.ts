@@ -42,7 +42,7 @@ const num = (value: unknown): number => (typeof value === "number" && Number.isF
 
 /** The state of `run` after `events` (in seq order); `now` (ms since the epoch) for a run still going on. Pure. */
 export function liveState(
-  run: Pick<RunRecord, "createdAt" | "finishedAt" | "request">,
+  run: Pick<RunRecord, "originAt" | "finishedAt" | "request" | "worker" | "status">,
   events: readonly RunEvent[],
   options: { now: number; recent?: number },
 ): LiveState {
@@ -115,9 +115,14 @@ export function liveState(
   const budgets = run.request.budgets;
   const investigative = run.request.strategy === "investigative";
   const last = events.at(-1);
-  const started = Date.parse(run.createdAt);
-  const elapsedMs =
-    run.finishedAt !== "" || Number.isNaN(started) ? (last?.offsetMs ?? 0) : Math.max(0, options.now - started);
+  // Event offsets count from the run's origin, which is reset when a process starts a queued run.
+  const started = Date.parse(run.originAt);
+  const queued = run.status === "running" && run.worker === "";
+  const elapsedMs = queued
+    ? 0
+    : run.finishedAt !== "" || Number.isNaN(started)
+      ? (last?.offsetMs ?? 0)
+      : Math.max(0, options.now - started);
   return {
     stages,
     researchState,

@@ -94,7 +94,7 @@ export function NewRunForm(props: { data: TuiData; onStarted: (runId: number) =>
   const questionWidth = Math.max(10, columns - 14);
   const shown = question.length > questionWidth - 1 ? `…${question.slice(-(questionWidth - 2))}` : question;
   return (
-    <Box flexDirection="column" width={columns} height={rows}>
+    <Box flexDirection="column" width={columns} height={rows - 1}>
       <Text bold>New research</Text>
       <Text> </Text>
       <Text wrap="truncate">

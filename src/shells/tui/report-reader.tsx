@@ -129,7 +129,7 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
   );
   if (!document)
     return (
-      <Box flexDirection="column" width={columns} height={rows}>
+      <Box flexDirection="column" width={columns} height={rows - 1}>
         {tabs}
         <Text>
           {error
@@ -148,7 +148,7 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
   view.listTop = listStart;
   const scrollTop = Math.min(top, Math.max(0, lines.length - height));
   return (
-    <Box flexDirection="column" width={columns} height={rows}>
+    <Box flexDirection="column" width={columns} height={rows - 1}>
       {tabs}
       <Box flexDirection="column" height={height}>
         {pane === "report"
@@ -201,7 +201,7 @@ function SourceView(props: {
   const height = Math.max(1, rows - 4);
   const lines = source
     ? source.chunks.flatMap((chunk) => [
-        ...wrapLines(`[passage ${chunk.seq}] ${chunk.text.replace(/\s+/g, " ").trim()}`, columns),
+        ...wrapLines(`[passage ${chunk.seq}] ${chunk.text.replace(/\s+/g, " ").trim()}`, columns, { prose: true }),
         "",
       ])
     : [];
@@ -218,7 +218,7 @@ function SourceView(props: {
   const { top } = view;
   const where = props.entry.url ?? props.entry.path ?? "";
   return (
-    <Box flexDirection="column" width={columns} height={rows}>
+    <Box flexDirection="column" width={columns} height={rows - 1}>
       <Text bold wrap="truncate">
         [{props.entry.number}] {props.entry.title}
       </Text>

@@ -31,7 +31,13 @@ export function RunView(props: {
   useInput((input, key) => {
     if (input === "q") props.onQuit();
     else if ((key.escape || input === "b") && props.onBack) props.onBack();
-    else if ((key.return || input === "r") && run && run.artifactStatus !== "") props.onReport(props.runId);
+    // Readable once published: by the run's row, or by a publication event read before the row caught up.
+    else if (
+      (key.return || input === "r") &&
+      run &&
+      (run.artifactStatus !== "" || followed.events.some((event) => event.type.endsWith("-published")))
+    )
+      props.onReport(props.runId);
   });
   if (!run)
     return (
@@ -49,9 +55,9 @@ export function RunView(props: {
   const barWidth = Math.max(10, Math.min(40, columns - labelWidth - 14));
   const stage = live.stages.at(-1) ?? (status === "queued" ? "waiting for a worker" : "starting");
 
-  // Lines left for the sources and the frontier: seven fixed lines (header, question, outcome,
+  // Lines left for the sources and the frontier in a frame one row shorter than the terminal: seven fixed lines (header, question, outcome,
   // stages, tokens, the sources heading, the footer) and one per budget; the frontier's heading takes one.
-  const free = Math.max(2, rows - 7 - live.budgets.length);
+  const free = Math.max(2, rows - 1 - 7 - live.budgets.length);
   const frontier =
     investigative && followed.investigation
       ? frontierLines(followed.investigation.questions, followed.investigation.transitions)
@@ -67,7 +73,7 @@ export function RunView(props: {
   if (status === "failed" && run.error) outcome = `Failed: ${run.error}`;
 
   return (
-    <Box flexDirection="column" width={columns} height={rows}>
+    <Box flexDirection="column" width={columns} height={rows - 1}>
       <Text bold wrap="truncate">
         Run {run.id} · <Text {...color(STATUS_COLOR[status] ?? "white")}>{status}</Text> · {run.request.strategy} ·{" "}
         {run.request.scope.label} · {seconds(live.elapsedMs)}

@@ -54,7 +54,7 @@ export function RunsList(props: {
   const now = props.now();
   const questionWidth = Math.max(10, columns - 36);
   return (
-    <Box flexDirection="column" width={columns} height={rows}>
+    <Box flexDirection="column" width={columns} height={rows - 1}>
       <Text bold>Assay · runs {runs ? `(${list.length})` : "(loading…)"}</Text>
       <Text dimColor>
         {oneLine(

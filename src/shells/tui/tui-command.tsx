@@ -3,13 +3,13 @@
  * terminal both fall back to plain lines: `assay tui` prints the runs list (or, with --run,
  * follows that run's progress until it ends); `assay run --tui` prints the usual progress.
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { render } from "ink";
 import { UserError } from "../../core/errors.js";
 import type { RunRequest, Store } from "../../ports/store.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { readConfigFile } from "../cli/config-file.js";
-import { modelSpec } from "../cli/model-choice.js";
+import { modelSpec, resolveModel } from "../cli/model-choice.js";
 import type { DataPaths } from "../cli/paths.js";
 import { progressListener } from "../cli/progress.js";
 import { conclude, withInterrupt } from "../cli/run-execution.js";
@@ -37,10 +37,19 @@ export function interactive(): boolean {
 const colorAllowed = (environment: Record<string, string | undefined>): boolean =>
   environment.NO_COLOR === undefined || environment.NO_COLOR === "";
 
-/** Renders `App` full-screen until the user quits. */
+/**
+ * Renders `App` on the terminal's alternate screen until the user quits; the screen and the
+ * scrollback the user had come back afterwards. Frames are one row shorter than the terminal,
+ * so that Ink redraws only what changed instead of clearing the screen each time.
+ */
 async function show(element: React.ReactElement): Promise<void> {
-  const instance = render(element, { exitOnCtrlC: false, patchConsole: true });
-  await instance.waitUntilExit();
+  process.stdout.write("\u001b[?1049h");
+  try {
+    const instance = render(element, { exitOnCtrlC: false, patchConsole: true });
+    await instance.waitUntilExit();
+  } finally {
+    process.stdout.write("\u001b[?1049l");
+  }
 }
 
 export async function tuiCommand(
@@ -66,6 +75,8 @@ export async function tuiCommand(
       value: isAbsolute(choice.value) ? choice.value : resolve(first, choice.value),
     }));
     const spec = modelSpec(options.model, environment);
+    // Refused now (exit 2) rather than by the detached process, where no one would see why.
+    resolveModel(spec, environment);
     const file = readConfigFile({ explicit: options.config, home: paths.home });
     // Records the run here and drives it in its own detached process: it outlives the interface.
     const runtime = buildRuntime(paths, store, undefined, {});
@@ -76,7 +87,7 @@ export async function tuiCommand(
         { model: spec, file },
       );
       const run = await runtime.createQueued({ ...request, scope: { ...request.scope, label: research.label } });
-      startDetached(bin, run.id, options.db, process.env);
+      startDetached(bin, run.id, options.db, process.env, join(paths.home, "logs", `run-${run.id}.log`));
       return run.id;
     };
     const data = storeData(store, artifactStoreFor(store), { corpora, start });

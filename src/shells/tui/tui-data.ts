@@ -5,6 +5,8 @@
  * The components take this interface, so the tests give them a store of their own.
  */
 import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Claim, Question, Transition } from "../../core/investigative/types.js";
 import { parseReportDocument, type ReportDocument } from "../../core/report/report-document.js";
 import type { ArtifactStore } from "../../ports/artifact-store.js";
@@ -73,13 +75,26 @@ export function storeData(
 
 /**
  * Starts a recorded run in its own detached `assay resume` process, so that it goes on when the
- * terminal UI quits (or its terminal closes); its output goes nowhere, its progress to the store.
+ * terminal UI quits (or its terminal closes). Its progress goes to the store; what it prints
+ * (a summary, or an error that stopped it) to the file `log`.
  */
-export function startDetached(bin: string, runId: number, db: string | undefined, env: NodeJS.ProcessEnv): void {
-  const child = spawn(process.execPath, [bin, "resume", String(runId), "--quiet", ...(db ? ["--db", db] : [])], {
-    detached: true,
-    stdio: "ignore",
-    env,
-  });
-  child.unref();
+export function startDetached(
+  bin: string,
+  runId: number,
+  db: string | undefined,
+  env: NodeJS.ProcessEnv,
+  log: string,
+): void {
+  mkdirSync(dirname(log), { recursive: true });
+  const output = openSync(log, "a");
+  try {
+    const child = spawn(process.execPath, [bin, "resume", String(runId), "--quiet", ...(db ? ["--db", db] : [])], {
+      detached: true,
+      stdio: ["ignore", output, output],
+      env,
+    });
+    child.unref();
+  } finally {
+    closeSync(output);
+  }
 }

@@ -31,6 +31,9 @@ describe("terminal UI view model", () => {
     expect(lines.every((line) => line.length <= 12)).toBe(true);
     expect(lines.join("")).toContain("x".repeat(12));
     expect(wrapLines("one\n\ntwo", 20)).toEqual(["one", "", "two"]);
+    expect(wrapLines("  - indented item", 40)).toEqual(["  - indented item"]);
+    expect(wrapLines("aaaa bbbb cccc dddd", 10, { prose: true })).toEqual(["aaaa bbbb", "cccc dddd"]);
+    expect(oneLine("RUN    STATUS", 40)).toBe("RUN    STATUS");
   });
 
   it("keeps the cursor inside the window, moving it as little as possible", () => {

@@ -80,9 +80,14 @@ export function clean(text: string): string {
   );
 }
 
-/** `text` cleaned and wrapped to `width` columns (words kept whole where they oneLine, hard-broken where not). */
-export function wrapLines(text: string, width: number): string[] {
-  return wrapAnsi(clean(text), Math.max(10, width), { hard: true, trim: false }).split("\n");
+/**
+ * `text` cleaned and wrapped to `width` columns (words kept whole where they fit, hard-broken
+ * where not). Leading spaces of the text's own lines are kept (Markdown indentation); with
+ * `prose`, the spaces a wrap leaves at either end of a line are not.
+ */
+export function wrapLines(text: string, width: number, options: { prose?: boolean } = {}): string[] {
+  const lines = wrapAnsi(clean(text), Math.max(10, width), { hard: true, trim: false }).split("\n");
+  return options.prose ? lines.map((line) => line.trim()) : lines;
 }
 
 /** The first line to show so that `cursor` stays inside a window of `height` lines over `total`. */
@@ -93,7 +98,9 @@ export function windowStart(cursor: number, height: number, total: number, curre
   return Math.min(current, last);
 }
 
-/** One line of at most `width` characters, cleaned of control characters. */
+/** One line of at most `width` characters (cut with "…"), cleaned of control characters, spacing kept. */
 export function oneLine(text: string, width: number): string {
-  return shorten(clean(text), Math.max(1, width));
+  const line = clean(text).replace(/[\r\n]+/g, " ");
+  const max = Math.max(1, width);
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
