@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../core/budgets.js";
 import type { RunEvent, RunRecord } from "../ports/store.js";
-import { liveState } from "./live-state.js";
+import { elapsedText, liveState } from "./live-state.js";
 
 const ORIGIN = "2026-12-02T10:00:00.000Z";
 
@@ -58,6 +58,11 @@ describe("live state of a run", () => {
     expect(state.sources).toEqual([{ title: "A", anchor: "a.md", recovered: false }]);
     expect(state.elapsedMs).toBe(40);
     expect(state.lastSeq).toBe(events.at(-1)?.seq);
+  });
+
+  it("writes elapsed time in seconds, then minutes and seconds", () => {
+    expect(elapsedText(12_400)).toBe("12 s");
+    expect(elapsedText(184_000)).toBe("3 min 4 s");
   });
 
   it("counts elapsed time from the run's origin while it goes on, and none while it is queued", () => {

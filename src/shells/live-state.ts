@@ -144,3 +144,9 @@ export function liveState(
     lastSeq: last?.seq ?? 0,
   };
 }
+
+/** `12 s`, `3 min 4 s`: an elapsed time for people (the web UI's app.js counts up in the same form). */
+export function elapsedText(ms: number): string {
+  const total = Math.round(ms / 1000);
+  return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
+}

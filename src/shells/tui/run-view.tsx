@@ -5,16 +5,11 @@
  */
 import { Box, Text, useInput } from "ink";
 import { displayStatus } from "../cli/run-state.js";
-import { liveState } from "../live-state.js";
+import { elapsedText, liveState } from "../live-state.js";
 import { useColor, useFollowedRun, useTerminalSize } from "./hooks.js";
 import { STATUS_COLOR } from "./runs-list.js";
 import type { TuiData } from "./tui-data.js";
 import { bar, claimCounts, frontierLines, oneLine } from "./view-model.js";
-
-const seconds = (ms: number): string => {
-  const total = Math.round(ms / 1000);
-  return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
-};
 
 export function RunView(props: {
   data: TuiData;
@@ -76,7 +71,7 @@ export function RunView(props: {
     <Box flexDirection="column" width={columns} height={rows - 1}>
       <Text bold wrap="truncate">
         Run {run.id} · <Text {...color(STATUS_COLOR[status] ?? "white")}>{status}</Text> · {run.request.strategy} ·{" "}
-        {run.request.scope.label} · {seconds(live.elapsedMs)}
+        {run.request.scope.label} · {elapsedText(live.elapsedMs)}
       </Text>
       <Text wrap="truncate">{oneLine(run.request.question, columns)}</Text>
       <Text wrap="truncate" {...color(live.report ? "green" : "cyan")}>

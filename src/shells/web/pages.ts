@@ -10,7 +10,7 @@ import type { ReportDocument } from "../../core/report/report-document.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
 import type { RunView } from "../http/schemas.js";
 import { WEB_PROVIDERS } from "../http/schemas.js";
-import type { LiveState } from "../live-state.js";
+import { elapsedText, type LiveState } from "../live-state.js";
 import { page } from "./layout.js";
 
 const STATUS_TEXT: Record<RunView["status"], string> = {
@@ -204,11 +204,6 @@ function runHeader(run: RunView, current: "live" | "report" | "investigation"): 
 ${runTabs(run, current)}`;
 }
 
-const seconds = (ms: number): string => {
-  const total = Math.round(ms / 1000);
-  return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
-};
-
 /** The live part of the run page (also served alone: app.js replaces it as events arrive). */
 export function livePanel(run: RunView, live: LiveState): string {
   const going = run.status === "running" || run.status === "queued";
@@ -239,7 +234,7 @@ export function livePanel(run: RunView, live: LiveState): string {
       ? '<p class="hint">No source read yet.</p>'
       : `<ol class="sources">${live.sources.map((source) => `<li><span class="title">${e(source.title || source.anchor)}</span><br><span class="where">${locationHtml(source.anchor)}</span></li>`).join("")}</ol>`;
   const activity = live.activity
-    .map((line) => `<li><span class="at">${seconds(line.offsetMs)}</span> ${e(line.text)}</li>`)
+    .map((line) => `<li><span class="at">${elapsedText(line.offsetMs)}</span> ${e(line.text)}</li>`)
     .join("");
   let outcome = "";
   if (live.report) {
@@ -258,7 +253,7 @@ export function livePanel(run: RunView, live: LiveState): string {
     );
   return `<section id="live" aria-labelledby="live-title"${follow}>
 <h2 id="live-title" class="visually-hidden">Progress</h2>
-<p class="status-line" data-status="${run.status}">${statusBadge(run.status)} <span>Elapsed <span class="elapsed"${going ? ` data-since="${e(run.createdAt)}"` : ""}>${seconds(live.elapsedMs)}</span></span>${run.cancelRequestedAt ? ' <span class="hint">stop requested</span>' : ""}</p>
+<p class="status-line" data-status="${run.status}">${statusBadge(run.status)} <span>Elapsed <span class="elapsed"${going ? ` data-since="${e(run.createdAt)}"` : ""}>${elapsedText(live.elapsedMs)}</span></span>${run.cancelRequestedAt ? ' <span class="hint">stop requested</span>' : ""}</p>
 ${outcome}
 <div class="columns">
 <div><h3>Stages</h3>${stages}<h3>Budget use</h3><div class="budgets">${budgets}</div>${usage}${actions.join("")}</div>
