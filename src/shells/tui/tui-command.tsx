@@ -3,6 +3,7 @@
  * terminal both fall back to plain lines: `assay tui` prints the runs list (or, with --run,
  * follows that run's progress until it ends); `assay run --tui` prints the usual progress.
  */
+import { realpath } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { render } from "ink";
 import { UserError } from "../../core/errors.js";
@@ -62,13 +63,20 @@ export async function tuiCommand(
   try {
     if (options.run !== undefined && !(await store.getRun(options.run)))
       throw new UserError(`there is no run ${options.run}; see assay runs list`);
+    const roots: string[] = [];
+    for (const root of options.corpusRoot ?? []) {
+      try {
+        roots.push(await realpath(root));
+      } catch {
+        throw new UserError(`--corpus-root ${root} does not exist or cannot be read`);
+      }
+    }
     if (!interactive()) {
       if (options.run !== undefined) return await followPlain(store, options.run);
       process.stderr.write("assay tui: not an interactive terminal; here is the runs list instead.\n");
       await listRuns(store, { json: false, limit: 50 }, process.stdout);
       return 0;
     }
-    const roots = options.corpusRoot ?? [];
     const first = roots[0] ?? process.cwd();
     const corpora = (await corpusChoices(roots)).map((choice) => ({
       label: choice.label,

@@ -5,6 +5,7 @@
  * `assay run` does. No escape sequence reaches the output.
  */
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, EXAMPLE_CORPUS, REPO_ROOT, runCli } from "../../testing/cli.js";
 import { tempDir } from "../../testing/temp-dir.js";
@@ -75,5 +76,12 @@ describe("assay tui off a terminal", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("there is no run 99");
     expect(missing.stdout).toBe("");
+  });
+
+  it("refuses a --corpus-root that does not exist", async () => {
+    const refused = await runCli(["tui", "--corpus-root", join(home.path, "nowhere")], { home: home.path });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--corpus-root");
+    expect(refused.stderr).toContain("does not exist");
   });
 });
