@@ -17,6 +17,7 @@ import { BIN, EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
 import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../testing/postgres.js";
 import { useTestPostgres } from "../../testing/postgres-suite.js";
 import { tempDir } from "../../testing/temp-dir.js";
+import { until } from "../../testing/until.js";
 import { killAll, startWorkerProcess, type WorkerProcess } from "../../testing/worker-process.js";
 
 const cleanups: (() => void)[] = [];
@@ -228,7 +229,12 @@ describe.runIf(POSTGRES_AVAILABLE)("assay run --queue and assay worker", () => {
       "gave up after 1 attempt: the lease ran out on the last attempt (its worker was killed, or lost the database, and stopped renewing it)",
     );
     expect(run.heartbeatAt).not.toBe("");
-    expect(second.stderr()).toContain(`run ${runId}: dead-lettered; recorded failed`);
+    // The worker logs the closing after it has written it: wait for the line, do not assume it is there yet.
+    await until(
+      () => second.stderr().includes(`run ${runId}: dead-lettered; recorded failed`),
+      10_000,
+      `the worker's log of closing run ${runId}; its stderr: ${second.stderr()}`,
+    );
 
     const queue = await runCli(["queue", "list", "--db", url, "--json"], { home: dir });
     expect(JSON.parse(queue.stdout)).toMatchObject({
