@@ -161,7 +161,8 @@ function expectScored(run: Evaluated, expected: { artifact: ArtifactStatus; salv
   });
   const terminal = row.latency.terminalMs;
   expect(terminal).not.toBeNull();
-  expect(terminal ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(WALL_CLOCK_MS);
+  // Every fault ends the run on its own terms, never by running into the wall clock.
+  expect(ofType(run, "deadline-reached")).toEqual([]);
   expect(terminal).toBeCloseTo(ofType(run, "run-finished").at(-1)?.offsetMs ?? Number.NaN, 0);
   const first = row.latency.firstSourcePersistedMs;
   if (run.sources.length === 0) expect(first).toBeNull();
@@ -283,13 +284,14 @@ describe("model-timeout", () => {
         purposes.map((purpose) => [purpose, "timeout"]),
       );
       expect(ofType(run, "generation-finished")).toEqual([]);
+      // Each hanging call lasted at least its limit and ended as a timeout, not by the run's
+      // deadline (which would leave a deadline-reached event and a "cancelled" call).
       const started = ofType(run, "generation-started");
       failed.forEach((event, index) => {
         const lasted = event.offsetMs - (started[index]?.offsetMs ?? Number.NaN);
         expect(lasted).toBeGreaterThanOrEqual(CALL_TIMEOUT_MS - 20);
-        expect(lasted).toBeLessThan(CALL_TIMEOUT_MS + 2_000);
       });
-      expect(run.row.latency.terminalMs ?? Number.POSITIVE_INFINITY).toBeLessThan(WALL_CLOCK_MS / 4);
+      expect(ofType(run, "deadline-reached")).toEqual([]);
     }
   });
 });

@@ -19,6 +19,9 @@ export interface SeenRequest {
   body: any;
 }
 
+/** A reply delay no test waits out (ten minutes): a reply that never comes while the test runs. */
+export const NEVER_MS = 600_000;
+
 export interface ScriptedReply {
   status?: number;
   /** Sent as JSON (`{}` when neither `body` nor `raw` is given). */

@@ -3,9 +3,9 @@
  * run's live view, its report reader, the new-research form. Ctrl-C or q quits the interface;
  * runs it started go on in their own processes.
  */
-import { useApp, useInput } from "ink";
+import { useApp } from "ink";
 import { useState } from "react";
-import { ColorContext } from "./hooks.js";
+import { ColorContext, KeyboardContext, useKeyboard } from "./hooks.js";
 import { NewRunForm } from "./new-run-form.js";
 import { ReportReader } from "./report-reader.js";
 import { RunView } from "./run-view.js";
@@ -38,7 +38,7 @@ export function App(props: AppProps) {
     props.onQuit?.(how);
     exit();
   };
-  useInput((input, key) => {
+  const keyboard = useKeyboard((input, key) => {
     if (key.ctrl && input === "c") quit("interrupt");
   });
   const list = () => setScreen({ name: "list" });
@@ -82,5 +82,9 @@ export function App(props: AppProps) {
       view = <NewRunForm data={props.data} onStarted={(runId) => setScreen({ name: "run", runId })} onCancel={list} />;
       break;
   }
-  return <ColorContext.Provider value={props.color ?? true}>{view}</ColorContext.Provider>;
+  return (
+    <KeyboardContext.Provider value={keyboard}>
+      <ColorContext.Provider value={props.color ?? true}>{view}</ColorContext.Provider>
+    </KeyboardContext.Provider>
+  );
 }

@@ -1,6 +1,6 @@
-/** Hooks of the terminal UI: the terminal's size (following resizes), polling, a run followed live, the theme. */
-import { useStdout } from "ink";
-import { createContext, useContext, useEffect, useRef, useState } from "react";
+/** Hooks of the terminal UI: the terminal's size (following resizes), polling, a run followed live, the theme, the keyboard. */
+import { type Key, useInput, useStdout } from "ink";
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { RunEvent, RunRecord } from "../../ports/store.js";
 import type { InvestigationSnapshot, TuiData } from "./tui-data.js";
 
@@ -122,4 +122,62 @@ export function useKeyState<T extends object>(initial: () => T): [T, (change: (s
       render((count) => count + 1);
     },
   ];
+}
+
+export type KeyHandler = (input: string, key: Key) => void;
+
+/** A mounted component's key handler, as of its latest committed render. */
+export interface KeySlot {
+  handler: KeyHandler;
+  active: boolean;
+}
+
+/** The App's keyboard (`useKeyboard`), for `useKeys` below it. */
+export const KeyboardContext = createContext<Set<KeySlot> | undefined>(undefined);
+
+/**
+ * The one keyboard of an App: a single Ink input listener, registered once, that hands each key
+ * to `onKey` (the App's own keys), then to the mounted components' handlers as of their latest
+ * committed render (`useKeys`). Provide the returned set through `KeyboardContext`.
+ *
+ * Why not Ink's `useInput` in each component: it re-subscribes a component's handler in a passive
+ * effect, which runs after the frame is written, so a key arriving in between reached the previous
+ * render's handler (one that had not seen the published report the frame already offered), or a
+ * screen that had just been replaced. Here handlers are swapped and (un)registered in layout
+ * effects, inside the commit that writes the frame: a key always meets the handlers of what is on
+ * screen.
+ */
+export function useKeyboard(onKey: KeyHandler): Set<KeySlot> {
+  const slots = useRef(new Set<KeySlot>()).current;
+  const own = useRef(onKey);
+  useLayoutEffect(() => {
+    own.current = onKey;
+  });
+  useInput(
+    useCallback(
+      (input: string, key: Key) => {
+        own.current(input, key);
+        for (const slot of [...slots]) if (slot.active && slots.has(slot)) slot.handler(input, key);
+      },
+      [slots],
+    ),
+  );
+  return slots;
+}
+
+/** Handles keys while mounted (and while `isActive`), always with this render's `handler`; under an App's `useKeyboard`. */
+export function useKeys(handler: KeyHandler, options: { isActive?: boolean } = {}): void {
+  const slots = useContext(KeyboardContext);
+  if (!slots) throw new Error("useKeys is used outside the App's keyboard (KeyboardContext)");
+  const slot = useRef<KeySlot>({ handler, active: options.isActive !== false }).current;
+  useLayoutEffect(() => {
+    slot.handler = handler;
+    slot.active = options.isActive !== false;
+  });
+  useLayoutEffect(() => {
+    slots.add(slot);
+    return () => {
+      slots.delete(slot);
+    };
+  }, [slots, slot]);
 }

@@ -1,7 +1,7 @@
 /** The new-research form: a question, a folder and a strategy; Enter on the last field starts it. */
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { STRATEGY_NAMES, type StrategyName } from "../../ports/store.js";
-import { useColor, useKeyState, useTerminalSize } from "./hooks.js";
+import { useColor, useKeyState, useKeys, useTerminalSize } from "./hooks.js";
 import type { NewResearch, TuiData } from "./tui-data.js";
 import { oneLine } from "./view-model.js";
 
@@ -50,7 +50,7 @@ export function NewRunForm(props: { data: TuiData; onStarted: (runId: number) =>
     );
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (form.starting) return;
     const index = FIELDS.indexOf(form.field);
     const go = (to: number) =>

@@ -3,11 +3,11 @@
  * scrolling and jumps between sections, and the sources ledger (cited, then read but not cited);
  * Enter on a source opens it: its location, when it was read, and its passages.
  */
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { renderMarkdown } from "../../core/render/markdown.js";
 import type { SourceEntry } from "../../core/report/report-document.js";
 import type { SourceRecord } from "../../ports/store.js";
-import { useColor, useKeyState, usePoll, useTerminalSize } from "./hooks.js";
+import { useColor, useKeyState, useKeys, usePoll, useTerminalSize } from "./hooks.js";
 import type { TuiData } from "./tui-data.js";
 import { oneLine, windowStart, wrapLines } from "./view-model.js";
 
@@ -64,7 +64,7 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
   view.headings = headings;
   view.ledger = ledger.map((item) => item.entry);
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (input === "q") return props.onQuit();
       if (key.escape || input === "b") return props.onBack();
@@ -206,7 +206,7 @@ function SourceView(props: {
       ])
     : [];
   view.lines = lines.length;
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (input === "q") return props.onQuit();
     if (key.escape || input === "b") return props.onBack();
     const next = scrolled(input, key, view.top, height, view.lines);

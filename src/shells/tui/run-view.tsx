@@ -3,10 +3,10 @@
  * investigative run, the frontier tree updating as questions change status and the claims by
  * status. Followed from the store, so it shows runs that other processes (workers) drive.
  */
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { displayStatus } from "../cli/run-state.js";
 import { elapsedText, liveState } from "../live-state.js";
-import { useColor, useFollowedRun, useTerminalSize } from "./hooks.js";
+import { useColor, useFollowedRun, useKeys, useTerminalSize } from "./hooks.js";
 import { STATUS_COLOR } from "./runs-list.js";
 import type { TuiData } from "./tui-data.js";
 import { bar, claimCounts, frontierLines, oneLine } from "./view-model.js";
@@ -23,16 +23,14 @@ export function RunView(props: {
   const color = useColor();
   const followed = useFollowedRun(props.data, props.runId);
   const { run } = followed;
-  useInput((input, key) => {
+  // Readable once published: by the run's row, or by a publication event read before the row caught up.
+  const readable =
+    run !== undefined &&
+    (run.artifactStatus !== "" || followed.events.some((event) => event.type.endsWith("-published")));
+  useKeys((input, key) => {
     if (input === "q") props.onQuit();
     else if ((key.escape || input === "b") && props.onBack) props.onBack();
-    // Readable once published: by the run's row, or by a publication event read before the row caught up.
-    else if (
-      (key.return || input === "r") &&
-      run &&
-      (run.artifactStatus !== "" || followed.events.some((event) => event.type.endsWith("-published")))
-    )
-      props.onReport(props.runId);
+    else if ((key.return || input === "r") && readable) props.onReport(props.runId);
   });
   if (!run)
     return (
@@ -131,7 +129,7 @@ export function RunView(props: {
       ) : null}
       <Box flexGrow={1} />
       <Text dimColor wrap="truncate">
-        {[live.report ? "Enter report" : "", props.onBack ? "Esc back" : "", "q quit"].filter(Boolean).join(" · ")}
+        {[readable ? "Enter report" : "", props.onBack ? "Esc back" : "", "q quit"].filter(Boolean).join(" · ")}
       </Text>
     </Box>
   );

@@ -1,8 +1,8 @@
 /** The runs list: status and age of each run, newest first; Enter opens one, n starts a research. */
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import type { RunRecord } from "../../ports/store.js";
 import { displayStatus } from "../cli/run-state.js";
-import { useColor, useKeyState, usePoll, useTerminalSize } from "./hooks.js";
+import { useColor, useKeyState, useKeys, usePoll, useTerminalSize } from "./hooks.js";
 import type { TuiData } from "./tui-data.js";
 import { age, oneLine, windowStart } from "./view-model.js";
 
@@ -32,7 +32,7 @@ export function RunsList(props: {
   const start = windowStart(selected, height, list.length, view.top);
   view.top = start;
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const last = Math.max(0, view.list.length - 1);
     const move = (to: number) =>
       update((state) => {

@@ -116,6 +116,8 @@ describe("terminal UI", () => {
     expect(final).toMatch(/Sources \([1-9]\d*\)/);
     expect(final).toContain("Stages: ");
 
+    // Enter is sent once the view offers it (its footer); the view acts on the state it drew.
+    await ui.shows("Enter report · Esc back");
     await ui.type(KEY.enter);
     await ui.shows("# When did lithium-ion batteries become commercial?");
     expect(ui.frame()).toContain("Sources (");

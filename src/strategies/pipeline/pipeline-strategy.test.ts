@@ -57,6 +57,16 @@ const wait = (ms: number, signal?: AbortSignal) =>
     });
   });
 
+/** Resolves once the fixture's (only) run has an event of `type`, or after `capMs`. */
+async function eventSeen(fixture: RuntimeFixture, type: string, capMs: number, signal?: AbortSignal) {
+  const deadline = Date.now() + capMs;
+  while (Date.now() < deadline && !signal?.aborted) {
+    const [run] = await fixture.store.listRuns({ limit: 1 });
+    if (run && (await fixture.store.listEvents(run.id)).some((event) => event.type === type)) return;
+    await wait(10, signal);
+  }
+}
+
 describe("the pipeline with a model", () => {
   it("publishes a synthesized report; an invalid sibling and its dependant are dropped, the rest survive", async () => {
     const model = new ScriptedModel()
@@ -125,9 +135,11 @@ describe("the pipeline with a model", () => {
   });
 
   it("planner failure cannot delay or erase bootstrap persistence", async () => {
+    // The planner fails only once the preliminary report is out (or after 20 s, when the
+    // pipeline wrongly waited for it): an order of events, whatever the machine's speed.
     const model = new ScriptedModel()
       .onPlan(async (_input, options) => {
-        await wait(600, options.signal);
+        await eventSeen(fixture, "preliminary-published", 20_000, options.signal);
         return fail("transport");
       })
       .onSynthesize(async (input) => succeed(factsFrom(input)));
@@ -139,7 +151,6 @@ describe("the pipeline with a model", () => {
         ?.offsetMs ?? Number.NaN;
     expect(at("source-persisted")).toBeLessThan(at("generation-failed", "planner"));
     expect(at("preliminary-published")).toBeLessThan(at("generation-failed", "planner"));
-    expect(at("source-persisted")).toBeLessThan(300);
     expect(outcome.artifactStatus).toBe("synthesized");
     expect((await fixture.store.listSources(outcome.runId)).length).toBe(5);
   });
@@ -183,15 +194,19 @@ describe("the pipeline with a model", () => {
       .onPlan(async () => succeed({ queries: [] }))
       .onSynthesize(async (_input, options) => {
         await wait(60_000, options.signal);
+        cut = options.signal?.aborted === true;
         return fail("timeout");
       });
+    let cut = false;
     const fixture = make(model);
     const outcome = await fixture.runtime.run(
       fixture.request(QUESTION, { maxSources: 3, wallClockMs: 1_500, publishReserveMs: 500 }),
     );
     expect(outcome).toMatchObject({ status: "finished", artifactStatus: "source-backed" });
-    const events = await fixture.store.listEvents(outcome.runId);
-    expect(events.some((event) => event.type === "deadline-reached")).toBe(true);
-    expect(outcome.timings.terminalMs).toBeLessThan(1_500);
+    // The deadline aborted the synthesis (not its own 60 s), and publication followed it.
+    expect(cut).toBe(true);
+    const types = (await fixture.store.listEvents(outcome.runId)).map((event) => event.type);
+    expect(types).toContain("deadline-reached");
+    expect(types.indexOf("deadline-reached")).toBeLessThan(types.lastIndexOf("final-published"));
   });
 });

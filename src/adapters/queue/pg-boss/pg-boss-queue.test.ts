@@ -2,6 +2,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../../testing/postgres.js";
 import { useTestPostgres } from "../../../testing/postgres-suite.js";
+import { until } from "../../../testing/until.js";
 import { queueDepth, queueSchemaState } from "./pg-boss-inspect.js";
 import { DEAD_RUN_QUEUE, openPgBossQueue, RUN_QUEUE } from "./pg-boss-queue.js";
 
@@ -16,17 +17,18 @@ describe.runIf(POSTGRES_AVAILABLE)("pg-boss run queue", () => {
     const url = await server.createDatabase();
     const queue = await openPgBossQueue({ url, supervise: true, maintenanceIntervalSeconds: 1 });
     try {
-      const id = await queue.enqueue(7, { retries: 2, retryDelaySeconds: 1, leaseSeconds: 1 });
+      const id = await queue.enqueue(7, { retries: 2, retryDelaySeconds: 1, leaseSeconds: 2 });
       const job = await queue.take();
-      expect(job).toMatchObject({ id, runId: 7, attempt: 1, lastAttempt: false, leaseSeconds: 1 });
-      for (let beat = 0; beat < 8; beat++) {
+      expect(job).toMatchObject({ id, runId: 7, attempt: 1, lastAttempt: false, leaseSeconds: 2 });
+      // Beats every 300 ms for 3 s: the job outlives its 2 s lease only because of them.
+      for (let beat = 0; beat < 10; beat++) {
         await sleep(300);
         expect(await job?.heartbeat()).toBe(true);
       }
       expect(await queue.jobState(RUN_QUEUE, id)).toBe("active");
-      await sleep(3500);
+      // The beats stop: the supervisor (every second) expires the lease; waited for as a state, not a time.
+      await until(async () => (await queue.jobState(RUN_QUEUE, id)) === "retry", 30_000, "the lease to run out");
       expect(await job?.heartbeat()).toBe(false);
-      expect(await queue.jobState(RUN_QUEUE, id)).toBe("retry");
       expect(await queue.jobs(7)).toMatchObject([
         {
           id,
@@ -42,15 +44,23 @@ describe.runIf(POSTGRES_AVAILABLE)("pg-boss run queue", () => {
       // The old holder's completion is ignored: the job is no longer its own.
       await job?.complete();
       expect(await queue.jobState(RUN_QUEUE, id)).toBe("retry");
-      await sleep(2500);
-      const again = await queue.take();
+      // Taken again once its retry delay has passed.
+      let again: Awaited<ReturnType<typeof queue.take>>;
+      await until(
+        async () => {
+          again = await queue.take();
+          return again !== undefined;
+        },
+        30_000,
+        "the job to be taken again",
+      );
       expect(again).toMatchObject({ id, runId: 7, attempt: 2 });
       await again?.complete();
       expect(await queue.jobState(RUN_QUEUE, id)).toBe("completed");
     } finally {
       await queue.close();
     }
-  }, 30_000);
+  }, 90_000);
 
   it("counts jobs by state, lists the dead-lettered ones and removes them", async () => {
     const url = await server.createDatabase();
