@@ -51,8 +51,10 @@ export interface EvalRunRow {
    * null for a strategy that verifies no claims (pipeline, simple): not applicable, not 0.
    */
   verifiedClaims: number | null;
-  /** Published findings marked unverified (their text starts with "Unverified: "); null as above. */
+  /** Published findings whose verification is `unverified`; null as above. */
   unverifiedClaims: number | null;
+  /** Published findings whose verification is `contested` (sources contradict them); null as above. */
+  contestedClaims: number | null;
   sources: { read: number; cited: number; citedGold: number; gold: number };
   /** Share of the case's gold documents among the cited sources; null without gold. */
   goldRecall: number | null;
@@ -102,6 +104,8 @@ export interface StrategySummary {
   verifiedClaims: Mean | null;
   /** Mean per clean run of the published findings marked unverified; null: n/a, as above. */
   unverifiedClaims: Mean | null;
+  /** Mean per clean run of the published findings marked contested; null: n/a, as above. */
+  contestedClaims: Mean | null;
   /** Mean per clean run of the gaps its report states (a run that published nothing states 0). */
   gapsReported: Mean;
   /** Faulted runs of this strategy that still published a useful artifact. */

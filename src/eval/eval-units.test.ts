@@ -9,9 +9,9 @@ import { createOfflineModel } from "../adapters/models/offline/offline-model.js"
 import { chunkContent } from "../core/chunking.js";
 import { UserError } from "../core/errors.js";
 import { chunkId } from "../core/ids.js";
-import { UNVERIFIED_MARKER } from "../core/investigative/report-mapping.js";
 import { type BuildInput, buildReport, type CatalogSource } from "../core/report/build-report.js";
-import { parseReportDocument, type ReportDocument } from "../core/report/report-document.js";
+import { parseReportDocument, type ReportDocument, type VerificationStatus } from "../core/report/report-document.js";
+import type { VerificationMap } from "../core/report/synthesized-items.js";
 import { admissionCatalog, admitSynthesis } from "../core/synthesis/admission.js";
 import type { SynthesisOutput } from "../core/synthesis/proposals.js";
 import type { ActInput, ActTurn } from "../ports/model.js";
@@ -221,7 +221,11 @@ function source(n: number, path: string, text: string): CatalogSource {
 
 const SOURCES = [source(1, "history/yoshino.md", YOSHINO), source(2, "history/goodenough.md", GOODENOUGH)];
 
-function reportInput(sources: readonly CatalogSource[], synthesis?: SynthesisOutput): BuildInput {
+function reportInput(
+  sources: readonly CatalogSource[],
+  synthesis?: SynthesisOutput,
+  verification?: VerificationMap,
+): BuildInput {
   return {
     question: "Who built the first carbon-anode cell?",
     language: "en",
@@ -241,19 +245,52 @@ function reportInput(sources: readonly CatalogSource[], synthesis?: SynthesisOut
     generatedAt: "2026-01-15T09:01:00.000Z",
     excerptCharsPerSource: 500,
     excerptCharsTotal: 2_000,
-    ...(synthesis ? { synthesis: { admitted: admitSynthesis(synthesis, admissionCatalog(sources)) } } : {}),
+    ...(synthesis
+      ? {
+          synthesis: {
+            admitted: admitSynthesis(synthesis, admissionCatalog(sources)),
+            ...(verification ? { verification } : {}),
+          },
+        }
+      : {}),
   };
 }
 
-/** A synthesized report whose facts (texts) all cite the first passage of s_001, with these gaps. */
-function synthesizedReport(facts: readonly string[], gaps: readonly string[] = []): ReportDocument {
+/**
+ * A synthesized report whose facts (texts) all cite the first passage of s_001, with these
+ * gaps; `statuses` gives each fact's verification (a verified one supported by s_001 and a
+ * survived challenge, a contested one contradicted by s_001), else none is checked.
+ */
+function synthesizedReport(
+  facts: readonly string[],
+  gaps: readonly string[] = [],
+  statuses?: readonly VerificationStatus[],
+): ReportDocument {
+  const cited = [{ sourceId: "s_001", chunkIds: ["s_001.p01"] }];
+  const verification = statuses
+    ? new Map(
+        statuses.map((status, index) => [
+          `f${index + 1}`,
+          {
+            status,
+            supports: status === "verified" ? cited : [],
+            contradicts: status === "contested" ? cited : [],
+            ...(status === "verified" ? { challenge: "a search for sources that deny it" } : {}),
+          },
+        ]),
+      )
+    : undefined;
   const doc = buildReport(
-    reportInput(SOURCES, {
-      facts: facts.map((text, index) => ({ id: `f${index + 1}`, text, sourceId: "s_001", chunkIds: ["s_001.p01"] })),
-      derivations: [],
-      recommendations: [],
-      gaps: gaps.map((text, index) => ({ id: `g${index + 1}`, text, relatedSourceIds: [] })),
-    }),
+    reportInput(
+      SOURCES,
+      {
+        facts: facts.map((text, index) => ({ id: `f${index + 1}`, text, sourceId: "s_001", chunkIds: ["s_001.p01"] })),
+        derivations: [],
+        recommendations: [],
+        gaps: gaps.map((text, index) => ({ id: `g${index + 1}`, text, relatedSourceIds: [] })),
+      },
+      verification,
+    ),
   );
   expect(doc.directFindings.length + doc.findings.length).toBe(facts.length);
   expect(doc.gaps).toHaveLength(gaps.length);
@@ -383,8 +420,7 @@ describe("scoreRun", () => {
   });
 });
 
-describe("verified and unverified claims, gaps reported", () => {
-  const marked = (text: string) => `${UNVERIFIED_MARKER}${text}`;
+describe("verified, contested and unverified claims, gaps reported", () => {
   /** The report as a run leaves it in report.json, read back as the harness reads it. */
   const published = (doc: ReportDocument): ReportDocument => {
     const parsed = parseReportDocument(JSON.parse(JSON.stringify(doc)));
@@ -393,33 +429,41 @@ describe("verified and unverified claims, gaps reported", () => {
   };
   const scored = (strategy: string, doc: ReportDocument | undefined) =>
     scoreRun({ testCase: testCase(), strategy, doc, events: [], readPaths: [] });
-  // Five findings (three direct, two further): two rest on verified claims, three are marked.
+  // Six findings (three direct, three further): two verified, one contested, three unverified.
   const investigative = published(
     synthesizedReport(
       [
         "Akira Yoshino built a cell with a petroleum-coke anode.",
-        marked("Asahi Kasei filed for a patent on the design."),
+        "Asahi Kasei filed for a patent on the design.",
         "The cell had a lithium cobalt oxide cathode.",
-        marked("Akira Yoshino built a cell with a petroleum-coke anode."),
-        marked("The design used a carbon anode."),
+        "Akira Yoshino built a cell with a carbon anode in 1985.",
+        "The design used a carbon anode.",
+        "Sony sold the first cells.",
       ],
       ["No source gives the cell's capacity.", "The date of the first sale is not stated."],
+      ["verified", "unverified", "verified", "contested", "unverified", "unverified"],
     ),
   );
 
-  it("counts the published findings resting on verified claims and those marked unverified", () => {
+  it("counts the published findings by the verification the report shows", () => {
     expect(investigative.directFindings).toHaveLength(3);
-    expect(investigative.findings).toHaveLength(2);
-    expect(claimCounts(investigative)).toEqual({ verified: 2, unverified: 3 });
-    expect(scored("investigative", investigative)).toMatchObject({ verifiedClaims: 2, unverifiedClaims: 3, gaps: 2 });
+    expect(investigative.findings).toHaveLength(3);
+    expect(claimCounts(investigative)).toEqual({ verified: 2, unverified: 3, contested: 1 });
+    expect(scored("investigative", investigative)).toMatchObject({
+      verifiedClaims: 2,
+      unverifiedClaims: 3,
+      contestedClaims: 1,
+      gaps: 2,
+    });
   });
 
   it("counts none for an investigative run that published nothing or no findings", () => {
-    expect(claimCounts(undefined)).toEqual({ verified: 0, unverified: 0 });
+    expect(claimCounts(undefined)).toEqual({ verified: 0, unverified: 0, contested: 0 });
     expect(scored("investigative", undefined)).toMatchObject({ verifiedClaims: 0, unverifiedClaims: 0, gaps: 0 });
     expect(scored("investigative", published(sourceBackedReport()))).toMatchObject({
       verifiedClaims: 0,
       unverifiedClaims: 0,
+      contestedClaims: 0,
     });
   });
 
@@ -429,18 +473,22 @@ describe("verified and unverified claims, gaps reported", () => {
     expect(verifiesClaims("simple")).toBe(false);
     const pipeline = published(synthesizedReport(["Akira Yoshino built a cell."], ["No capacity is given."]));
     expect(scored("pipeline", pipeline)).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gaps: 1 });
-    expect(scored("simple", investigative)).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gaps: 2 });
+    expect(scored("simple", investigative)).toMatchObject({ verifiedClaims: null, contestedClaims: null, gaps: 2 });
     expect(scored("simple", undefined)).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gaps: 0 });
   });
 
-  it("reads the marker only at the start of a finding, whitespace normalized", () => {
-    const inside = published(
-      synthesizedReport([
-        "Akira Yoshino built a cell; Unverified: nothing here.",
-        `  ${UNVERIFIED_MARKER}  Asahi Kasei filed for a patent.`,
-      ]),
+  it("reads a version 1 report: the unverified prefix becomes the status, other findings are not checked", () => {
+    const v1 = JSON.parse(
+      JSON.stringify(synthesizedReport(["Akira Yoshino built a cell.", "Unverified: Asahi Kasei filed for a patent."])),
     );
-    expect(claimCounts(inside)).toEqual({ verified: 1, unverified: 1 });
+    v1.schemaVersion = 1;
+    for (const finding of v1.directFindings) delete finding.verification;
+    const read = published(v1);
+    expect(read.directFindings.map((finding) => [finding.text, finding.verification.status])).toEqual([
+      ["Akira Yoshino built a cell.", "not-checked"],
+      ["Asahi Kasei filed for a patent.", "unverified"],
+    ]);
+    expect(claimCounts(read)).toEqual({ verified: 0, unverified: 1, contested: 0 });
   });
 });
 

@@ -456,6 +456,7 @@ describe("faultChecks on hand-built facts", () => {
       text: `Finding ${index + 1}.`,
       basedOn: [],
       citations: [citation],
+      verification: { status: "not-checked" as const, supports: [], contradicts: [] },
     })),
     recommendations: [],
     gaps: [],

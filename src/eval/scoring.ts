@@ -2,7 +2,6 @@
  * Scoring of one run, computed outside the runtime from what it published (report.json)
  * and its durable event log. Pure.
  */
-import { UNVERIFIED_MARKER } from "../core/investigative/report-mapping.js";
 import type { ReportDocument } from "../core/report/report-document.js";
 import { runTimings } from "../core/timings.js";
 import type { EvalCase } from "./cases.js";
@@ -110,18 +109,19 @@ export const VERIFYING_STRATEGIES: readonly string[] = ["investigative"];
 export const verifiesClaims = (strategy: string): boolean => VERIFYING_STRATEGIES.includes(strategy);
 
 /**
- * The published findings (direct and further) that rest on verified claims, and those marked
- * unverified: the investigative report prefixes a finding with `UNVERIFIED_MARKER` when any
- * claim it rests on is not VERIFIED. An item resting on several claims is published as one
- * finding per claim, so these count (item, claim) pairs: the verified claims behind the
- * report. Recommendations and gaps are not findings. Zero and zero when nothing was published. Pure.
+ * The published findings (direct and further) by verification status, as the report shows
+ * them (each finding's `verification`). An item resting on several claims is published as one
+ * finding per claim, so these count (item, claim) pairs. Recommendations and gaps are not
+ * findings. Zeros when nothing was published. Pure.
  */
-export function claimCounts(doc: ReportDocument | undefined): { verified: number; unverified: number } {
+export function claimCounts(doc: ReportDocument | undefined): {
+  verified: number;
+  unverified: number;
+  contested: number;
+} {
   const findings = doc ? [...doc.directFindings, ...doc.findings] : [];
-  // The builder normalizes whitespace, so match the marker without its trailing space.
-  const marker = UNVERIFIED_MARKER.trim();
-  const unverified = findings.filter((finding) => finding.text.startsWith(marker)).length;
-  return { verified: findings.length - unverified, unverified };
+  const count = (status: string) => findings.filter((finding) => finding.verification.status === status).length;
+  return { verified: count("verified"), unverified: count("unverified"), contested: count("contested") };
 }
 
 export interface ScoreInput {
@@ -141,6 +141,7 @@ export type Scores = Pick<
   | "gaps"
   | "verifiedClaims"
   | "unverifiedClaims"
+  | "contestedClaims"
   | "sources"
   | "goldRecall"
   | "citationPrecision"
@@ -164,6 +165,7 @@ export function scoreRun(input: ScoreInput): Scores {
     gaps: doc ? doc.gaps.length : 0,
     verifiedClaims: claims?.verified ?? null,
     unverifiedClaims: claims?.unverified ?? null,
+    contestedClaims: claims?.contested ?? null,
     sources: { read: input.readPaths.length, cited: cited.length, citedGold, gold: gold.size },
     goldRecall: gold.size === 0 ? null : goldFound / gold.size,
     citationPrecision: gold.size === 0 || cited.length === 0 ? null : citedGold / cited.length,

@@ -22,6 +22,7 @@ function row(overrides: Partial<EvalRunRow> = {}): EvalRunRow {
     gaps: 0,
     verifiedClaims: null,
     unverifiedClaims: null,
+    contestedClaims: null,
     sources: { read: 4, cited: 2, citedGold: 1, gold: 2 },
     goldRecall: 0.5,
     citationPrecision: 0.5,

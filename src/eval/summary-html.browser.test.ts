@@ -34,6 +34,7 @@ const STRATEGY_HEADERS = [
   "Label agreement: agree/stated (expected)",
   "Verified claims per run",
   "Unverified claims per run",
+  "Contested claims per run",
   "Gaps reported per run",
   "First source (median / p90)",
   "Terminal (median / p90)",
@@ -188,13 +189,14 @@ describe.skipIf(!CHROMIUM_AVAILABLE)(
         expect(items[2]).toContain("investigative 3.25 vs simple n/a");
         expect(await section.isVisible()).toBe(true);
         const investigative = page.locator('table[data-table="strategies"] tbody tr', { hasText: "investigative" });
-        expect((await investigative.locator("td").allInnerTexts()).slice(7, 10)).toEqual([
+        expect((await investigative.locator("td").allInnerTexts()).slice(7, 11)).toEqual([
           "3.25 (n=12)",
           "1.50 (n=12)",
+          "0.50 (n=12)",
           "2.00 (n=12)",
         ]);
         const notApplicable = page.locator("td.not-applicable");
-        expect(await notApplicable.count()).toBe(4);
+        expect(await notApplicable.count()).toBe(6);
         // Muted like "not scored": a different colour from an ordinary cell.
         const colour = (cell: typeof notApplicable) => cell.evaluate((element) => getComputedStyle(element).color);
         expect(await colour(notApplicable.first())).not.toBe(await colour(investigative.locator("td").first()));

@@ -68,6 +68,7 @@ function emptyStrategy(strategy: string): StrategySummary {
     costUsd: null,
     verifiedClaims: null,
     unverifiedClaims: null,
+    contestedClaims: null,
     gapsReported: { n: 0, mean: null },
     salvage: { salvaged: 0, faulted: 0 },
     judge: { scored: false, reason: "no judge" },
@@ -131,7 +132,7 @@ describe("renderSummaryMarkdown", () => {
 
   it("compares the strategies cell by cell", () => {
     const rows = markdownTable(markdown, "Per strategy");
-    expect(rows[0]).toHaveLength(16);
+    expect(rows[0]).toHaveLength(17);
     expect(rows).toHaveLength(4);
     expect(rowOf(rows, "simple (baseline)")).toEqual([
       "simple (baseline)",
@@ -144,6 +145,7 @@ describe("renderSummaryMarkdown", () => {
       "—",
       "n/a",
       "n/a",
+      "n/a",
       "0.50 (n=12)",
       "812 ms / 1.4 s",
       "24.4 s / 41.3 s",
@@ -153,12 +155,12 @@ describe("renderSummaryMarkdown", () => {
     ]);
     const pipeline = rowOf(rows, "pipeline");
     expect(pipeline[4]).toBe("81.3% (n=12)");
-    expect(pipeline[12]).toBe("1 min 05 s / 1 min 59 s");
+    expect(pipeline[13]).toBe("1 min 05 s / 1 min 59 s");
     const agent = rowOf(rows, "agent");
     expect(agent[6]).toBe("—");
-    expect(agent[11]).toBe("—");
-    expect(agent[14]).toBe("unknown");
-    expect(agent[15]).toBe("0/2");
+    expect(agent[12]).toBe("—");
+    expect(agent[15]).toBe("unknown");
+    expect(agent[16]).toBe("0/2");
   });
 
   it("shows label agreement as agree/stated (expected) where labels are expected", () => {
@@ -233,10 +235,10 @@ describe("renderSummaryMarkdown", () => {
     expect(text).toContain("No candidate was compared with the baseline.");
     const row = rowOf(markdownTable(text, "Per strategy"), "empty");
     expect(row.slice(4, 8)).toEqual(["—", "—", "—", "—"]);
-    // Verified and unverified claims do not apply to a strategy that verifies none; no gaps figure without runs.
-    expect(row.slice(8, 11)).toEqual(["n/a", "n/a", "—"]);
-    expect(row.slice(11, 13)).toEqual(["—", "—"]);
-    expect(row[15]).toBe("—");
+    // Verified, unverified and contested claims do not apply to a strategy that verifies none; no gaps figure without runs.
+    expect(row.slice(8, 12)).toEqual(["n/a", "n/a", "n/a", "—"]);
+    expect(row.slice(12, 14)).toEqual(["—", "—"]);
+    expect(row[16]).toBe("—");
   });
 });
 
@@ -372,17 +374,23 @@ describe("seed 000: verified claims, gaps reported and the comparison with simpl
     expect(formatApplicableMean({ n: 4, mean: 3.25 })).toBe("3.25 (n=4)");
   });
 
-  it("adds verified claims, unverified claims and gaps reported to the strategy table, n/a where not applicable", () => {
+  it("adds verified, unverified and contested claims and gaps reported to the strategy table, n/a where not applicable", () => {
     const rows = markdownTable(markdown, "Per strategy");
-    expect(rows[0]?.slice(8, 11)).toEqual([
+    expect(rows[0]?.slice(8, 12)).toEqual([
       "Verified claims per run",
       "Unverified claims per run",
+      "Contested claims per run",
       "Gaps reported per run",
     ]);
-    expect(rowOf(rows, "investigative").slice(8, 11)).toEqual(["3.25 (n=12)", "1.50 (n=12)", "2.00 (n=12)"]);
-    expect(rowOf(rows, "investigative").slice(13, 15)).toEqual(["1,204,800 / 61,200", "$1.65"]);
-    expect(rowOf(rows, "simple (baseline)").slice(8, 11)).toEqual(["n/a", "n/a", "0.50 (n=12)"]);
-    expect(rowOf(rows, "pipeline").slice(8, 11)).toEqual(["n/a", "n/a", "1.25 (n=12)"]);
+    expect(rowOf(rows, "investigative").slice(8, 12)).toEqual([
+      "3.25 (n=12)",
+      "1.50 (n=12)",
+      "0.50 (n=12)",
+      "2.00 (n=12)",
+    ]);
+    expect(rowOf(rows, "investigative").slice(14, 16)).toEqual(["1,204,800 / 61,200", "$1.65"]);
+    expect(rowOf(rows, "simple (baseline)").slice(8, 12)).toEqual(["n/a", "n/a", "n/a", "0.50 (n=12)"]);
+    expect(rowOf(rows, "pipeline").slice(8, 12)).toEqual(["n/a", "n/a", "n/a", "1.25 (n=12)"]);
   });
 
   it("shows the investigative turn budget beside the shared one", () => {
@@ -420,7 +428,7 @@ describe("seed 000: verified claims, gaps reported and the comparison with simpl
     const page = htmlDocument(summary);
     expect(htmlTable(page, "strategies")).toEqual(markdownTable(markdown, "Per strategy"));
     expect(htmlTable(page, "budgets")).toEqual(markdownTable(markdown, "Equal budgets"));
-    expect(page.querySelectorAll("td.not-applicable")).toHaveLength(4);
+    expect(page.querySelectorAll("td.not-applicable")).toHaveLength(6);
     const items = [...page.querySelectorAll("#comparison li")].map((item) => item.textContent);
     expect(items).toEqual(comparisonLines(summary));
     expect(page.querySelector("#comparison h2")?.textContent).toBe("Seed 000 comparison: investigative against simple");

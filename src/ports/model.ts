@@ -56,6 +56,12 @@ export interface SynthesisInput {
   boundary: string;
   /** The closed catalog: the only ids the output may use. */
   sources: readonly PacketSource[];
+  /**
+   * Every source the run read, untrimmed (the packet may leave passages out): what a gap's
+   * claim that the sources do not mention something is checked against. Not a catalog: an
+   * id outside `sources` is still refused. Absent: the packet is everything read.
+   */
+  read?: readonly PacketSource[];
 }
 
 /** A tool call of a research loop, as the Host runs it. */

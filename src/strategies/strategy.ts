@@ -3,12 +3,13 @@
  * ids or renders: the Host publishes the terminal document from persisted state.
  */
 
+import type { VerificationMap } from "../core/report/synthesized-items.js";
 import type { Admitted } from "../core/synthesis/admission.js";
 import type { RunHost } from "../host/run-host.js";
 
-/** What a strategy hands back: admitted synthesis items, when a synthesis produced them. */
+/** What a strategy hands back: admitted synthesis items, when a synthesis produced them, and how it checked each fact (a verifying strategy). */
 export interface StrategyResult {
-  synthesis?: { admitted: Admitted; producedBy: string };
+  synthesis?: { admitted: Admitted; producedBy: string; verification?: VerificationMap };
   /**
    * Why the run failed although the Host still publishes what was persisted (the investigative
    * strategy's exhausted synthesis reserve names its breaker here); absent for a run that ended well.

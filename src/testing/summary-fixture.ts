@@ -20,6 +20,7 @@ const simple: StrategySummary = {
   costUsd: 0.4123,
   verifiedClaims: null,
   unverifiedClaims: null,
+  contestedClaims: null,
   gapsReported: { n: 12, mean: 0.5 },
   salvage: { salvaged: 3, faulted: 4 },
   judge: {
@@ -47,6 +48,7 @@ const pipeline: StrategySummary = {
   costUsd: 0.2871,
   verifiedClaims: null,
   unverifiedClaims: null,
+  contestedClaims: null,
   gapsReported: { n: 12, mean: 1.25 },
   salvage: { salvaged: 6, faulted: 8 },
   judge: {
@@ -75,6 +77,7 @@ const agent: StrategySummary = {
   costUsd: null,
   verifiedClaims: null,
   unverifiedClaims: null,
+  contestedClaims: null,
   gapsReported: { n: 12, mean: 0 },
   salvage: { salvaged: 0, faulted: 2 },
   judge: { scored: false, reason: "the judge's daily budget was spent before these runs" },
@@ -199,6 +202,7 @@ const investigative: StrategySummary = {
   costUsd: 1.6488,
   verifiedClaims: { n: 12, mean: 3.25 },
   unverifiedClaims: { n: 12, mean: 1.5 },
+  contestedClaims: { n: 12, mean: 0.5 },
   gapsReported: { n: 12, mean: 2 },
   salvage: { salvaged: 4, faulted: 4 },
   judge: { scored: false, reason: "no judge configured" },

@@ -121,6 +121,12 @@ export interface ActState {
    * an extraction turn, what must be extracted now.
    */
   pendingPages: readonly LoopPage[];
+  /**
+   * Every page persisted in this run, with its passages: what an engine that follows fixed
+   * rules checks a claim against before calling it unchallenged (a model reads pages as the
+   * prompt shows them). Optional for callers that have none.
+   */
+  readPages?: readonly LoopPage[];
   /** The previous turn's calls and results (empty on the first turn or after a plain-text turn). */
   lastResults: readonly LoopResult[];
   /** The reminder, when the previous turn answered in plain text. */

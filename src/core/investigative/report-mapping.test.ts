@@ -3,7 +3,7 @@ import { chunkId } from "../ids.js";
 import { admissionCatalog, admitSynthesis } from "../synthesis/admission.js";
 import { synthesisOutputSchema } from "../synthesis/proposals.js";
 import { type FinalReport, finalizationGate } from "./final-report.js";
-import { finalReportToSynthesis, UNVERIFIED_MARKER, verificationNote, withoutIds } from "./report-mapping.js";
+import { finalReportToSynthesis, withoutIds } from "./report-mapping.js";
 import { type Claim, type ClaimSource, DEFAULT_INVESTIGATION_CONFIG, type Investigation } from "./types.js";
 
 const NOW = "2026-03-01T12:00:00.000Z";
@@ -92,7 +92,26 @@ const INVESTIGATION: Investigation = {
     ],
     contradictions: [],
   },
-  challenges: [],
+  challenges: [
+    {
+      id: "ch_001",
+      questionId: "q_002",
+      targetType: "claim",
+      targetId: "c_001",
+      negation: "Model X's weights do not take 14 GB.",
+      strategy: "discrepancy",
+      expectedIfFalse: "another figure",
+      query: "model X fp16 weights memory different figure",
+      status: "closed",
+      outcome: "survived",
+      evidence: "s_002 states it independently of s_001; nothing read contradicts it.",
+      sourceIds: ["s_002"],
+      resultClaimId: null,
+      attempt: null,
+      createdAt: NOW,
+      closedAt: NOW,
+    },
+  ],
   scratch: "",
   stateSeq: 0,
 };
@@ -132,19 +151,19 @@ describe("finalReportToSynthesis", () => {
       },
       {
         id: "item2_d_001",
-        text: "Unverified: Activation memory reaches 24 GB at batch 8.",
+        text: "Activation memory reaches 24 GB at batch 8.",
         sourceId: "s_003",
         chunkIds: ["s_003.p01"],
       },
       {
         id: "item4_c_001",
-        text: "Unverified: Weights and activations together exceed what a consumer card holds.",
+        text: "Weights and activations together exceed what a consumer card holds.",
         sourceId: "s_002",
         chunkIds: ["s_002.p03", "s_002.p02"],
       },
       {
         id: "item4_d_001",
-        text: "Unverified: Weights and activations together exceed what a consumer card holds.",
+        text: "Weights and activations together exceed what a consumer card holds.",
         sourceId: "s_003",
         chunkIds: ["s_003.p01"],
       },
@@ -191,10 +210,19 @@ describe("finalReportToSynthesis", () => {
       },
     };
     const report: FinalReport = { ...REPORT, items: REPORT.items.slice(0, 2) };
-    const { output, dropped } = finalReportToSynthesis(report, stale, CATALOG);
+    const { output, dropped, demoted } = finalReportToSynthesis(report, stale, CATALOG);
     expect(output.facts.map((fact) => fact.chunkIds)).toEqual([["s_001.p02"]]);
     expect(dropped).toEqual([
       { itemId: "item2", kind: "fact", reason: "no supporting source link of d_001 has passages in the catalog" },
+    ]);
+    // Only s_001 is left to support c_001, and its passage does not carry what item 1 says.
+    expect(demoted).toEqual([
+      {
+        itemId: "item1",
+        kind: "fact",
+        reason:
+          "its text writes “14”, “GB of GPU”, which the passages of its VERIFIED claims do not: published as unverified",
+      },
     ]);
   });
 
@@ -212,21 +240,73 @@ describe("finalReportToSynthesis", () => {
     ]);
   });
 
-  it("marks only items resting on a claim that is not VERIFIED", () => {
-    const { output } = finalReportToSynthesis(REPORT, INVESTIGATION, CATALOG);
-    const marked = output.facts.filter((fact) => fact.text.startsWith(UNVERIFIED_MARKER)).map((fact) => fact.id);
-    expect(marked).toEqual(["item2_d_001", "item4_c_001", "item4_d_001"]);
-    const verified: Investigation = {
+  it("gives each fact its verification from the ledger: verified with every supporting source and the challenge", () => {
+    const { verification } = finalReportToSynthesis(REPORT, INVESTIGATION, CATALOG);
+    expect(verification.get("item1_c_001")).toEqual({
+      status: "verified",
+      supports: [
+        { sourceId: "s_001", chunkIds: ["s_001.p02"] },
+        { sourceId: "s_002", chunkIds: ["s_002.p03", "s_002.p02"] },
+      ],
+      contradicts: [],
+      // The recorded evidence names ledger ids, which are not reader text: only the search is told.
+      challenge: "a search for conflicting figures (“model X fp16 weights memory different figure”)",
+    });
+    expect(verification.get("item2_d_001")?.status).toBe("unverified");
+    // An item resting on a VERIFIED and an UNVERIFIED claim is not verified.
+    expect(verification.get("item4_c_001")?.status).toBe("unverified");
+    expect(verification.get("item4_d_001")?.status).toBe("unverified");
+  });
+
+  it("publishes an item naming a VERIFIED claim as unverified when it writes a number or a name its passages lack", () => {
+    const items = [
+      { text: "Model X needs 18 GB for its fp16 weights.", claimIds: ["c_001"], sourceIds: [] },
+      { text: "Nvidia says model X has 7 billion parameters.", claimIds: ["c_001"], sourceIds: [] },
+      { text: "Model X has 7 billion parameters.", claimIds: ["c_001"], sourceIds: [] },
+    ];
+    const { verification, demoted } = finalReportToSynthesis({ ...REPORT, items }, INVESTIGATION, CATALOG);
+    expect(verification.get("item1_c_001")?.status).toBe("unverified");
+    expect(verification.get("item2_c_001")?.status).toBe("unverified");
+    expect(verification.get("item3_c_001")?.status).toBe("verified");
+    expect(demoted.map((item) => [item.itemId, item.reason])).toEqual([
+      ["item1", "its text writes “18”, which the passages of its VERIFIED claims do not: published as unverified"],
+      ["item2", "its text writes “Nvidia”, which the passages of its VERIFIED claims do not: published as unverified"],
+    ]);
+  });
+
+  it("publishes a claim that sources contradict as contested, both sides cited and quoted", () => {
+    const contested: Investigation = {
       ...INVESTIGATION,
       ledger: {
         ...INVESTIGATION.ledger,
-        claims: INVESTIGATION.ledger.claims.map((row) => (row.id === "d_001" ? { ...row, status: "VERIFIED" } : row)),
+        claims: [...INVESTIGATION.ledger.claims, claim("c_004", "REFUTED", "Model X has 7 billion parameters.")],
+        claimSources: [
+          ...INVESTIGATION.ledger.claimSources,
+          supports("c_004", "s_001", ["s_001.p02"]),
+          { claimId: "c_004", sourceId: "s_003", stance: "contradicts", chunkIds: ["s_003.p01"] },
+        ],
       },
     };
-    const again = finalReportToSynthesis(REPORT, verified, CATALOG);
-    expect(again.output.facts.find((fact) => fact.id === "item2_d_001")?.text).toBe(
-      "Activation memory reaches 24 GB at batch 8.",
-    );
+    const { output, verification } = finalReportToSynthesis(REPORT, contested, CATALOG);
+    expect(output.facts.at(-1)).toEqual({
+      id: "contested1",
+      text: "Model X has 7 billion parameters.",
+      sourceId: "s_001",
+      chunkIds: ["s_001.p02"],
+    });
+    expect(verification.get("contested1")).toEqual({
+      status: "contested",
+      supports: [
+        {
+          sourceId: "s_001",
+          chunkIds: ["s_001.p02"],
+          quote: "Model X has 7 billion parameters; its weights load in half precision.",
+        },
+      ],
+      contradicts: [
+        { sourceId: "s_003", chunkIds: ["s_003.p01"], quote: "With batch 8 the activation memory reaches 24 GB." },
+      ],
+    });
   });
 });
 
@@ -234,25 +314,5 @@ describe("withoutIds", () => {
   it("removes bracketed id lists and bare ids, tidying the spaces", () => {
     expect(withoutIds("14 GB (c_001, s_002.p03) at fp16 [s_002]; see d_004.")).toBe("14 GB at fp16; see.");
     expect(withoutIds("No ids here (really).")).toBe("No ids here (really).");
-  });
-});
-
-describe("verificationNote", () => {
-  it("counts the findings resting on verified claims and the marked ones", () => {
-    expect(verificationNote(REPORT, INVESTIGATION)).toBe(
-      "1 finding rests on claims verified by independent sources and a survived challenge; 3 are unverified and marked.",
-    );
-    const one = { ...REPORT, items: REPORT.items.slice(0, 2) };
-    expect(verificationNote(one, INVESTIGATION)).toBe(
-      "1 finding rests on claims verified by independent sources and a survived challenge; 1 is unverified and marked.",
-    );
-    const verified = { ...REPORT, items: [...REPORT.items.slice(0, 1), ...REPORT.items.slice(0, 1)] };
-    expect(verificationNote(verified, INVESTIGATION)).toBe(
-      "2 findings rest on claims verified by independent sources and a survived challenge.",
-    );
-    const none = { ...REPORT, items: REPORT.items.slice(1, 3) };
-    expect(verificationNote(none, INVESTIGATION)).toBe(
-      "No finding rests on claims verified by independent sources and a survived challenge; 2 findings are unverified and marked.",
-    );
   });
 });

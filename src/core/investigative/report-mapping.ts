@@ -3,25 +3,31 @@
  * synthesis phase hands the Host a structured report, which goes through the same admission
  * and `ReportDocument` as the pipeline's). The `FinalReport` cites claims; a published finding
  * cites passages: this maps each item to facts citing the passages recorded on the claims'
- * source links, marks what rests on unverified claims, and says which items could not be
- * mapped and why. Admission (`admitSynthesis`) still decides what is published. Pure.
+ * source links, says how code checked each (its verification, from the ledger, never from the
+ * model), adds the contested claims the ledger holds, and says which items could not be mapped
+ * and why. Admission (`admitSynthesis`) still decides what is published. Pure.
  */
-import { type AdmissionCatalog, type AdmissionDiagnostic, numbersIn } from "../synthesis/admission.js";
+import type { VerificationDraft } from "../report/synthesized-items.js";
+import { numbersIn, sentencesOf, stanceOf, unsupportedTerms } from "../statements.js";
+import type { AdmissionCatalog, AdmissionDiagnostic } from "../synthesis/admission.js";
 import type { FactProposal, GapProposal, SynthesisOutput } from "../synthesis/proposals.js";
 import type { FinalReport, FinalReportItem } from "./final-report.js";
-import type { Claim, ClaimSource, Investigation } from "./types.js";
-
-/** The prefix that marks, in the published text, a finding resting on a claim that is not VERIFIED. */
-export const UNVERIFIED_MARKER = "Unverified: ";
+import type { Challenge, Claim, ClaimSource, Investigation } from "./types.js";
 
 /** A fact cites at most this many passages (the fact proposal schema's bound). */
 const MAX_PASSAGES = 8;
+/** Contested claims added to the report beyond its items, at most. */
+const MAX_CONTESTED = 10;
 
-/** The proposals of a final report, and the items that became none, with why. */
+/** The proposals of a final report, how each fact was checked, and the items that became none, with why. */
 export interface ReportMapping {
   output: SynthesisOutput;
+  /** By fact id: the verification code gives it from the ledger. */
+  verification: Map<string, VerificationDraft>;
   /** Items left out before admission (`itemId` `item3`, kind `fact`): internal diagnostics, never reader text. */
   dropped: AdmissionDiagnostic[];
+  /** Items naming VERIFIED claims that are published as unverified, and why (internal diagnostics). */
+  demoted: AdmissionDiagnostic[];
 }
 
 const unique = <T>(values: Iterable<T>): T[] => [...new Set(values)];
@@ -32,7 +38,7 @@ const ID = String.raw`(?:[cd]_\d+|s_\d+(?:\.p\d+)?|q_\d+|ch_\d+)`;
 const BRACKETED_IDS = new RegExp(String.raw`\s*[[(]\s*${ID}(?:\s*[,;/]\s*${ID})*\s*[\])]`, "g");
 const BARE_ID = new RegExp(String.raw`\b${ID}\b`, "g");
 
-/** `text` without the Host and ledger ids written in it, whitespace tidied. Pure. */
+/** `text` without the Host and ledger ids written in it, whitespace tidied: the one id-stripping rule. Pure. */
 export function withoutIds(text: string): string {
   return text
     .replace(BRACKETED_IDS, "")
@@ -42,9 +48,9 @@ export function withoutIds(text: string): string {
     .trim();
 }
 
-/** True when every claim the item rests on is VERIFIED. */
-function itemVerified(item: FinalReportItem, claims: ReadonlyMap<string, Claim>): boolean {
-  return unique(item.claimIds).every((claimId) => claims.get(claimId)?.status === "VERIFIED");
+/** What a claim states, as one text: a datapoint's value and unit, then its text. The one claim-statement rule. Pure. */
+export function claimStatement(claim: Pick<Claim, "kind" | "text" | "value" | "unit">): string {
+  return claim.kind === "datapoint" ? `${claim.value} ${claim.unit}: ${claim.text}` : claim.text;
 }
 
 /** The passages of `link` that the catalog holds, in the link's order, bounded. */
@@ -52,6 +58,22 @@ function catalogPassages(link: ClaimSource, catalog: AdmissionCatalog): string[]
   const chunks = catalog.get(link.sourceId);
   if (!chunks) return [];
   return unique(link.chunkIds.filter((chunkId) => chunks.has(chunkId))).slice(0, MAX_PASSAGES);
+}
+
+const passageText = (catalog: AdmissionCatalog, sourceId: string, chunkIds: readonly string[]): string =>
+  chunkIds.map((chunkId) => catalog.get(sourceId)?.get(chunkId) ?? "").join(" ");
+
+/** A claim's links of one stance whose passages the catalog holds, in ledger order. */
+function linksOf(
+  investigation: Investigation,
+  claimId: string,
+  stance: ClaimSource["stance"],
+  catalog: AdmissionCatalog,
+): { link: ClaimSource; chunkIds: string[] }[] {
+  return investigation.ledger.claimSources
+    .filter((link) => link.claimId === claimId && link.stance === stance)
+    .map((link) => ({ link, chunkIds: catalogPassages(link, catalog) }))
+    .filter((candidate) => candidate.chunkIds.length > 0);
 }
 
 /**
@@ -66,17 +88,13 @@ function citedLink(
   investigation: Investigation,
   catalog: AdmissionCatalog,
 ): { link: ClaimSource; chunkIds: string[] } | undefined {
-  const candidates = investigation.ledger.claimSources
-    .filter((link) => link.claimId === claimId && link.stance === "supports")
-    .map((link) => ({ link, chunkIds: catalogPassages(link, catalog) }))
-    .filter((candidate) => candidate.chunkIds.length > 0);
+  const candidates = linksOf(investigation, claimId, "supports", catalog);
   const shown = (candidate: { link: ClaimSource }) => (item.sourceIds.includes(candidate.link.sourceId) ? 0 : 1);
   const ordered = candidates.map((candidate, index) => ({ candidate, index }));
   ordered.sort((a, b) => shown(a.candidate) - shown(b.candidate) || a.index - b.index);
   const numbers = numbersIn(text);
   const holdsNumbers = ({ link, chunkIds }: { link: ClaimSource; chunkIds: string[] }): boolean => {
-    const chunks = catalog.get(link.sourceId);
-    const cited = new Set(numbersIn(chunkIds.map((chunkId) => chunks?.get(chunkId) ?? "").join(" ")));
+    const cited = new Set(numbersIn(passageText(catalog, link.sourceId, chunkIds)));
     return numbers.every((number) => cited.has(number));
   };
   return (ordered.find(({ candidate }) => holdsNumbers(candidate)) ?? ordered[0])?.candidate;
@@ -93,6 +111,95 @@ function claimProblem(item: FinalReportItem, claims: ReadonlyMap<string, Claim>)
   return undefined;
 }
 
+/** The sentence of the passages that stands to `claim` as `stance` says (or the passages' first sentence), verbatim. */
+function quoteFor(passages: string, claim: string, stance: "supports" | "contradicts"): string | undefined {
+  const sentences = sentencesOf(passages);
+  const wanted =
+    sentences.find((sentence) => stanceOf(sentence, claim) === stance) ??
+    (stance === "contradicts" ? sentences.find((sentence) => stanceOf(sentence, claim) === "narrows") : undefined);
+  return wanted ?? sentences[0];
+}
+
+/** The cited passages of a claim's links of one stance, each with its quote. */
+function citedPassages(
+  investigation: Investigation,
+  claim: Claim,
+  stance: "supports" | "contradicts",
+  catalog: AdmissionCatalog,
+) {
+  const statement = claimStatement(claim);
+  return linksOf(investigation, claim.id, stance, catalog).map(({ link, chunkIds }) => {
+    const quote = quoteFor(passageText(catalog, link.sourceId, chunkIds), statement, stance);
+    return { sourceId: link.sourceId, chunkIds, ...(quote ? { quote } : {}) };
+  });
+}
+
+const STRATEGY_WORDS: Record<Challenge["strategy"], string> = {
+  negation: "a search for sources that deny it",
+  alternative_method: "a search for an independent account",
+  discrepancy: "a search for conflicting figures",
+  criticism: "a search for corrections and criticism",
+  scope_limit: "a search for limits and exceptions",
+  primary_source: "a search for the primary record",
+  staleness: "a search for newer sources",
+};
+
+/** Reader text of the challenge a claim survived, from its record (ids removed), or undefined when it survived none. */
+function survivedChallenge(investigation: Investigation, claimId: string): string | undefined {
+  const survived = investigation.challenges.findLast(
+    (challenge) =>
+      challenge.targetType === "claim" && challenge.targetId === claimId && challenge.outcome === "survived",
+  );
+  if (!survived) return undefined;
+  // Evidence that names ledger ids is for the ledger, not the reader (the ids mean nothing in the report).
+  const evidence = survived.evidence.trim();
+  const readable = evidence !== "" && withoutIds(evidence) === evidence.replace(/\s{2,}/g, " ");
+  return `${STRATEGY_WORDS[survived.strategy]} (“${withoutIds(survived.query)}”)${readable ? `: ${evidence}` : ""}`;
+}
+
+/**
+ * How code checks an item resting on `claimIds`, from the ledger: contested when a source
+ * contradicts one of its claims; verified when every claim is VERIFIED, survived a challenge,
+ * and the item's text stays inside their supporting passages (every number and name it
+ * writes is in them); otherwise unverified. `demoted` says why a VERIFIED item was not
+ * published as verified.
+ */
+function itemVerification(
+  text: string,
+  claimIds: readonly string[],
+  investigation: Investigation,
+  catalog: AdmissionCatalog,
+): { verification: VerificationDraft; demoted?: string } {
+  const claims = claimIds
+    .map((claimId) => investigation.ledger.claims.find((claim) => claim.id === claimId))
+    .filter((claim): claim is Claim => claim !== undefined);
+  const supports = claims.flatMap((claim) => citedPassages(investigation, claim, "supports", catalog));
+  const contradicts = claims.flatMap((claim) => citedPassages(investigation, claim, "contradicts", catalog));
+  if (contradicts.length > 0) return { verification: { status: "contested", supports, contradicts } };
+  const unverified: VerificationDraft = { status: "unverified", supports: [], contradicts: [] };
+  if (claims.length === 0 || claims.some((claim) => claim.status !== "VERIFIED")) return { verification: unverified };
+  const challenges = claims.map((claim) => survivedChallenge(investigation, claim.id));
+  if (challenges.some((challenge) => challenge === undefined))
+    return { verification: unverified, demoted: "a VERIFIED claim it rests on has no survived challenge on record" };
+  const evidence = supports.map((cited) => passageText(catalog, cited.sourceId, cited.chunkIds)).join(" ");
+  const outside = unsupportedTerms(text, evidence);
+  if (outside.numbers.length > 0 || outside.names.length > 0) {
+    const terms = [...outside.numbers, ...outside.names].map((term) => `“${term}”`).join(", ");
+    return {
+      verification: unverified,
+      demoted: `its text writes ${terms}, which the passages of its VERIFIED claims do not: published as unverified`,
+    };
+  }
+  return {
+    verification: {
+      status: "verified",
+      supports: supports.map(({ quote: _, ...cited }) => cited),
+      contradicts: [],
+      challenge: unique(challenges as string[]).join("; "),
+    },
+  };
+}
+
 /**
  * Maps a final report to synthesis proposals, item by item (pure; never throws):
  *
@@ -104,16 +211,20 @@ function claimProblem(item: FinalReportItem, claims: ReadonlyMap<string, Claim>)
  *   gives no fact; an item none of whose claims has one is dropped with that reason, as is an
  *   item resting on a claim that is unknown, REFUTED or RETRACTED. Fact ids are
  *   `item<n>_<claim id>` (`item2_c_004`).
- * - **The unverified marker.** When any claim an item rests on is not VERIFIED, each of its
- *   facts reads `Unverified: <text>`, so the published report marks it; an item whose claims
- *   are all VERIFIED keeps its text unchanged.
+ * - **Verification** (`itemVerification`), by fact id: verified lists every supporting source
+ *   and the survived challenge; an item naming a VERIFIED claim whose text writes a number or
+ *   name its passages lack is published as unverified, with a diagnostic. VERIFIED comes from
+ *   the ledger, never from the model.
+ * - **Contested claims.** A claim the ledger holds with both supporting and contradicting
+ *   sources (REFUTED by them, or still open) that no item cites is published too, in its own
+ *   words, as contested: both sides cited and quoted (`contested<n>`, at most 10).
  * - **Gaps.** Each report gap becomes a gap proposal (`gap<n>`) with no related sources.
  * - Ids written in texts (`c_001`, `[s_002]`) are removed: they are the gate's citations,
  *   not reader text.
  *
- * The summary and `keyClaims` are not mapped: the report's findings and the verification
- * note (`verificationNote`) carry them. Admission then checks every fact against the catalog
- * (passages exist, numbers in the text appear in them) like any other synthesis.
+ * The summary and `keyClaims` are not mapped: the report's findings and their verification
+ * carry them. Admission then checks every fact against the catalog (passages exist, numbers in
+ * the text appear in them) like any other synthesis.
  */
 export function finalReportToSynthesis(
   report: FinalReport,
@@ -122,7 +233,9 @@ export function finalReportToSynthesis(
 ): ReportMapping {
   const claims = new Map(investigation.ledger.claims.map((claim) => [claim.id, claim]));
   const facts: FactProposal[] = [];
+  const verification = new Map<string, VerificationDraft>();
   const dropped: AdmissionDiagnostic[] = [];
+  const demoted: AdmissionDiagnostic[] = [];
   report.items.forEach((item, index) => {
     const itemId = `item${index + 1}`;
     const problem = claimProblem(item, claims);
@@ -130,10 +243,10 @@ export function finalReportToSynthesis(
       dropped.push({ itemId, kind: "fact", reason: problem });
       return;
     }
-    const base = withoutIds(item.text);
-    const text = itemVerified(item, claims) ? base : `${UNVERIFIED_MARKER}${base}`;
+    const text = withoutIds(item.text);
+    const checked = itemVerification(text, unique(item.claimIds), investigation, catalog);
     const mapped = unique(item.claimIds).flatMap((claimId): FactProposal[] => {
-      const cited = citedLink(claimId, item, base, investigation, catalog);
+      const cited = citedLink(claimId, item, text, investigation, catalog);
       if (!cited) return [];
       return [{ id: `${itemId}_${claimId}`, text, sourceId: cited.link.sourceId, chunkIds: cited.chunkIds }];
     });
@@ -145,33 +258,27 @@ export function finalReportToSynthesis(
       });
       return;
     }
+    if (checked.demoted) demoted.push({ itemId, kind: "fact", reason: checked.demoted });
+    for (const fact of mapped) verification.set(fact.id, checked.verification);
     facts.push(...mapped);
+  });
+  const cited = new Set(report.items.flatMap((item) => item.claimIds));
+  const contested = investigation.ledger.claims
+    .filter((claim) => claim.status !== "RETRACTED" && !cited.has(claim.id))
+    .filter((claim) => linksOf(investigation, claim.id, "contradicts", catalog).length > 0)
+    .slice(0, MAX_CONTESTED);
+  contested.forEach((claim, index) => {
+    const text = withoutIds(claimStatement(claim));
+    const link = citedLink(claim.id, { text, claimIds: [claim.id], sourceIds: [] }, text, investigation, catalog);
+    if (!link) return;
+    const id = `contested${index + 1}`;
+    facts.push({ id, text, sourceId: link.link.sourceId, chunkIds: link.chunkIds });
+    verification.set(id, itemVerification(text, [claim.id], investigation, catalog).verification);
   });
   const gaps: GapProposal[] = report.gaps.map((gap, index) => ({
     id: `gap${index + 1}`,
     text: withoutIds(gap.text),
     relatedSourceIds: [],
   }));
-  return { output: { facts, derivations: [], recommendations: [], gaps }, dropped };
-}
-
-const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
-
-/**
- * One line for the report's `producedBy`: how many of the report's items rest only on VERIFIED
- * claims (independent supporting sources and a survived challenge, checked in code) and how
- * many are marked unverified. Counts the report's items, before admission. Pure.
- */
-export function verificationNote(report: FinalReport, investigation: Investigation): string {
-  const claims = new Map(investigation.ledger.claims.map((claim) => [claim.id, claim]));
-  const verified = report.items.filter((item) => itemVerified(item, claims)).length;
-  const unverified = report.items.length - verified;
-  const basis = "claims verified by independent sources and a survived challenge";
-  if (unverified === 0) {
-    return `${count(verified, "finding rests", "findings rest")} on ${basis}.`;
-  }
-  if (verified === 0) {
-    return `No finding rests on ${basis}; ${count(unverified, "finding is", "findings are")} unverified and marked.`;
-  }
-  return `${count(verified, "finding rests", "findings rest")} on ${basis}; ${count(unverified, "is", "are")} unverified and marked.`;
+  return { output: { facts, derivations: [], recommendations: [], gaps }, verification, dropped, demoted };
 }

@@ -2,8 +2,15 @@
  * HTML projection of a ReportDocument (pure): one self-contained page, all text escaped,
  * no script, a strict Content-Security-Policy, readable on a phone and printable.
  */
-import type { ReportDocument, SourceEntry } from "../report/report-document.js";
-import { citationText, findingList, readableTime } from "./format.js";
+import type { Citation, ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
+import {
+  citationText,
+  findingList,
+  readableTime,
+  VERIFICATION_LABEL,
+  verificationLines,
+  verificationSummary,
+} from "./format.js";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -35,6 +42,7 @@ ol,ul{padding-left:1.5rem}
 li{margin:.25rem 0;overflow-wrap:anywhere}
 a{color:var(--accent)}
 .cite{font-size:.85em;white-space:nowrap}.basis,.conditions,.related{color:var(--muted)}.recommendation{border-left:3px solid var(--accent);padding-left:.5rem;list-style:none}.produced-by{color:var(--muted)}
+.verification{color:var(--muted);font-size:.9rem;margin:.15rem 0 .5rem;padding-left:1.25rem}.status-contested{color:#b35900}.status-unverified{color:var(--muted)}
 @media print{body{font-size:11pt;background:#fff;color:#000}main{max-width:none;padding:0}.notice,blockquote{background:none;border:1px solid #999}a{color:#000}a[href]::after{content:" (" attr(href) ")";font-size:.85em}h2,h3{break-after:avoid}blockquote{break-inside:avoid}}
 `;
 
@@ -62,17 +70,33 @@ export function reportBody(doc: ReportDocument): string {
     `<p class="boundary"><strong>Evidence scope:</strong> ${escapeHtml(doc.boundary.statement)}</p>`,
   ];
   if (doc.producedBy) body.push(`<p class="produced-by"><em>${escapeHtml(doc.producedBy)}</em></p>`);
-  const cite = (citations: ReportDocument["findings"][number]["citations"]): string => {
+  const summary = verificationSummary(doc);
+  if (summary) body.push(`<p class="verification-summary"><strong>${escapeHtml(summary)}</strong></p>`);
+  const cite = (citations: readonly Citation[]): string => {
     const first = citations[0];
     const target = first ? `#source-${first.number}` : "#sources";
     return `<a class="cite" href="${target}">${escapeHtml(citationText(citations))}</a>`;
+  };
+  const label = (item: { verification: Verification }): string => {
+    const word = VERIFICATION_LABEL[item.verification.status];
+    return word ? `<strong class="status status-${item.verification.status}">${word}:</strong> ` : "";
+  };
+  const checked = (verification: Verification): string => {
+    const lines = verificationLines(verification);
+    if (lines.length === 0) return "";
+    const items = lines.map((line) => {
+      const cited = line.citations.length > 0 ? ` ${cite(line.citations)}` : "";
+      const quotes = line.quotes.map((quote) => ` <q>${escapeHtml(quote)}</q>`).join("");
+      return `<li>${escapeHtml(line.lead)}${cited}${quotes ? `:${quotes}` : ""}</li>`;
+    });
+    return `<ul class="verification">${items.join("")}</ul>`;
   };
   const finding = (item: ReportDocument["findings"][number]): string => {
     const basis =
       item.kind === "derivation"
         ? ` <span class="basis">(derived from ${findingList(item.basedOn)}${item.method ? `: ${escapeHtml(item.method)}` : ""})</span>`
         : "";
-    return `<li value="${item.number}" data-kind="${item.kind}"><span class="text">${escapeHtml(item.text)}</span>${basis} ${cite(item.citations)}</li>`;
+    return `<li value="${item.number}" data-kind="${item.kind}" data-verification="${item.verification.status}">${label(item)}<span class="text">${escapeHtml(item.text)}</span>${basis} ${cite(item.citations)}${checked(item.verification)}</li>`;
   };
   if (doc.directFindings.length > 0) {
     body.push(
@@ -92,7 +116,7 @@ export function reportBody(doc: ReportDocument): string {
           ? ` <span class="conditions">When: ${item.conditions.map(escapeHtml).join("; ")}.</span>`
           : "";
       body.push(
-        `<li class="recommendation"><strong>Recommendation:</strong> <span class="text">${escapeHtml(item.text)}</span> <span class="basis">(based on ${findingList(item.basedOn)}).</span>${conditions} ${cite(item.citations)}</li>`,
+        `<li class="recommendation" data-verification="${item.verification.status}"><strong>Recommendation:</strong> ${label(item)}<span class="text">${escapeHtml(item.text)}</span> <span class="basis">(based on ${findingList(item.basedOn)}).</span>${conditions} ${cite(item.citations)}${checked(item.verification)}</li>`,
       );
     }
     body.push(`</ul></section>`);

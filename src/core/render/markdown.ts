@@ -2,8 +2,15 @@
  * Markdown projection of a ReportDocument (pure). Source text is escaped so that no
  * Markdown or HTML in it becomes markup, a link or a heading.
  */
-import type { ReportDocument, SourceEntry } from "../report/report-document.js";
-import { citationText, findingList, readableTime } from "./format.js";
+import type { ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
+import {
+  citationText,
+  findingList,
+  readableTime,
+  VERIFICATION_LABEL,
+  verificationLines,
+  verificationSummary,
+} from "./format.js";
 
 const MARKDOWN_SPECIAL = /[\\`*_[\]<>|~&]/g;
 
@@ -48,12 +55,26 @@ export function renderMarkdown(doc: ReportDocument): string {
   out.push(`**Evidence scope:** ${escapeMarkdown(doc.boundary.statement)}`, "");
 
   if (doc.producedBy) out.push(`*${escapeMarkdown(doc.producedBy)}*`, "");
+  const summary = verificationSummary(doc);
+  if (summary) out.push(`**${escapeMarkdown(summary)}**`, "");
+  const label = (item: { verification: Verification }): string => {
+    const word = VERIFICATION_LABEL[item.verification.status];
+    return word ? `**${word}:** ` : "";
+  };
+  // The verification of an item, as lines indented under it (`indent` spaces).
+  const checked = (verification: Verification, indent: number): string[] =>
+    verificationLines(verification).map((line) => {
+      const cited = line.citations.length > 0 ? ` ${citationText(line.citations)}` : "";
+      const quotes = line.quotes.map((quote) => ` “${escapeMarkdown(quote)}”`).join("");
+      return `${" ".repeat(indent)}- ${escapeMarkdown(line.lead)}${cited}${quotes ? `:${quotes}` : ""}`;
+    });
   const finding = (item: ReportDocument["findings"][number]): string => {
     const basis =
       item.kind === "derivation"
         ? ` (derived from ${findingList(item.basedOn)}${item.method ? `: ${escapeMarkdown(item.method)}` : ""})`
         : "";
-    return `${item.number}. ${escapeMarkdown(item.text)}${basis} ${citationText(item.citations)}`;
+    const head = `${item.number}. ${label(item)}${escapeMarkdown(item.text)}${basis} ${citationText(item.citations)}`;
+    return [head, ...checked(item.verification, String(item.number).length + 2)].join("\n");
   };
   if (doc.directFindings.length > 0) {
     out.push("## Direct findings", "", ...doc.directFindings.map(finding), "");
@@ -66,7 +87,8 @@ export function renderMarkdown(doc: ReportDocument): string {
     for (const item of doc.recommendations) {
       const conditions = item.conditions.length > 0 ? ` When: ${item.conditions.map(escapeMarkdown).join("; ")}.` : "";
       out.push(
-        `- **Recommendation:** ${escapeMarkdown(item.text)} (based on ${findingList(item.basedOn)}).${conditions} ${citationText(item.citations)}`,
+        `- **Recommendation:** ${label(item)}${escapeMarkdown(item.text)} (based on ${findingList(item.basedOn)}).${conditions} ${citationText(item.citations)}`,
+        ...checked(item.verification, 2),
       );
     }
     out.push("");

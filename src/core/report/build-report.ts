@@ -8,7 +8,7 @@ import type { Admitted } from "../synthesis/admission.js";
 import { readerLine } from "../text.js";
 import { type ExcerptChunk, MIN_EXCERPT_CHARS, selectExcerpts } from "./excerpts.js";
 import { REPORT_SCHEMA_VERSION, type ReportDocument, type SourceCard, type SourceEntry } from "./report-document.js";
-import { citedSourceIds, synthesizedItems } from "./synthesized-items.js";
+import { citedSourceIds, synthesizedItems, type VerificationMap } from "./synthesized-items.js";
 
 /** A persisted source as the builder sees it. */
 export interface CatalogSource {
@@ -48,8 +48,8 @@ export interface BuildInput {
   generatedAt: string;
   excerptCharsPerSource: number;
   excerptCharsTotal: number;
-  /** Admitted synthesis proposals, when a synthesis ran. */
-  synthesis?: { admitted: Admitted; producedBy?: string };
+  /** Admitted synthesis proposals, when a synthesis ran, and how the strategy checked each fact (by fact id). */
+  synthesis?: { admitted: Admitted; producedBy?: string; verification?: VerificationMap };
 }
 
 const TITLE_CHARS = 200;
@@ -163,13 +163,14 @@ export function buildReport(input: BuildInput): ReportDocument {
     };
   }
   const byId = new Map(input.sources.map((source) => [source.id, source]));
-  const cited = citedSourceIds(admitted)
+  const verification = input.synthesis?.verification ?? new Map();
+  const cited = citedSourceIds(admitted, verification)
     .map((id) => byId.get(id))
     .filter((source): source is CatalogSource => source !== undefined);
   const reviewed = input.sources.filter((source) => !cited.includes(source));
   const ledger = [...cited, ...reviewed].map((source, index) => entry(source, index + 1));
   const numberOf = new Map(ledger.map((item) => [item.id, item.number]));
-  const items = synthesizedItems(admitted, input.sources, (id) => numberOf.get(id) ?? 0);
+  const items = synthesizedItems(admitted, input.sources, (id) => numberOf.get(id) ?? 0, verification);
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     status: "synthesized",

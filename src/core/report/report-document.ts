@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { err, ok, type Result } from "../result.js";
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 /** What was published, not whether the question was answered. */
 export const ARTIFACT_STATUSES = ["synthesized", "source-backed", "no-evidence"] as const;
@@ -49,7 +49,35 @@ const citationSchema = z.object({
   chunkIds: z.array(z.string().min(1)).min(1),
   /** Passage positions ("passage 3") of the cited chunks, for reader-safe provenance. */
   passages: z.array(z.number().int().positive()).min(1),
+  /** The words of the cited passages the citation rests on, verbatim (whitespace-normalized), when shown. */
+  quote: z.string().min(1).max(600).optional(),
 });
+
+/**
+ * How a published item was checked: `verified` (independent sources state it and it survived a
+ * challenge: every supporting source is listed, and the challenge), `unverified` (recorded
+ * and cited, not verified), `contested` (sources contradict it: they are listed with their
+ * passages), `not-checked` (the strategy does not verify: pipeline and simple).
+ */
+export const VERIFICATION_STATUSES = ["verified", "unverified", "contested", "not-checked"] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+const verificationSchema = z
+  .object({
+    status: z.enum(VERIFICATION_STATUSES),
+    /** The sources that state it, each with its passages (for a verified item: the independent ones). */
+    supports: z.array(citationSchema),
+    /** The sources that contradict it, each with its passages (a contested item has at least one). */
+    contradicts: z.array(citationSchema),
+    /** Reader-safe account of the challenge a verified item survived. */
+    challenge: z.string().min(1).optional(),
+  })
+  .superRefine((value, context) => {
+    if (value.status === "verified" && (value.supports.length === 0 || value.challenge === undefined))
+      context.addIssue({ code: "custom", message: "a verified item lists its supporting sources and its challenge" });
+    if (value.status === "contested" && value.contradicts.length === 0)
+      context.addIssue({ code: "custom", message: "a contested item lists the sources that contradict it" });
+  });
 
 const findingSchema = z.object({
   /** 1-based number across direct and further findings. */
@@ -61,6 +89,7 @@ const findingSchema = z.object({
   method: z.string().optional(),
   /** Citation closure: for a derivation, the citations of its premises. */
   citations: z.array(citationSchema).min(1),
+  verification: verificationSchema,
 });
 
 const recommendationSchema = z.object({
@@ -68,6 +97,7 @@ const recommendationSchema = z.object({
   conditions: z.array(z.string().min(1)),
   basedOn: z.array(z.number().int().positive()).min(1),
   citations: z.array(citationSchema).min(1),
+  verification: verificationSchema,
 });
 
 const gapSchema = z.object({
@@ -116,10 +146,45 @@ export type Citation = z.infer<typeof citationSchema>;
 export type Finding = z.infer<typeof findingSchema>;
 export type Recommendation = z.infer<typeof recommendationSchema>;
 export type Gap = z.infer<typeof gapSchema>;
+export type Verification = z.infer<typeof verificationSchema>;
 
-/** Parses a stored or received document. Never throws. */
+/** The prefix version 1 wrote before the text of an investigative finding resting on an unverified claim. */
+const V1_UNVERIFIED = "Unverified: ";
+
+/**
+ * A version 1 document (no verification data) as version 2: a finding whose text carried the
+ * unverified prefix is `unverified` (the prefix dropped); every other item is `not-checked`,
+ * since version 1 did not record what verified it.
+ */
+function fromVersion1(value: Record<string, unknown>): Record<string, unknown> {
+  const upgradeItem = (item: unknown) => {
+    if (typeof item !== "object" || item === null) return item;
+    const record = item as Record<string, unknown>;
+    const text = typeof record.text === "string" ? record.text : "";
+    const unverified = text.startsWith(V1_UNVERIFIED);
+    return {
+      ...record,
+      ...(unverified ? { text: text.slice(V1_UNVERIFIED.length) } : {}),
+      verification: { status: unverified ? "unverified" : "not-checked", supports: [], contradicts: [] },
+    };
+  };
+  const list = (key: string) => (Array.isArray(value[key]) ? (value[key] as unknown[]).map(upgradeItem) : value[key]);
+  return {
+    ...value,
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    directFindings: list("directFindings"),
+    findings: list("findings"),
+    recommendations: list("recommendations"),
+  };
+}
+
+/** Parses a stored or received document (version 1 documents are read as version 2). Never throws. */
 export function parseReportDocument(value: unknown): Result<ReportDocument> {
-  const parsed = reportDocumentSchema.safeParse(value);
+  const upgraded =
+    typeof value === "object" && value !== null && (value as { schemaVersion?: unknown }).schemaVersion === 1
+      ? fromVersion1(value as Record<string, unknown>)
+      : value;
+  const parsed = reportDocumentSchema.safeParse(upgraded);
   if (parsed.success) return ok(parsed.data);
   return err(z.prettifyError(parsed.error));
 }
@@ -133,7 +198,11 @@ export function checkReportClosure(doc: ReportDocument): Result<ReportDocument> 
     if (!cited.has(card.sourceId)) return err(`a source card cites ${card.sourceId}, which the ledger does not list`);
   }
   const allFindings = [...doc.directFindings, ...doc.findings];
-  const citations = [...allFindings, ...doc.recommendations].flatMap((item) => item.citations);
+  const citations = [...allFindings, ...doc.recommendations].flatMap((item) => [
+    ...item.citations,
+    ...item.verification.supports,
+    ...item.verification.contradicts,
+  ]);
   for (const citation of citations) {
     const source = cited.get(citation.sourceId);
     if (!source || source.number !== citation.number)

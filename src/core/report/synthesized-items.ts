@@ -5,7 +5,7 @@
  */
 import type { Admitted } from "../synthesis/admission.js";
 import { readerLine } from "../text.js";
-import type { Citation, Finding, Gap, Recommendation } from "./report-document.js";
+import type { Citation, Finding, Gap, Recommendation, Verification, VerificationStatus } from "./report-document.js";
 
 /** At most this many findings go to the direct-findings area. */
 export const DIRECT_FINDINGS = 3;
@@ -24,12 +24,50 @@ export interface SynthesizedItems {
 
 type Draft = Omit<Citation, "number">;
 
+/** Passages of one source, by chunk id. */
+export interface CitedPassages {
+  sourceId: string;
+  chunkIds: readonly string[];
+  /** The sentence of those passages the verification rests on, verbatim. */
+  quote?: string;
+}
+
 /**
- * Sources cited by the admitted items, in order of first citation. Derivations and
+ * How the strategy checked a fact, keyed by the fact's id: given by code from the claim ledger
+ * (never by a model). A fact without one is `not-checked`.
+ */
+export interface VerificationDraft {
+  status: VerificationStatus;
+  supports: readonly CitedPassages[];
+  contradicts: readonly CitedPassages[];
+  challenge?: string;
+}
+
+export type VerificationMap = ReadonlyMap<string, VerificationDraft>;
+
+const NOT_CHECKED: VerificationDraft = { status: "not-checked", supports: [], contradicts: [] };
+
+/**
+ * Sources cited by the admitted items, in order of first citation: the facts' own, then
+ * those their verification lists (supporting and contradicting). Derivations and
  * recommendations cite only through their premises, which end in facts.
  */
-export function citedSourceIds(admitted: Admitted): string[] {
-  return [...new Set(admitted.facts.map((fact) => fact.sourceId))];
+export function citedSourceIds(admitted: Admitted, verification: VerificationMap = new Map()): string[] {
+  const checked = admitted.facts.flatMap((fact) => {
+    const draft = verification.get(fact.id);
+    return draft ? [...draft.supports, ...draft.contradicts].map((cited) => cited.sourceId) : [];
+  });
+  return [...new Set([...admitted.facts.map((fact) => fact.sourceId), ...checked])];
+}
+
+/** The verification of an item resting on premises: contested when one is, else unverified when one is, else not checked. */
+function derived(premises: readonly VerificationDraft[]): VerificationDraft {
+  const contested = premises.filter((premise) => premise.status === "contested");
+  if (contested.length > 0)
+    return { status: "contested", supports: [], contradicts: contested.flatMap((premise) => premise.contradicts) };
+  if (premises.some((premise) => premise.status === "unverified"))
+    return { status: "unverified", supports: [], contradicts: [] };
+  return NOT_CHECKED;
 }
 
 /** Merges the citations of several items, one entry per source, chunks in first-seen order. */
@@ -53,8 +91,17 @@ export function synthesizedItems(
   admitted: Admitted,
   sources: readonly ItemSource[],
   numberOf: (sourceId: string) => number,
+  verification: VerificationMap = new Map(),
 ): SynthesizedItems {
   const seqOf = new Map(sources.flatMap((source) => source.chunks.map((chunk) => [chunk.id, chunk.seq] as const)));
+  const drafts = new Map<string, VerificationDraft>(
+    admitted.facts.map((fact) => [fact.id, verification.get(fact.id) ?? NOT_CHECKED]),
+  );
+  const draftOf = (cited: CitedPassages): Draft => ({
+    sourceId: cited.sourceId,
+    chunkIds: [...cited.chunkIds],
+    passages: cited.chunkIds.map((id) => seqOf.get(id) ?? 1),
+  });
   const closure = new Map<string, Draft[]>();
   for (const fact of admitted.facts) {
     closure.set(fact.id, [
@@ -72,6 +119,7 @@ export function synthesizedItems(
     if (ready.length === 0) break;
     for (const derivation of ready) {
       closure.set(derivation.id, merge(derivation.premiseIds.flatMap((id) => closure.get(id) ?? [])));
+      drafts.set(derivation.id, derived(derivation.premiseIds.map((id) => drafts.get(id) ?? NOT_CHECKED)));
     }
     unresolved = unresolved.filter((derivation) => !ready.includes(derivation));
   }
@@ -82,6 +130,18 @@ export function synthesizedItems(
     drafts.map((draft) => ({ ...draft, number: numberOf(draft.sourceId) }));
   const premiseNumbers = (ids: readonly string[]): number[] =>
     ids.map((id) => numberOfItem.get(id)).filter((number): number is number => number !== undefined);
+  // One citation per source, the first quote given for it kept.
+  const quoted = (cited: readonly CitedPassages[]): Citation[] =>
+    finish(merge(cited.map(draftOf))).map((citation) => {
+      const quote = cited.find((item) => item.sourceId === citation.sourceId && item.quote)?.quote;
+      return quote ? { ...citation, quote: readerLine(quote, 600) } : citation;
+    });
+  const verificationOf = (draft: VerificationDraft): Verification => ({
+    status: draft.status,
+    supports: quoted(draft.supports),
+    contradicts: quoted(draft.contradicts),
+    ...(draft.challenge ? { challenge: readerLine(draft.challenge, 600) } : {}),
+  });
 
   const findings: Finding[] = [
     ...admitted.facts.map(
@@ -91,6 +151,7 @@ export function synthesizedItems(
         text: readerLine(fact.text, 2_000),
         basedOn: [],
         citations: finish(closure.get(fact.id) ?? []),
+        verification: verificationOf(drafts.get(fact.id) ?? NOT_CHECKED),
       }),
     ),
     ...admitted.derivations.map(
@@ -101,6 +162,7 @@ export function synthesizedItems(
         basedOn: premiseNumbers(derivation.premiseIds),
         method: readerLine(derivation.method, 300),
         citations: finish(closure.get(derivation.id) ?? []),
+        verification: verificationOf(drafts.get(derivation.id) ?? NOT_CHECKED),
       }),
     ),
   ];
@@ -112,6 +174,7 @@ export function synthesizedItems(
       conditions: recommendation.conditions.map((condition) => readerLine(condition, 300)),
       basedOn: premiseNumbers(recommendation.premiseIds),
       citations: finish(merge(recommendation.premiseIds.flatMap((id) => closure.get(id) ?? []))),
+      verification: verificationOf(derived(recommendation.premiseIds.map((id) => drafts.get(id) ?? NOT_CHECKED))),
     })),
     gaps: admitted.gaps.map((gap) => ({
       text: readerLine(gap.text, 2_000),

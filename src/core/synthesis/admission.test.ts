@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type AdmissionCatalog, admitSynthesis, numbersIn, readerTextProblem } from "./admission.js";
+import { numbersIn } from "../statements.js";
+import { type AdmissionCatalog, admitSynthesis, readerTextProblem } from "./admission.js";
 import type { SynthesisOutput } from "./proposals.js";
 
 const catalog: AdmissionCatalog = new Map([
@@ -93,6 +94,79 @@ describe("admitSynthesis", () => {
     ]);
   });
 
+  it("holds every item kind to one numbers rule: as written, from the passages, or by checked arithmetic", () => {
+    const f1 = fact("f1");
+    const f2 = fact("f2", {
+      text: "Sony sold the first commercial cell in 1991.",
+      sourceId: "s_002",
+      chunkIds: ["s_002.p01"],
+    });
+    const derivation = (id: string, text: string, method = "difference of years") => ({
+      id,
+      text,
+      premiseIds: ["f1", "f2"],
+      method,
+    });
+    const admitted = admitSynthesis(
+      {
+        facts: [f1, f2, fact("f3", { text: "Lithium cobalt oxide was reported at Oxford in 1,980." })],
+        derivations: [
+          derivation("d1", "The first cell was sold 11 years after the cathode was reported in 1980."),
+          derivation("d2", "The battery costs $4,000 and kills 300 people a year."),
+          derivation("d3", "Sony's cell, at 3.6 volts, hurt 42 people.", "ratio"),
+          derivation("d4", "The cathode predates the cell by 11 years.", "difference"),
+        ],
+        recommendations: [
+          {
+            id: "r1",
+            text: "Prefer cells designed after 1991.",
+            conditions: ["when 11 years of field data matter"],
+            premiseIds: ["d1"],
+          },
+          { id: "r2", text: "Budget $4,000 per cell.", conditions: [], premiseIds: ["f1"] },
+        ],
+        gaps: [],
+      },
+      catalog,
+    );
+    expect(admitted.facts.map((item) => item.id)).toEqual(["f1", "f2"]);
+    expect(admitted.derivations.map((item) => item.id)).toEqual(["d1", "d4"]);
+    expect(admitted.recommendations.map((item) => item.id)).toEqual(["r1"]);
+    expect(admitted.diagnostics.map((item) => [item.itemId, item.reason])).toEqual([
+      // "1,980" is a figure with a thousands separator, not the year 1980.
+      ["f3", "states the number 1,980, which its cited passages do not contain"],
+      [
+        "d2",
+        "states the number 4,000, which its premises' passages neither contain nor give by a difference, ratio, percentage change or sum",
+      ],
+      [
+        "d3",
+        "states the number 42, which its premises' passages neither contain nor give by a difference, ratio, percentage change or sum",
+      ],
+      [
+        "r2",
+        "states the number 4,000, which its premises' passages neither contain nor give by a difference, ratio, percentage change or sum",
+      ],
+    ]);
+  });
+
+  it("refuses domain-like text by its public suffix, not by a list of endings", () => {
+    expect(readerTextProblem("Read more at evil.ru/x today.")).toBe(
+      "text contains an authored URL (evil.ru/x)".replace("/x", ""),
+    );
+    expect(readerTextProblem("Mirrors live on files.example.co.uk.")).toBe(
+      "text contains an authored URL (files.example.co.uk)",
+    );
+    expect(readerTextProblem("Write to mailto:someone")).toBe("text contains an authored URL");
+    for (const plain of [
+      "It ran at 3.6 V.",
+      "See e.g. the 2019 report.",
+      "The U.S. market grew.",
+      "Node.js 20 ships it.",
+    ])
+      expect(readerTextProblem(plain), plain).toBeUndefined();
+  });
+
   it("drops a derivation whose premise was dropped, and everything resting on it, but not unrelated components", () => {
     const admitted = admitSynthesis(
       {
@@ -139,7 +213,7 @@ describe("admitSynthesis", () => {
   });
 
   it("finds numbers and reader-text problems", () => {
-    expect(numbersIn("In 1991 it cost $1,100 and ran at 3.6 V.")).toEqual(["1991", "1100", "3.6"]);
+    expect(numbersIn("In 1991 it cost $1,100 and ran at 3.6 V.")).toEqual(["1991", "1,100", "3.6"]);
     expect(readerTextProblem("   ")).toBe("empty text");
     expect(readerTextProblem("<script>alert(1)</script>")).toBe("text contains markup");
     expect(readerTextProblem("Plain sentence with 3 < 4.")).toBeUndefined();

@@ -3,11 +3,15 @@
  *
  * Each proposal is checked on its own: closed, correctly typed identities; existing
  * source and chunk ids; well-formed premise edges; an acyclic graph; bounded, non-control
- * reader text without authored URLs; numbers in a fact present in its cited passages.
+ * reader text without authored URLs (any scheme, or a host name with a real public suffix);
+ * numbers in a fact present in its cited passages, and in a derivation or recommendation
+ * present in its premises' passages or derived from them by one of a closed set of operations.
  * An invalid item is dropped with a diagnostic and its independent siblings survive; an
  * item whose premise is dropped is dropped too. Admission establishes structure only:
  * nothing here says an item is true, supported or complete.
  */
+import { parse as parseDomain } from "tldts";
+import { derivedBy, numbersIn } from "../statements.js";
 import type {
   DerivationProposal,
   FactProposal,
@@ -44,8 +48,17 @@ export const MAX_ITEM_CHARS = 600;
 const LOCAL_ID = /^[A-Za-z][A-Za-z0-9_-]{0,39}$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
-const URL_LIKE =
-  /\b(?:https?|ftp|file|javascript|data):|\bwww\.[a-z0-9-]+\.|\b[a-z0-9-]+\.(?:com|org|net|io|gov|edu)\b/i;
+const SCHEME = /\b(?:https?|ftp|file|javascript|data|mailto):/i;
+const HOST_LIKE = /(?<![\p{L}\p{N}@.-])(?:[\p{L}\p{N}-]+\.)+[\p{L}\p{N}-]*\p{L}[\p{L}\p{N}-]*(?![\p{L}\p{N}-])/gu;
+
+/** A host name written in `text` whose ending is a real public suffix (tldts): `evil.ru`, `www.example.co.uk`; not `3.5` or `e.g`. */
+function domainIn(text: string): string | undefined {
+  for (const match of text.matchAll(HOST_LIKE)) {
+    const parsed = parseDomain(match[0], { allowPrivateDomains: false });
+    if (parsed.domain && parsed.isIcann && parsed.domainWithoutSuffix) return match[0];
+  }
+  return undefined;
+}
 
 /** Why `text` is not acceptable reader text, or undefined. */
 export function readerTextProblem(text: string, maxChars = MAX_ITEM_CHARS): string | undefined {
@@ -53,16 +66,32 @@ export function readerTextProblem(text: string, maxChars = MAX_ITEM_CHARS): stri
   if (trimmed.length === 0) return "empty text";
   if (trimmed.length > maxChars) return `text longer than ${maxChars} characters`;
   if (CONTROL.test(text)) return "text contains control characters";
-  if (URL_LIKE.test(text)) return "text contains an authored URL";
+  if (SCHEME.test(text)) return "text contains an authored URL";
+  const domain = domainIn(text);
+  if (domain) return `text contains an authored URL (${domain})`;
   if (/[<>]/.test(text) && /<\/?[a-z][^>]*>/i.test(text)) return "text contains markup";
   return undefined;
 }
 
-const normalizeNumber = (value: string): string => value.replace(/[,\u202F\u00A0 ]/g, "");
+/** The text of the passages a fact cites, joined. */
+function citedText(fact: FactProposal, catalog: AdmissionCatalog): string {
+  const chunks = catalog.get(fact.sourceId);
+  return fact.chunkIds.map((chunkId) => chunks?.get(chunkId) ?? "").join(" ");
+}
 
-/** Numbers written in `text` (years, figures, decimals), normalized. */
-export function numbersIn(text: string): string[] {
-  return (text.match(/\d[\d,.\u202F\u00A0]*\d|\d/g) ?? []).map((value) => normalizeNumber(value).replace(/\.$/, ""));
+/**
+ * Why the numbers of an item resting on premises are not carried by them, or undefined: each
+ * number written must be one of the premises' figures (as written: "1,985" is not "1985"),
+ * or follow from two of them by a difference, ratio, percentage change or sum within the
+ * rounding it shows (`derivedBy`).
+ */
+function numbersProblem(texts: readonly string[], premiseNumbers: readonly string[]): string | undefined {
+  const carried = new Set(premiseNumbers);
+  for (const number of texts.flatMap(numbersIn)) {
+    if (carried.has(number) || derivedBy(number, premiseNumbers)) continue;
+    return `states the number ${number}, which its premises' passages neither contain nor give by a difference, ratio, percentage change or sum`;
+  }
+  return undefined;
 }
 
 function factProblem(fact: FactProposal, catalog: AdmissionCatalog): string | undefined {
@@ -72,8 +101,7 @@ function factProblem(fact: FactProposal, catalog: AdmissionCatalog): string | un
   for (const chunkId of fact.chunkIds) {
     if (!chunks.has(chunkId)) return `cites chunk ${chunkId}, which is not a chunk of ${fact.sourceId}`;
   }
-  const cited = fact.chunkIds.map((chunkId) => chunks.get(chunkId) ?? "").join(" ");
-  const citedNumbers = new Set(numbersIn(cited));
+  const citedNumbers = new Set(numbersIn(citedText(fact, catalog)));
   for (const number of numbersIn(fact.text)) {
     if (!citedNumbers.has(number)) return `states the number ${number}, which its cited passages do not contain`;
   }
@@ -117,16 +145,27 @@ export function admitSynthesis(output: SynthesisOutput, catalog: AdmissionCatalo
     if (problem) drop(derivation.id, "derivation", problem);
     else pending.set(derivation.id, derivation);
   }
+  // The figures each admitted item may rest on: a fact's cited passages; a derivation's premises' (and those it derived).
+  const evidenceNumbers = new Map<string, readonly string[]>(
+    facts.map((fact) => [fact.id, numbersIn(citedText(fact, catalog))]),
+  );
   const derivations: DerivationProposal[] = [];
   let progressed = true;
   while (progressed) {
     progressed = false;
     for (const [id, derivation] of pending) {
       if (derivation.premiseIds.every((premise) => admittedIds.has(premise))) {
-        admittedIds.add(id);
-        derivations.push(derivation);
         pending.delete(id);
         progressed = true;
+        const premises = derivation.premiseIds.flatMap((premise) => evidenceNumbers.get(premise) ?? []);
+        const problem = numbersProblem([derivation.text, derivation.method], premises);
+        if (problem) {
+          drop(id, "derivation", problem);
+          continue;
+        }
+        admittedIds.add(id);
+        evidenceNumbers.set(id, [...premises, ...numbersIn(derivation.text)]);
+        derivations.push(derivation);
       }
     }
   }
@@ -173,7 +212,11 @@ export function admitSynthesis(output: SynthesisOutput, catalog: AdmissionCatalo
         .map((premise) =>
           knownIds.has(premise) ? `premise ${premise} was not admitted` : `premise ${premise} does not exist`,
         )
-        .at(0);
+        .at(0) ??
+      numbersProblem(
+        [recommendation.text, ...recommendation.conditions],
+        recommendation.premiseIds.flatMap((premise) => evidenceNumbers.get(premise) ?? []),
+      );
     if (problem) drop(recommendation.id, "recommendation", problem);
     else recommendations.push(recommendation);
   }

@@ -219,6 +219,14 @@ describe("the investigative strategy", () => {
     const doc = report(fixture);
     const texts = [...doc.directFindings, ...doc.findings].map((finding) => finding.text);
     expect(texts).toEqual(["Cell A stores 5 Wh of energy."]);
+    // Verified, with both sources that state it and the challenge it survived, all openable in the report.
+    const verification = doc.directFindings[0]?.verification;
+    expect(verification?.status).toBe("verified");
+    const numbers = new Map(doc.sources.map((source) => [source.path, source.number]));
+    expect(verification?.supports.map((citation) => citation.number).sort()).toEqual(
+      [numbers.get("a/spec.md"), numbers.get("b/review.md")].sort(),
+    );
+    expect(verification?.challenge).toContain("“cell A measured capacity different figure”");
     const run = await fixture.store.getRun(outcome.runId);
     expect(run?.phase).toBe("synthesis");
     expect(run?.stopReason).toBe("frontier_exhausted");
@@ -231,6 +239,37 @@ describe("the investigative strategy", () => {
     const selected = investigation.transitions.find((row) => row.questionId === "q_002" && row.trigger === "selected");
     expect(selected?.actor).toBe("code");
     expect(investigation.claims.find((claim) => claim.id === "c_001")?.status).toBe("VERIFIED");
+  });
+
+  it("publishes a finalize_report item naming a VERIFIED claim as unverified when it states another name or figure", async () => {
+    const model = verifiedPath(new ScriptedModel()).onAct(async () =>
+      turn({
+        name: "finalize_report",
+        args: {
+          summary: "Cell A stores 5 Wh.",
+          items: [
+            { text: "Panasonic rates cell A at 5 Wh of energy.", claimIds: ["c_001"], sourceIds: [] },
+            { text: "Cell A stores 5 Wh of energy.", claimIds: ["c_001"], sourceIds: [] },
+          ],
+          gaps: [],
+          keyClaims: [{ claimId: "c_001", status: "VERIFIED" }],
+        },
+      }),
+    );
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(investigative(fixture));
+    model.assertConsumed();
+    const doc = report(fixture);
+    expect(
+      [...doc.directFindings, ...doc.findings].map((finding) => [finding.text, finding.verification.status]),
+    ).toEqual([
+      ["Panasonic rates cell A at 5 Wh of energy.", "unverified"],
+      ["Cell A stores 5 Wh of energy.", "verified"],
+    ]);
+    const diagnostics = await fixture.store.listDiagnostics(outcome.runId);
+    expect(diagnostics.filter((item) => item.code === "fact-unverified").map((item) => item.message)).toEqual([
+      "its text writes “Panasonic”, which the passages of its VERIFIED claims do not: published as unverified",
+    ]);
   });
 
   it("returns the exploration gate's refusal to the model, reminds it after plain text, and a breaker cuts exploration short into synthesis", async () => {
@@ -466,10 +505,9 @@ describe("the investigative strategy", () => {
     expect(outcome.artifactStatus).toBe("synthesized");
     const doc = report(fixture);
     // An unverified claim may be published only marked as such.
-    expect([...doc.directFindings, ...doc.findings].map((finding) => finding.text)).toEqual([
-      "Unverified: Cell A stores 5 Wh of energy.",
-    ]);
-    expect(doc.producedBy).toContain("1 finding is unverified and marked");
+    expect(
+      [...doc.directFindings, ...doc.findings].map((finding) => [finding.text, finding.verification.status]),
+    ).toEqual([["Cell A stores 5 Wh of energy.", "unverified"]]);
   });
 
   it("a refuted challenge reopens the question that cited the claim and spawns a contradiction question, which code selects", async () => {

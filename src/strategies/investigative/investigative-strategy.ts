@@ -39,7 +39,7 @@ import { isExpanded, ROOT_QUESTION_ID, rankActionable } from "../../core/investi
 import { finalVerificationQueue, frontierExhausted } from "../../core/investigative/gates.js";
 import type { ResearchState } from "../../core/investigative/loop-tools.js";
 import { notesTokens } from "../../core/investigative/notes.js";
-import { finalReportToSynthesis, verificationNote } from "../../core/investigative/report-mapping.js";
+import { finalReportToSynthesis } from "../../core/investigative/report-mapping.js";
 import { currentQuestion, notesText } from "../../core/investigative/tools.js";
 import {
   PHASE_EVENT,
@@ -387,12 +387,12 @@ async function noteCutShort(run: Run, verdict: BreakerFired): Promise<{ breaker:
   return { breaker: verdict.breaker, message: note };
 }
 
-function producedBy(model: Model, report: FinalReport, investigation: Investigation, cutShort?: string): string {
+function producedBy(model: Model, cutShort?: string): string {
   const how =
     model.kind === "extractive"
       ? "Findings were recorded by Assay's offline engine following fixed investigative rules: each is a sentence quoted from a source, cross-checked against other sources and challenged with an adversarial search."
       : `Findings were investigated by the model ${model.name} in Assay's investigative loop (question frontier, claim ledger, adversarial challenges) and checked by Assay's gates.`;
-  return [how, verificationNote(report, investigation), ...(cutShort ? [cutShort] : [])].join(" ");
+  return [how, ...(cutShort ? [cutShort] : [])].join(" ");
 }
 
 /** The accepted report through the Host's admission: the same path as every synthesis. */
@@ -409,8 +409,15 @@ async function admitReport(run: Run, report: FinalReport): Promise<StrategyResul
   for (const dropped of [...mapping.dropped, ...admitted.diagnostics]) {
     await host.diagnose("admission", `${dropped.kind}-dropped`, dropped.reason, { itemId: dropped.itemId });
   }
+  for (const demoted of mapping.demoted) {
+    await host.diagnose("admission", `${demoted.kind}-unverified`, demoted.reason, { itemId: demoted.itemId });
+  }
   return {
-    synthesis: { admitted, producedBy: producedBy(run.model, withGaps, investigation, loop.cutShort?.message) },
+    synthesis: {
+      admitted,
+      verification: mapping.verification,
+      producedBy: producedBy(run.model, loop.cutShort?.message),
+    },
   };
 }
 

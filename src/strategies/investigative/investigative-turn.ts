@@ -265,6 +265,7 @@ function actState(context: TurnContext, plan: TurnPlan, investigation: Investiga
     currentQuestionId: currentQuestion(investigation)?.id ?? null,
     investigation,
     pendingPages: pendingPages(host, loop),
+    readPages: host.sources().map((source) => pageOf(source, false)),
     lastResults: loop.lastResults,
     ...(loop.reminder === undefined ? {} : { reminder: loop.reminder }),
     reopensLeft: Math.max(0, investigation.config.maxReopens - loop.reopensUsed),

@@ -426,9 +426,10 @@ describe("the investigative strategy over an OpenAI-compatible server", () => {
     const run = await fixture.store.getRun(outcome.runId);
     expect(run?.stopReason).toBe("breaker:iterations");
     const doc = reportOf(fixture);
-    expect([...doc.directFindings, ...doc.findings].map((finding) => finding.text)).toEqual([`Unverified: ${CLAIM}`]);
+    expect(
+      [...doc.directFindings, ...doc.findings].map((finding) => [finding.verification.status, finding.text]),
+    ).toEqual([["unverified", CLAIM]]);
     expect(doc.producedBy).toContain("by the model openai-compatible:qwen2.5:7b");
-    expect(doc.producedBy).toContain("1 finding is unverified and marked");
     expect(
       doc.gaps.some((gap) => gap.text.startsWith("Still open: the investigation was cut short by breaker: iterations")),
     ).toBe(true);

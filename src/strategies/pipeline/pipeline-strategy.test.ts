@@ -3,9 +3,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { createOfflineModel } from "../../adapters/models/offline/offline-model.js";
 import { parseReportDocument } from "../../core/report/report-document.js";
 import type { SynthesisOutput } from "../../core/synthesis/proposals.js";
-import type { SynthesisInput } from "../../ports/model.js";
+import type { Model, SynthesisInput } from "../../ports/model.js";
 import { syntheticDocuments } from "../../testing/fake-scope.js";
 import { type RuntimeFixture, runtimeFixture } from "../../testing/runtime-fixture.js";
 import { fail, ScriptedModel, succeed } from "../../testing/scripted-model.js";
@@ -208,5 +209,118 @@ describe("the pipeline with a model", () => {
     const types = (await fixture.store.listEvents(outcome.runId)).map((event) => event.type);
     expect(types).toContain("deadline-reached");
     expect(types.indexOf("deadline-reached")).toBeLessThan(types.lastIndexOf("final-published"));
+  });
+});
+
+describe("gaps and resumes that say what the run read", () => {
+  const MOLI = "Moli Energy of Vancouver made the cells sold in the Moli cells recall.";
+  /** Twelve documents on the question's terms, and one whose last passage, off the question, names Moli. */
+  const documents = [
+    ...syntheticDocuments(12),
+    {
+      path: "long.md",
+      title: "A long note",
+      text: `${syntheticDocuments(1, 600)[0]?.text ?? ""}\n\n${"Other matters fill this page. ".repeat(40)}\n\n${MOLI}`,
+    },
+  ];
+
+  it("an offline gap is computed against every persisted passage, not only the packet", async () => {
+    const offline = createOfflineModel();
+    let seen: SynthesisInput | undefined;
+    const model: Model = {
+      ...offline,
+      synthesize: (input, options) => {
+        seen = input;
+        return offline.synthesize(input, options);
+      },
+    };
+    const fixture = runtimeFixture({ documents }, undefined, model);
+    fixtures.push(fixture);
+    const question = "lithium battery cathode energy density cost at Moli and Zanzibar";
+    const outcome = await fixture.runtime.run(fixture.request(question, { maxSources: 13, maxPacketChars: 4_000 }));
+    expect(outcome.artifactStatus).toBe("synthesized");
+    // The Moli passage was read but left out of the packet.
+    const inPacket = (seen?.sources ?? []).flatMap((source) => source.chunks.map((chunk) => chunk.text));
+    const read = (seen?.read ?? []).flatMap((source) => source.chunks.map((chunk) => chunk.text));
+    expect(inPacket.some((text) => text.includes("Moli"))).toBe(false);
+    expect(read.some((text) => text.includes("Moli"))).toBe(true);
+    const gaps = report(fixture).gaps.map((gap) => gap.text);
+    expect(gaps).toContain("The sources read do not mention Zanzibar.");
+    expect(gaps.filter((text) => text.includes("Moli"))).toEqual([]);
+  });
+
+  it("a resumed run admits the recorded synthesis against the catalog the live run admitted it against", async () => {
+    // The model cites a persisted passage it was not given in the packet: the live run drops it.
+    const model = new ScriptedModel()
+      .onPlan(async () => succeed({ queries: [] }))
+      .onSynthesize(async (input) => {
+        const shown = new Set(input.sources.flatMap((source) => source.chunks.map((chunk) => chunk.id)));
+        const outside = (input.read ?? []).flatMap((source) =>
+          source.chunks.filter((chunk) => !shown.has(chunk.id)).map((chunk) => ({ sourceId: source.id, chunk })),
+        )[0];
+        expect(outside).toBeDefined();
+        const output = factsFrom(input);
+        const unseen = outside
+          ? [
+              {
+                id: "f9",
+                text: "A passage left out of the packet.",
+                sourceId: outside.sourceId,
+                chunkIds: [outside.chunk.id],
+              },
+            ]
+          : [];
+        return succeed({ ...output, facts: [...output.facts, ...unseen] });
+      });
+    const fixture = runtimeFixture({ documents }, undefined, model);
+    fixtures.push(fixture);
+    const crashed = await fixture.runtime.run(
+      fixture.request("lithium battery cathode energy", { maxSources: 13, maxPacketChars: 4_000 }),
+    );
+    model.assertConsumed();
+    const live = report(fixture).directFindings.map((finding) => finding.text);
+    expect(live).not.toContain("A passage left out of the packet.");
+    // As after a SIGKILL before publication: the recorded synthesis is reused, with no generation.
+    await fixture.store.updateRun(crashed.runId, { status: "running" });
+    const idle = new ScriptedModel();
+    const resumed = await fixture.withModel(idle).resume(crashed.runId);
+    idle.assertConsumed();
+    expect(idle.calls).toEqual([]);
+    expect(resumed.artifactStatus).toBe("synthesized");
+    expect(report(fixture).directFindings.map((finding) => finding.text)).toEqual(live);
+    const types = (await fixture.store.listEvents(crashed.runId)).map((event) => event.type);
+    expect(types).toContain("synthesis-reused");
+  });
+
+  it("a run interrupted in the middle of its planned searches resumes the rest of them, each exactly once", async () => {
+    const planned = ["cathode density", "anode safety", "electrolyte cycle"];
+    const model = new ScriptedModel()
+      .onPlan(async () => succeed({ queries: planned.map((text) => ({ text })) }))
+      .onSynthesize(async (input) => succeed(factsFrom(input)));
+    const fixture = make(model);
+    const handBack = new AbortController();
+    const interrupted = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 8 }), {
+      handBack: handBack.signal,
+      listeners: [
+        (event) => {
+          if (event.type === "search-finished" && event.data.origin === "planner") {
+            handBack.abort(new Error("the process died"));
+          }
+        },
+      ],
+    });
+    expect(interrupted.status).toBe("running");
+    const before = await fixture.store.listSearchCalls(interrupted.runId);
+    expect(before.filter((call) => call.origin === "planner")).toHaveLength(1);
+    // The resumed run does not plan again: it searches the two planned queries left, then synthesizes.
+    const second = new ScriptedModel().onSynthesize(async (input) => succeed(factsFrom(input)));
+    const resumed = await fixture.withModel(second).resume(interrupted.runId);
+    second.assertConsumed();
+    expect(second.calls.map((call) => call.call)).toEqual(["synthesize"]);
+    expect(resumed.artifactStatus).toBe("synthesized");
+    const calls = await fixture.store.listSearchCalls(interrupted.runId);
+    expect(calls.filter((call) => call.origin === "planner").map((call) => call.query)).toEqual(
+      planned.map((text) => ({ kind: "text", text })),
+    );
   });
 });

@@ -5,6 +5,8 @@
  * bootstrap); Host admission of its queries; bounded extra acquisition; one atomic
  * synthesis over the closed catalog; item-local admission.
  */
+import { z } from "zod";
+import type { SearchQuery } from "../../core/search-query.js";
 import { admissionCatalog, admitSynthesis } from "../../core/synthesis/admission.js";
 import { type PlannerOutput, synthesisOutputSchema } from "../../core/synthesis/proposals.js";
 import { admitQueries } from "../../core/synthesis/query-admission.js";
@@ -13,6 +15,7 @@ import { generate } from "../../host/generation.js";
 import { buildFromPersisted, describeScope, publish } from "../../host/publication.js";
 import type { RunHost } from "../../host/run-host.js";
 import type { Generation, Model, PacketSource } from "../../ports/model.js";
+import type { RunEvent } from "../../ports/store.js";
 import type { Strategy, StrategyResult } from "../strategy.js";
 import { packetFor, packetSources, synthesisInput } from "./synthesis-packet.js";
 
@@ -43,24 +46,77 @@ function startPlanner(
   );
 }
 
-async function runPlannedSearches(host: RunHost, planned: Generation<PlannerOutput> | undefined): Promise<void> {
-  if (!planned?.ok) return;
-  const admission = admitQueries(
-    planned.value.queries,
-    host.searchCalls().map((call) => call.query),
-    {
-      scopeKind: host.request.scope.kind,
-      maxQueries: host.remaining("searchCalls"),
-      maxQueryChars: MAX_QUERY_CHARS,
-      providerProblem: (query) => host.search.checkQuery(query),
-    },
+/** The one identity of a query, for "was it already searched". */
+const queryKey = (query: SearchQuery): string =>
+  query.kind === "text" ? `text:${query.text}` : `pattern:${query.pathPrefix ?? ""}:${query.pattern}`;
+
+const searchQuerySchema = z.union([
+  z.object({ kind: z.literal("text"), text: z.string() }),
+  z.object({ kind: z.literal("pattern"), pattern: z.string(), pathPrefix: z.string().optional() }),
+]);
+
+/** The planned queries a run admitted before it was interrupted (recorded on `queries-admitted`), or undefined. */
+function recordedPlan(events: readonly RunEvent[]): SearchQuery[] | undefined {
+  const recorded = events.findLast((event) => event.type === "queries-admitted");
+  const parsed = z.array(searchQuerySchema).safeParse(recorded?.data.queries);
+  if (!parsed.success) return undefined;
+  return parsed.data.map(
+    (query): SearchQuery =>
+      query.kind === "text"
+        ? query
+        : {
+            kind: "pattern",
+            pattern: query.pattern,
+            ...(query.pathPrefix === undefined ? {} : { pathPrefix: query.pathPrefix }),
+          },
   );
-  for (const refused of admission.refused) {
-    await host.diagnose("planner", "query-refused", refused.reason, { proposal: refused.proposal });
+}
+
+/**
+ * Admits the planner's queries and searches each one. On a resume, the queries admitted
+ * before the interruption are searched — those not yet searched, each once — and the
+ * planner is not asked again.
+ */
+async function runPlannedSearches(
+  host: RunHost,
+  planned: Generation<PlannerOutput> | undefined,
+  recorded: readonly SearchQuery[] | undefined,
+): Promise<void> {
+  let queries: readonly SearchQuery[];
+  if (recorded) queries = recorded;
+  else {
+    if (!planned?.ok) return;
+    const admission = admitQueries(
+      planned.value.queries,
+      host.searchCalls().map((call) => call.query),
+      {
+        scopeKind: host.request.scope.kind,
+        maxQueries: host.remaining("searchCalls"),
+        maxQueryChars: MAX_QUERY_CHARS,
+        providerProblem: (query) => host.search.checkQuery(query),
+      },
+    );
+    for (const refused of admission.refused) {
+      await host.diagnose("planner", "query-refused", refused.reason, { proposal: refused.proposal });
+    }
+    queries = admission.admitted;
+    // The queries themselves, so that a resumed run searches the rest of them, and only those.
+    await host.emit("queries-admitted", {
+      admitted: admission.admitted.length,
+      refused: admission.refused.length,
+      queries: admission.admitted,
+    });
   }
-  await host.emit("queries-admitted", { admitted: admission.admitted.length, refused: admission.refused.length });
-  for (const query of admission.admitted) {
+  const searched = new Set(
+    host
+      .searchCalls()
+      .filter((call) => call.origin === "planner")
+      .map((call) => queryKey(call.query)),
+  );
+  for (const query of queries) {
     if (host.signal.aborted) break;
+    if (searched.has(queryKey(query))) continue;
+    searched.add(queryKey(query));
     await search(host, query, "planner");
   }
 }
@@ -71,23 +127,42 @@ function producedBy(model: Model): string {
     : `Findings were proposed by the model ${model.name} and checked by Assay for structure only.`;
 }
 
-/** A synthesis output recorded before a crash, admitted again against every persisted source. */
-async function recordedSynthesis(host: RunHost, model: Model): Promise<StrategyResult | undefined> {
-  const events = await host.store.listEvents(host.run.id);
+const recordedCatalogSchema = z.record(z.string(), z.array(z.string()));
+
+/**
+ * A synthesis output recorded before a crash, admitted again against the catalog the live
+ * run admitted it against (recorded with it): a resumed run publishes what the live run
+ * would have, no item the packet left out. A record without its catalog (older runs) is
+ * admitted against the packet rebuilt from the same persisted sources.
+ */
+async function recordedSynthesis(
+  host: RunHost,
+  model: Model,
+  events: readonly RunEvent[],
+): Promise<StrategyResult | undefined> {
   const recorded = events.findLast((event) => event.type === "synthesis-admitted" && event.data.output !== undefined);
   if (!recorded) return undefined;
   const parsed = synthesisOutputSchema.safeParse(recorded.data.output);
   if (!parsed.success) return undefined;
-  const catalog = admissionCatalog(host.sources());
+  const shown = recordedCatalogSchema.safeParse(recorded.data.catalog);
+  const sources = shown.success
+    ? host.sources().flatMap((source) => {
+        const chunkIds = new Set(shown.data[source.id] ?? []);
+        const chunks = source.chunks.filter((chunk) => chunkIds.has(chunk.id));
+        return chunks.length > 0 ? [{ id: source.id, chunks }] : [];
+      })
+    : packetFor(host).sources;
   await host.emit("synthesis-reused", { fromEvent: recorded.seq });
-  return { synthesis: { admitted: admitSynthesis(parsed.data, catalog), producedBy: producedBy(model) } };
+  return {
+    synthesis: { admitted: admitSynthesis(parsed.data, admissionCatalog(sources)), producedBy: producedBy(model) },
+  };
 }
 
 async function synthesize(host: RunHost): Promise<StrategyResult> {
   const model = host.model;
   if (!model || host.sources().length === 0 || host.signal.aborted) return {};
   // After a crash, the recorded output is reused: no second generation for the same work.
-  const reused = await recordedSynthesis(host, model);
+  const reused = await recordedSynthesis(host, model, await host.store.listEvents(host.run.id));
   if (reused) return reused;
   await host.stage("synthesis");
   const packet = packetFor(host);
@@ -117,8 +192,10 @@ async function synthesize(host: RunHost): Promise<StrategyResult> {
     recommendations: admitted.recommendations.length,
     gaps: admitted.gaps.length,
     dropped: admitted.diagnostics.length,
-    // The proposals themselves, so that a resumed run publishes them without another generation.
+    // The proposals themselves and the catalog they were admitted against (source id -> chunk
+    // ids), so that a resumed run publishes the same items without another generation.
     output: result.value,
+    catalog: Object.fromEntries(packet.sources.map((source) => [source.id, source.chunks.map((chunk) => chunk.id)])),
   });
   return { synthesis: { admitted, producedBy: producedBy(model) } };
 }
@@ -132,7 +209,9 @@ export const pipelineStrategy: Strategy = {
     const bootstrapSources = new Promise<readonly PacketSource[]>((resolve) => {
       resolveBootstrap = resolve;
     });
-    const resumedPlanner = host.searchCalls().some((call) => call.origin === "planner");
+    // A resumed run searches what its planner proposed before the interruption; it does not plan again.
+    const plan = recordedPlan(await host.store.listEvents(host.run.id));
+    const resumedPlanner = plan !== undefined || host.searchCalls().some((call) => call.origin === "planner");
     const planner = resumedPlanner ? Promise.resolve(undefined) : startPlanner(host, bootstrapSources);
 
     try {
@@ -148,7 +227,7 @@ export const pipelineStrategy: Strategy = {
       }
 
       await host.stage("planning");
-      await runPlannedSearches(host, await planner);
+      await runPlannedSearches(host, await planner, plan);
 
       await host.stage("acquisition");
       const planned = host.searchCalls().filter((call) => call.origin === "planner" && call.status === "ok");

@@ -34,5 +34,6 @@ export function synthesisInput(host: RunHost, packet: Packet): SynthesisInput {
     scope: describeScope(host),
     boundary: `The sources were read between ${times[0] ?? "—"} and ${times.at(-1) ?? "—"}.`,
     sources: packet.sources,
+    read: candidates(host),
   };
 }

@@ -1,19 +1,38 @@
 /**
  * Gaps of the offline engine (pure): the request's names, numbers and noun-like words that
- * no sentence of the packet mentions. Only gap text is templated, and it says what the
- * sources do not mention; it states nothing about the world.
+ * no passage read mentions — every persisted passage and title of the run, not only the
+ * packet. Only gap text is templated, and it says what the sources do not mention; it
+ * states nothing about the world, and never names a stop word, a verb of the question or
+ * a fragment of a word.
  */
+
+import { isVerbLike, normalizePhrase, stemSet } from "../../../core/lexicon.js";
 import { readerTextProblem } from "../../../core/synthesis/admission.js";
 import type { GapProposal } from "../../../core/synthesis/proposals.js";
 import { contentWords } from "../../../core/text.js";
-import { isVerbLike, normalizePhrase, stemSet } from "./lexicon.js";
 import type { RequestProfile } from "./request.js";
 
-/** What gap finding needs of a packet sentence. */
-export interface PacketSentence {
+/** What gap finding needs of a text read (a passage or a title). */
+export interface Mention {
   stems: ReadonlySet<string>;
   /** Normalised words (see normalizePhrase), with a space at either end. */
   normalized: string;
+}
+
+const mention = (text: string): Mention => ({ stems: stemSet(text), normalized: ` ${normalizePhrase(text)} ` });
+
+/** Every title and passage of `sources`, each source once (its first entry: put the untrimmed ones first). */
+export function mentionsOf(
+  sources: readonly { id: string; title: string; chunks: readonly { text: string }[] }[],
+): Mention[] {
+  const seen = new Set<string>();
+  const mentions: Mention[] = [];
+  for (const source of sources) {
+    if (seen.has(source.id)) continue;
+    seen.add(source.id);
+    mentions.push(mention(source.title), ...source.chunks.map((chunk) => mention(chunk.text)));
+  }
+  return mentions;
 }
 
 /** Words that name the kind of answer wanted ("in what year"), not something to look for. */
@@ -23,6 +42,31 @@ const ANSWER_TYPES = new Set(
     "kind type sort part first last called known"
   ).split(" "),
 );
+
+/** Auxiliaries and "to": the word right after one is the question's verb ("did Sony start", "to fund"). */
+const BEFORE_VERB = new Set("do does did will would can could should shall may might must to".split(" "));
+
+/** Base-form verbs questions ask with ("how does X compare"), which are not things a source mentions. */
+const QUESTION_VERBS = new Set(
+  (
+    "start begin compare differ relate work fund affect cause change lead become happen mean matter " +
+    "make take give find build sell create develop invent produce increase decrease reduce improve " +
+    "win lose grow move live die help stop end"
+  ).split(" "),
+);
+
+/** The question's words that stand right after an auxiliary or "to", lower-cased. */
+function verbsOf(question: string): Set<string> {
+  const words = (question.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? []).map((word) =>
+    word.replace(/['’-]+$/u, ""),
+  );
+  const verbs = new Set<string>();
+  words.forEach((word, index) => {
+    const before = words[index - 1];
+    if (before !== undefined && BEFORE_VERB.has(before)) verbs.add(word);
+  });
+  return verbs;
+}
 
 /** The gap sentence per report language (primary subtag); English otherwise. */
 const TEMPLATES: Readonly<Record<string, (term: string) => string>> = {
@@ -40,15 +84,16 @@ export const gapText = (term: string, language = "en"): string => {
   return template ? template(term) : `The sources read do not mention ${term}.`;
 };
 
-/** Request names, numbers and noun-like words that no sentence of the packet mentions. */
+/** Request names, numbers and noun-like words that no text read (`mentions`) mentions. */
 export function gapsFor(
   profile: RequestProfile,
-  sentences: readonly PacketSentence[],
+  mentions: readonly Mention[],
   maxGaps: number,
   language = "en",
 ): GapProposal[] {
-  const allStems = new Set(sentences.flatMap((sentence) => [...sentence.stems]));
-  const allText = sentences.map((sentence) => sentence.normalized).join(" ");
+  const allStems = new Set(mentions.flatMap((text) => [...text.stems]));
+  const allText = mentions.map((text) => text.normalized).join(" ");
+  const verbs = verbsOf(profile.question);
   const missing: string[] = [];
   const covered = new Set<string>();
   for (const name of [...profile.names, ...profile.numbers]) {
@@ -61,7 +106,18 @@ export function gapsFor(
     const term = [...terms][0];
     if (term === undefined || covered.has(term) || allStems.has(term)) continue;
     const lower = word.toLowerCase().replace(/['’]s$/u, "");
-    if (lower.length < 4 || isVerbLike(lower) || ANSWER_TYPES.has(lower) || contentWords(lower).length === 0) continue;
+    if (
+      lower.length < 4 ||
+      isVerbLike(lower) ||
+      verbs.has(lower) ||
+      QUESTION_VERBS.has(lower) ||
+      ANSWER_TYPES.has(lower) ||
+      contentWords(lower).length === 0 ||
+      // A fragment: a piece of a hyphenated or dotted word, or a word cut short.
+      !/^[\p{L}\p{N}]/u.test(lower) ||
+      !/[\p{L}\p{N}]$/u.test(lower)
+    )
+      continue;
     missing.push(word);
   }
   const gaps: GapProposal[] = [];

@@ -7,6 +7,7 @@
 import { challengesOn, normalizeQuery, ownOpenChallenges } from "../../../core/investigative/challenges.js";
 import { attemptCount, attemptsOf } from "../../../core/investigative/frontier.js";
 import { supportingKeys, verificationGaps } from "../../../core/investigative/ledger.js";
+import { claimStatement } from "../../../core/investigative/report-mapping.js";
 import type { Challenge, Claim, Investigation } from "../../../core/investigative/types.js";
 import { readerLine } from "../../../core/text.js";
 import {
@@ -22,7 +23,9 @@ import {
   supportingSources,
   workClaims,
 } from "./investigative-context.js";
-import { challengeDrafts, nearDuplicates } from "./investigative-evidence.js";
+import { challengeDrafts, nearDuplicates, sentenceAgainst } from "./investigative-evidence.js";
+
+const unique = <T>(values: Iterable<T>): T[] => [...new Set(values)];
 
 const searchQueryOf = (args: unknown): string =>
   typeof args === "object" && args !== null && "query" in args && typeof args.query === "string" ? args.query : "";
@@ -77,11 +80,49 @@ const verifyCall = (investigation: Investigation, claim: Claim): ProposedCall =>
 });
 
 /**
- * The verdict of an open challenge whose query ran (and whose hits were read): survived when
- * the claim now has `min_independent_sources` supporting sources with distinct origins —
- * another document states it, and nothing read was found against it by this lexical engine —
- * followed by VERIFIED when the core allows it; otherwise inconclusive. The engine never
- * records weakened or refuted: a lexical test cannot tell a contradiction.
+ * How much the challenge's search gave to read: the hits its attempt logged ("3 hit(s)"), else
+ * the previous turn's result, else the pages fetched after it on its question.
+ */
+function hitsOf(context: RuleContext, challenge: Challenge): number {
+  const { attempt } = challenge;
+  if (attempt) {
+    const after = attemptsOf(context.investigation.frontier, attempt.questionId).filter(
+      (known) => known.seq > attempt.seq,
+    );
+    const next = after.findIndex((known) => known.tool !== "fetch_page");
+    const fetched = (next === -1 ? after : after.slice(0, next)).length;
+    if (fetched > 0) return fetched;
+  }
+  const logged = attempt
+    ? context.investigation.frontier.attempts.find(
+        (known) => known.questionId === attempt.questionId && known.seq === attempt.seq,
+      )
+    : undefined;
+  const counted = logged ? /^(\d+) hit/.exec(logged.outcome)?.[1] : undefined;
+  if (counted !== undefined) return Number(counted);
+  const result = context.state.lastResults.find(
+    (known) => known.name === "search" && normalizeQuery(searchQueryOf(known.args)) === normalizeQuery(challenge.query),
+  );
+  return result?.hits?.length ?? 0;
+}
+
+const sourcesWord = (n: number): string => `${n} ${n === 1 ? "source" : "sources"}`;
+
+/**
+ * The verdict of an open challenge whose query ran (seed 000 "Adversarial queries"), judged
+ * against every page read in the run (`readPages`), not only what this search found:
+ *
+ * - **refuted** when a page other than the claim's supporting sources contradicts it (denies
+ *   it, denies one of its numbers, or gives another figure or date for the same subject:
+ *   `stanceOf`), or a source is already linked against it; the contradicting passages are linked
+ *   first (`contradicts`), so the report can quote them; the core then sets the claim REFUTED,
+ *   spawns the contradiction question and reopens what cited it;
+ * - **weakened** when a page only narrows it (only in, except, …), citing that page;
+ * - **survived** only when the search returned something to read and no page read contradicts
+ *   it; the evidence says what was read; followed by VERIFIED when the core allows it;
+ * - **inconclusive** when the search returned nothing, or the target is not a claim.
+ *
+ * Evidence texts name no ledger ids: they are shown to the reader with the verification.
  */
 export function verdictPlan(context: RuleContext): Plan | undefined {
   const { investigation } = context;
@@ -90,38 +131,97 @@ export function verdictPlan(context: RuleContext): Plan | undefined {
   const claim = liveClaims(investigation).find(
     (known) => challenge.targetType === "claim" && known.id === challenge.targetId,
   );
-  const supporters = claim ? supportingSources(investigation, claim.id) : [];
-  const independent = claim ? supportingKeys(investigation.ledger, claim.id).length : 0;
-  const query = readerLine(challenge.query, 200);
-  if (claim && challenge.attempt && independent >= investigation.config.minIndependentSources) {
-    const [first, ...others] = supporters;
-    return {
-      text: `${challenge.id} survived: ${claim.id} is stated by ${supporters.length} independent sources.`,
-      chain: true,
-      calls: [
-        {
-          name: "record_challenge_result",
-          args: {
-            challenge_id: challenge.id,
-            outcome: "survived",
-            evidence: `${others.join(", ")} ${others.length === 1 ? "states" : "state"} it independently of ${first}; nothing read for "${query}" contradicts it.`,
-            source_ids: others,
-          },
-        },
-        verifyCall(investigation, claim),
-      ],
-    };
-  }
-  const evidence = claim
-    ? `No source independent of ${supporters.join(", ")} states it in what "${query}" found.`
-    : `The offline engine cannot judge a ${challenge.targetType.replace("_", " ")} challenge.`;
-  return {
+  const inconclusive = (evidence: string): Plan => ({
     text: `${challenge.id} inconclusive.`,
     calls: [
       {
         name: "record_challenge_result",
         args: { challenge_id: challenge.id, outcome: "inconclusive", evidence, source_ids: [] },
       },
+    ],
+  });
+  if (!claim)
+    return inconclusive(`The offline engine cannot judge a ${challenge.targetType.replace("_", " ")} challenge.`);
+  const statement = claimStatement(claim);
+  const read = context.state.readPages ?? context.pages;
+  const supporters = new Set(supportingSources(investigation, claim.id));
+  const linkedAgainst = investigation.ledger.claimSources.filter(
+    (link) => link.claimId === claim.id && link.stance === "contradicts",
+  );
+  const found = read
+    .filter((page) => !supporters.has(page.sourceId))
+    .flatMap((page) => {
+      const sentence = sentenceAgainst(page, statement);
+      return sentence ? [sentence] : [];
+    });
+  const contradicting = found.filter((sentence) => sentence.stance === "contradicts");
+  if (contradicting.length > 0 || linkedAgainst.length > 0) {
+    const links = contradicting
+      .filter((sentence) => !linkedAgainst.some((link) => link.sourceId === sentence.sourceId))
+      .map(
+        (sentence): ProposedCall => ({
+          name: "notes_update",
+          args: {
+            id: claim.id,
+            add_source: { source_id: sentence.sourceId, stance: "contradicts", passage_ids: [sentence.passageId] },
+          },
+        }),
+      );
+    const against = unique([...linkedAgainst.map((link) => link.sourceId), ...contradicting.map((s) => s.sourceId)]);
+    const quoted = contradicting[0]?.text;
+    return {
+      text: `${challenge.id} refuted: ${sourcesWord(against.length)} contradict ${claim.id}.`,
+      calls: [
+        ...links,
+        {
+          name: "record_challenge_result",
+          args: {
+            challenge_id: challenge.id,
+            outcome: "refuted",
+            evidence: readerLine(
+              quoted ? `A source read says otherwise: “${quoted}”` : "A source read says otherwise.",
+              500,
+            ),
+            source_ids: against,
+          },
+        },
+      ],
+    };
+  }
+  const narrowing = found.find((sentence) => sentence.stance === "narrows");
+  if (narrowing) {
+    return {
+      text: `${challenge.id} weakened: a source narrows ${claim.id}.`,
+      calls: [
+        {
+          name: "record_challenge_result",
+          args: {
+            challenge_id: challenge.id,
+            outcome: "weakened",
+            evidence: readerLine(`A source read states it only in part: “${narrowing.text}”`, 500),
+            source_ids: [narrowing.sourceId],
+          },
+        },
+      ],
+    };
+  }
+  const hits = hitsOf(context, challenge);
+  if (hits === 0) return inconclusive("The search returned nothing to read.");
+  const independent = supportingKeys(investigation.ledger, claim.id).length;
+  return {
+    text: `${challenge.id} survived: nothing read contradicts ${claim.id}.`,
+    chain: true,
+    calls: [
+      {
+        name: "record_challenge_result",
+        args: {
+          challenge_id: challenge.id,
+          outcome: "survived",
+          evidence: `the search returned ${hits} ${hits === 1 ? "result" : "results"}, and none of the ${sourcesWord(read.length)} read so far contradicts it.`,
+          source_ids: [],
+        },
+      },
+      ...(independent >= investigation.config.minIndependentSources ? [verifyCall(investigation, claim)] : []),
     ],
   };
 }

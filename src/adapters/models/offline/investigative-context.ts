@@ -3,9 +3,11 @@
  * `ActState`, the context of one turn built from it, the plans the rules return, the check of
  * a plan against the core's own tool decisions before it is proposed, and claim lookups.
  */
+
 import { findQuestion } from "../../../core/investigative/frontier.js";
 import { independenceKey, supportingKeys } from "../../../core/investigative/ledger.js";
 import type { ActState, LoopPage } from "../../../core/investigative/loop-tools.js";
+import { claimStatement } from "../../../core/investigative/report-mapping.js";
 import { TOOL_SCHEMAS } from "../../../core/investigative/tool-schemas.js";
 import { currentQuestion, decide, type ToolContext } from "../../../core/investigative/tools.js";
 import type { Claim, Investigation, LedgerSource, Question } from "../../../core/investigative/types.js";
@@ -57,7 +59,8 @@ function visiblePages(state: ActState): LoopPage[] {
 
 /**
  * The Host sources and passages a check may cite: the ledger's sources (the Host's persisted
- * ones), plus any visible page the ledger does not list yet; passages of the visible pages.
+ * ones), plus any visible page the ledger does not list yet; passages of the visible pages and
+ * of every page read in the run (a contradiction may be quoted from a page read turns ago).
  */
 function toolContext(investigation: Investigation, pages: readonly LoopPage[]): ToolContext {
   const known = new Set(investigation.ledger.sources.map((source) => source.id));
@@ -81,7 +84,10 @@ export function ruleContext(state: ActState): RuleContext {
     investigation,
     question: open ? selected : currentQuestion(investigation),
     pages,
-    tools: toolContext(investigation, pages),
+    tools: toolContext(investigation, [
+      ...pages,
+      ...(state.readPages ?? []).filter((page) => !pages.some((seen) => seen.sourceId === page.sourceId)),
+    ]),
     refused: new Set(state.lastResults.filter((result) => !result.ok).map((r) => callKey(r.name, r.args))),
   };
 }
@@ -163,9 +169,6 @@ export function claimRelevance(investigation: Pick<Investigation, "ledger">, que
   });
   return relevanceOf(query, texts);
 }
-
-const claimStatement = (claim: Claim): string =>
-  claim.kind === "datapoint" ? `${claim.text} ${claim.value} ${claim.unit}`.trim() : claim.text;
 
 /**
  * What a question's claims are ranked against: its focus and the objective

@@ -9,8 +9,9 @@
 import { normalizeQuery, queryTerms } from "../../../core/investigative/challenges.js";
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
 import type { ChallengeStrategy } from "../../../core/investigative/types.js";
+import { isVerbLike, normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
+import { type Stance, stanceOf, statesClaim } from "../../../core/statements.js";
 import { readerLine } from "../../../core/text.js";
-import { isVerbLike, normalizePhrase, numbersIn, stem, stemSet } from "./lexicon.js";
 import { planQueries } from "./query-expansion.js";
 import { profileRequest } from "./request.js";
 import { rankSentences } from "./sentence-extraction.js";
@@ -22,10 +23,6 @@ export const MAX_CLAIM_CHARS = 600;
 const MIN_CLAIM_WORDS = 5;
 /** Stem overlap (Jaccard) from which two sentences of one page count as one finding. */
 const DUPLICATE_OVERLAP = 0.6;
-/** Share of a claim's content stems a sentence must hold to state it. */
-const SUPPORT_SHARE = 0.6;
-/** …and at least this many of them (or all, for a shorter claim). */
-const SUPPORT_MIN_STEMS = 3;
 
 /**
  * The sub-question a facet of the objective becomes: the facet named, then the objective it
@@ -164,25 +161,24 @@ export function pageSentences(page: LoopPage): PageSentence[] {
   );
 }
 
-/**
- * Whether `sentence` states the claim `claimText`, by a lexical test: it holds at least 60% of
- * the claim's content stems (and at least three, or all of them for a shorter claim), and
- * every number the claim writes. Crude on purpose: it can find a second source that repeats a
- * fact, never judge a paraphrase or a contradiction.
- */
-export function statesClaim(sentence: string, claimText: string): boolean {
-  const claimStems = stemSet(claimText);
-  if (claimStems.size === 0) return false;
-  const shared = sharedCount(claimStems, stemSet(sentence));
-  if (shared < Math.min(SUPPORT_MIN_STEMS, claimStems.size)) return false;
-  if (shared < claimStems.size * SUPPORT_SHARE) return false;
-  const numbers = new Set(numbersIn(sentence));
-  return numbersIn(claimText).every((number) => numbers.has(number));
-}
-
-/** The first sentence of `page` that states the claim, if any. */
+/** The first sentence of `page` that states the claim (`statesClaim`), if any. */
 export function sentenceStating(page: LoopPage, claimText: string): PageSentence | undefined {
   return pageSentences(page).find((sentence) => statesClaim(sentence.text, claimText));
+}
+
+/** The first sentence of `page` that contradicts the claim, else the first that narrows it (`stanceOf`), with its stance. */
+export function sentenceAgainst(
+  page: LoopPage,
+  claimText: string,
+): (PageSentence & { stance: Extract<Stance, "contradicts" | "narrows"> }) | undefined {
+  const sentences = pageSentences(page).map((sentence) => ({
+    ...sentence,
+    stance: stanceOf(sentence.text, claimText),
+  }));
+  const against =
+    sentences.find((sentence) => sentence.stance === "contradicts") ??
+    sentences.find((sentence) => sentence.stance === "narrows");
+  return against ? { ...against, stance: against.stance as "contradicts" | "narrows" } : undefined;
 }
 
 /** A strategy with the words its query adds and what the evidence would look like if the claim were wrong. */

@@ -7,7 +7,9 @@
 import { ROOT_QUESTION_ID } from "../../../core/investigative/frontier.js";
 import { supportingKeys } from "../../../core/investigative/ledger.js";
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
+import { claimStatement } from "../../../core/investigative/report-mapping.js";
 import type { Investigation, Question } from "../../../core/investigative/types.js";
+import { stanceOf, statesClaim } from "../../../core/statements.js";
 import {
   claimsOf,
   independenceStatement,
@@ -19,7 +21,13 @@ import {
   type RuleContext,
   supportingSources,
 } from "./investigative-context.js";
-import { focusOf, rankedSentences, relevanceQuery, sentenceStating, statesClaim } from "./investigative-evidence.js";
+import {
+  focusOf,
+  rankedSentences,
+  relevanceQuery,
+  sentenceAgainst,
+  sentenceStating,
+} from "./investigative-evidence.js";
 
 /** New claims per page for the question being extracted for, and for each other open question. */
 const CLAIMS_PER_PAGE = 3;
@@ -102,14 +110,28 @@ export function extractionPlan(
   const pageKeys = new Map(fresh.map((page) => [page.sourceId, pageKey(investigation, page)]));
   const used = new Map(fresh.map((page) => [page.sourceId, 0]));
   const count = (page: LoopPage) => used.set(page.sourceId, (used.get(page.sourceId) ?? 0) + 1);
-  // Second sources of recorded claims.
+  // Second sources of recorded claims, and sources that contradict them.
+  const linked = (claimId: string, sourceId: string) =>
+    investigation.ledger.claimSources.some((link) => link.claimId === claimId && link.sourceId === sourceId);
   for (const page of fresh) {
     const key = pageKeys.get(page.sourceId) ?? "";
     for (const claim of known) {
       const claimKeys = keys.get(claim.id) ?? new Set<string>();
-      if (updates.length >= MAX_UPDATES || claimKeys.has(key)) continue;
-      const sentence = sentenceStating(page, claim.text);
-      if (!sentence) continue;
+      if (updates.length >= MAX_UPDATES || claimKeys.has(key) || linked(claim.id, page.sourceId)) continue;
+      const sentence = sentenceStating(page, claimStatement(claim));
+      if (!sentence) {
+        const against = sentenceAgainst(page, claimStatement(claim));
+        if (against?.stance !== "contradicts") continue;
+        updates.push({
+          name: "notes_update",
+          args: {
+            id: claim.id,
+            add_source: { source_id: page.sourceId, stance: "contradicts", passage_ids: [against.passageId] },
+          },
+        });
+        count(page);
+        continue;
+      }
       claimKeys.add(key);
       const supporters = [...(sources.get(claim.id) ?? []), page.sourceId];
       sources.set(claim.id, supporters);
@@ -139,7 +161,11 @@ export function extractionPlan(
       const repeats =
         known.some((claim) => statesClaim(sentence.text, claim.text)) ||
         entries.some((entry) => statesClaim(sentence.text, entry.text) || statesClaim(entry.text, sentence.text));
-      if (repeats) continue;
+      // A sentence that denies a recorded claim is that claim's contradicting evidence, not a claim of its own.
+      const denies =
+        known.some((claim) => stanceOf(sentence.text, claimStatement(claim)) === "contradicts") ||
+        entries.some((entry) => stanceOf(sentence.text, entry.text) === "contradicts");
+      if (repeats || denies) continue;
       entries.push({
         text: sentence.text,
         source_ids: [sentence.sourceId],

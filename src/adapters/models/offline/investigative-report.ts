@@ -6,6 +6,7 @@
  * with its assumption. It writes no sentence of its own about the world.
  */
 import { type FinalReport, MAX_REPORT_ITEMS, SUMMARY_MAX_CHARS } from "../../../core/investigative/final-report.js";
+import { claimStatement, withoutIds } from "../../../core/investigative/report-mapping.js";
 import type { Claim, Investigation } from "../../../core/investigative/types.js";
 import { readerLine } from "../../../core/text.js";
 import { claimRelevance } from "./investigative-context.js";
@@ -15,16 +16,10 @@ const SUMMARY_CLAIMS = 4;
 const MAX_GAPS = 80;
 const MAX_ITEM_SOURCES = 20;
 
-/**
- * Ids written in report text are citations (the finalization gate reads `c_…`, `d_…` and
- * `s_…` in any text). A quoted sentence or a question that happens to contain one would cite
- * it by accident, so such tokens are written with a hyphen (`c-001`); the report cites only
- * through the structured fields and the ids this module adds itself.
- */
-export const withoutIds = (text: string): string => text.replace(/\b([cds])_(\d+)\b/g, "$1-$2");
-
-const claimStatement = (claim: Claim): string =>
-  claim.kind === "datapoint" ? `${claim.value} ${claim.unit}: ${claim.text}` : claim.text;
+// Ids written in report text are citations (the finalization gate reads `c_…`, `d_…` and `s_…`
+// in any text): a quoted sentence or a question that happens to contain one would cite it by
+// accident, so texts go through `withoutIds`; the report cites only through the structured
+// fields and the ids this module adds itself.
 
 /** An UNVERIFIED claim below this share of the most relevant claim's relevance is left out of the report. */
 const RELATIVE_FLOOR = 0.2;

@@ -24,12 +24,13 @@ import {
   type InvestigationConfig,
   type LedgerSource,
 } from "../../../core/investigative/types.js";
+import { stemSet } from "../../../core/lexicon.js";
+import { statesClaim } from "../../../core/statements.js";
 import type { ActTurn } from "../../../ports/model.js";
 import { isActState } from "./investigative-context.js";
-import { facetQuestion, focusOf, objectiveFacets, statesClaim } from "./investigative-evidence.js";
+import { facetQuestion, focusOf, objectiveFacets } from "./investigative-evidence.js";
 import { offlineFinalReport } from "./investigative-report.js";
 import { offlineInvestigativeTurn } from "./investigative-rules.js";
-import { stemSet } from "./lexicon.js";
 import { planQueries } from "./query-expansion.js";
 import { collapseWhitespace } from "./sentences.js";
 
@@ -697,11 +698,11 @@ describe("offline investigative rules", () => {
     expect(after.ledger.claims.map((claim) => claim.text)).toEqual(entries.map((entry) => entry.text));
   });
 
-  it("closes an executed challenge inconclusive without an independent source, then tries another strategy", () => {
+  it("closes an executed challenge that read something and met no contradiction as survived, unverified without an independent source, then tries another strategy", () => {
     const investigation = challenged();
     const verdict = offlineInvestigativeTurn(stateOf(investigation));
     expect(names(verdict)).toEqual(["record_challenge_result"]);
-    expect(argsOf(verdict)).toMatchObject({ challenge_id: "ch_001", outcome: "inconclusive", source_ids: [] });
+    expect(argsOf(verdict)).toMatchObject({ challenge_id: "ch_001", outcome: "survived", source_ids: [] });
     const closed = apply(investigation, verdict.calls);
     const next = offlineInvestigativeTurn(stateOf(closed));
     expect(names(next)).toEqual(["challenge", "search"]);
@@ -734,7 +735,8 @@ describe("offline investigative rules", () => {
     );
     const verdict = offlineInvestigativeTurn(stateOf(linked));
     expect(names(verdict)).toEqual(["record_challenge_result", "notes_update"]);
-    expect(argsOf(verdict)).toMatchObject({ challenge_id: "ch_001", outcome: "survived", source_ids: ["s_002"] });
+    expect(argsOf(verdict)).toMatchObject({ challenge_id: "ch_001", outcome: "survived", source_ids: [] });
+    expect(String(argsOf(verdict).evidence)).toMatch(/read so far contradicts it\.$/);
     expect(argsOf(verdict, 1)).toMatchObject({ id: "c_001", status: "VERIFIED" });
     const verified = apply(linked, verdict.calls);
     expect(verified.ledger.claims.find((claim) => claim.id === "c_001")?.status).toBe("VERIFIED");
@@ -812,7 +814,7 @@ describe("offline investigative rules", () => {
     }
     const gap = report.gaps.find((entry) => entry.questionIds.includes(id));
     // The question's own "c_001" is not a citation of the gap.
-    expect(gap?.text).toContain("c-001 rival");
+    expect(gap?.text).toContain("Which rival did Exxon build?");
     expect(gap?.text).toContain("none known");
   });
 

@@ -147,7 +147,9 @@ export function createOfflineModel(): Model {
     async synthesize(input: SynthesisInput, options: CallOptions): Promise<Generation<SynthesisOutput>> {
       if (options.signal?.aborted) return cancelled();
       try {
-        return succeeded(extractiveSynthesis(input.question, input.sources, DEFAULT_EXTRACTION_LIMITS, input.language));
+        return succeeded(
+          extractiveSynthesis(input.question, input.sources, DEFAULT_EXTRACTION_LIMITS, input.language, input.read),
+        );
       } catch (error) {
         return failed(error);
       }

@@ -6,9 +6,10 @@
  *   request's terms but that the request does not, each with the part of the request that
  *   source left unanswered. This is what finds the second document of a two-hop question.
  */
+
+import { namesIn, normalizePhrase, quotedIn, stemSet, stems } from "../../../core/lexicon.js";
 import { stripControl } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
-import { namesIn, normalizePhrase, quotedIn, stemSet, stems } from "./lexicon.js";
 import { profileRequest, type RequestProfile } from "./request.js";
 import { splitSentences } from "./sentences.js";
 

@@ -2,10 +2,14 @@
  * What the offline engine reads from a request (pure): its stemmed terms, the names,
  * quoted phrases and numbers it mentions, and its runs of adjacent content words.
  */
+
+import { chunksIn, namesIn, normalizePhrase, quotedIn, stem, stemSet } from "../../../core/lexicon.js";
+import { numbersIn } from "../../../core/statements.js";
 import { contentWords } from "../../../core/text.js";
-import { chunksIn, namesIn, normalizePhrase, numbersIn, quotedIn, stem, stemSet } from "./lexicon.js";
 
 export interface RequestProfile {
+  /** The request as written. */
+  question: string;
   /** Distinct stems of the request's content words, in order. */
   stems: string[];
   /** Stems that belong to a name, a quoted phrase or a number of the request. */
@@ -50,5 +54,5 @@ export function profileRequest(question: string): RequestProfile {
     wordStems.add(term);
     words.push(word);
   }
-  return { stems: [...stemSet(question)], salient, names, numbers, chunks: chunksIn(question), words };
+  return { question, stems: [...stemSet(question)], salient, names, numbers, chunks: chunksIn(question), words };
 }

@@ -7,11 +7,12 @@
  * verbatim (whitespace collapsed only). Terms of the request that no sentence mentions
  * become gaps. Nothing is derived or recommended: an extractive engine cannot derive.
  */
+
+import { hasVerb, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
 import { readerTextProblem } from "../../../core/synthesis/admission.js";
 import type { FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
 import type { PacketSource } from "../../../ports/model.js";
-import { gapsFor } from "./gaps.js";
-import { hasVerb, namesIn, normalizePhrase, stemSet } from "./lexicon.js";
+import { gapsFor, mentionsOf } from "./gaps.js";
 import { profileRequest, type RequestProfile } from "./request.js";
 import { splitSentences } from "./sentences.js";
 
@@ -247,12 +248,17 @@ export function rankSentences(question: string, sources: readonly PacketSource[]
   }));
 }
 
-/** The extractive synthesis of `question` over the closed packet `sources`. */
+/**
+ * The extractive synthesis of `question` over the closed packet `sources`. Its gaps are
+ * computed against `read` (every source the run read, of which the packet may be a part):
+ * a term is called unmentioned only when no passage read mentions it.
+ */
 export function extractiveSynthesis(
   question: string,
   sources: readonly PacketSource[],
   limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
   language = "en",
+  read: readonly PacketSource[] = sources,
 ): SynthesisOutput {
   const profile = profileRequest(question);
   const candidates = candidatesOf(sources);
@@ -263,5 +269,6 @@ export function extractiveSynthesis(
     sourceId: candidate.sourceId,
     chunkIds: [candidate.chunkId],
   }));
-  return { facts, derivations: [], recommendations: [], gaps: gapsFor(profile, candidates, limits.maxGaps, language) };
+  const gaps = gapsFor(profile, mentionsOf([...read, ...sources]), limits.maxGaps, language);
+  return { facts, derivations: [], recommendations: [], gaps };
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { chunksIn, namesIn, quotedIn, stem } from "./lexicon.js";
+import { chunksIn, namesIn, quotedIn, stem } from "../../../core/lexicon.js";
 import { profileRequest } from "./request.js";
 import { collapseWhitespace, splitSentences } from "./sentences.js";
 

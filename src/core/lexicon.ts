@@ -1,9 +1,9 @@
 /**
  * Word-level helpers of the offline engine (pure, deterministic): a light stemmer, stemmed
  * content terms, a verb-likeness test, and the surface forms a request or a source names
- * (capitalised names, quoted phrases, numbers).
+ * (capitalised names, quoted phrases); numbers are `numbersIn` in statements.ts.
  */
-import { contentWords } from "../../../core/text.js";
+import { contentWords } from "./text.js";
 
 /**
  * A light suffix stemmer, then a cut to seven characters, so that "translated",
@@ -153,11 +153,6 @@ export function quotedIn(text: string): string[] {
   return [...text.matchAll(/"([^"\n]{2,80})"|“([^”\n]{2,80})”/g)]
     .map((match) => (match[1] ?? match[2] ?? "").trim())
     .filter((phrase) => contentWords(phrase).length > 0);
-}
-
-/** Numbers and years written in `text`. */
-export function numbersIn(text: string): string[] {
-  return text.match(/\p{N}+(?:[.,]\p{N}+)*/gu) ?? [];
 }
 
 /**

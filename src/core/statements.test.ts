@@ -1,0 +1,162 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  derivedBy,
+  numbersIn,
+  numberValue,
+  sentencesOf,
+  stanceOf,
+  statesClaim,
+  unsupportedTerms,
+} from "./statements.js";
+
+const SONY = "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery.";
+
+describe("numbersIn", () => {
+  it("keeps numbers as written: a thousands separator is part of the figure", () => {
+    expect(numbersIn("In 1991 it cost $1,100 and ran at 3.6 V; version 2.10.1.")).toEqual([
+      "1991",
+      "1,100",
+      "3.6",
+      "2.10.1",
+    ]);
+    expect(numbersIn("1\u202F985 mAh or 1\u00A0985 mAh")).toEqual(["1,985", "1,985"]);
+    expect(numbersIn("1,985 mAh")).not.toContain("1985");
+    expect(numbersIn("no figures here")).toEqual([]);
+  });
+
+  it("reads values for arithmetic, and refuses ambiguous ones", () => {
+    expect(numberValue("4,000")).toBe(4000);
+    expect(numberValue("3.5")).toBe(3.5);
+    expect(numberValue("3,5")).toBeNaN();
+    expect(numberValue("2.10.1")).toBeNaN();
+  });
+});
+
+describe("derivedBy", () => {
+  const premises = ["1,100", "132", "1991", "2020"];
+  it("finds a difference, ratio, percentage change or sum of two premise figures, within the rounding shown", () => {
+    expect(derivedBy("29", premises)).toMatch(/difference/);
+    expect(derivedBy("968", premises)).toMatch(/difference/);
+    expect(derivedBy("8.3", premises)).toMatch(/ratio/);
+    expect(derivedBy("88", premises)).toMatch(/percentage change/);
+    expect(derivedBy("1,232", premises)).toMatch(/sum/);
+    expect(derivedBy("4,000", premises)).toBeUndefined();
+    expect(derivedBy("88.2", premises)).toBeUndefined();
+  });
+});
+
+describe("unsupportedTerms", () => {
+  it("names the numbers and names of a text that its evidence does not carry", () => {
+    expect(unsupportedTerms(SONY, SONY)).toEqual({ numbers: [], names: [] });
+    expect(unsupportedTerms("In 1992 Panasonic began selling it.", SONY)).toEqual({
+      numbers: ["1992"],
+      names: ["Panasonic"],
+    });
+    expect(unsupportedTerms("It had 1,985 mAh.", "In 1985 it had a capacity.").numbers).toEqual(["1,985"]);
+  });
+});
+
+describe("sentencesOf", () => {
+  it("keeps a heading apart from the sentence under it", () => {
+    expect(sentencesOf(`# Sony\n\n${SONY} It used a carbon anode.`)).toEqual(["Sony", SONY, "It used a carbon anode."]);
+  });
+});
+
+describe("stanceOf", () => {
+  it.each([
+    [
+      "a negation",
+      "It is false that Sony began selling the first commercial lithium-ion rechargeable battery in 1991.",
+    ],
+    ["a myth", "That Sony began selling the first commercial lithium-ion rechargeable battery in 1991 is a myth."],
+    [
+      "a retraction",
+      "The article claiming that Sony began selling the first commercial lithium-ion rechargeable battery in 1991 has been retracted.",
+    ],
+    ["another date", "Sony began selling the first commercial lithium-ion rechargeable battery in 1992."],
+    ["a denied date", "Sony began selling the first commercial lithium-ion rechargeable battery, but not in 1991."],
+    ["never", "Sony never sold the first commercial lithium-ion rechargeable battery, in 1991 or later."],
+  ])("a sentence with %s contradicts the claim", (_, sentence) => {
+    expect(stanceOf(sentence, SONY)).toBe("contradicts");
+  });
+
+  it("another figure between the same words contradicts; the right one in a correction supports", () => {
+    const claim = "The Nevada gigafactory employed 7,000 workers in 2020, making it a large employer.";
+    expect(stanceOf("The Nevada gigafactory employed 3,000 workers in 2020, the state says.", claim)).toBe(
+      "contradicts",
+    );
+    expect(stanceOf("The company was founded in 1903, not in 1887.", "The company was founded in 1887.")).toBe(
+      "contradicts",
+    );
+    expect(stanceOf("The company was founded in 1903, not in 1887.", "The company was founded in 1903.")).toBe(
+      "supports",
+    );
+  });
+
+  it("the same statement in other words supports; a negation about something else does not count", () => {
+    expect(
+      stanceOf("Sony started selling the first commercial lithium-ion rechargeable batteries in 1991.", SONY),
+    ).toBe("supports");
+    expect(
+      stanceOf(
+        "Sony did not invent the chemistry, but in 1991 Sony began selling the first commercial lithium-ion rechargeable battery.",
+        SONY,
+      ),
+    ).toBe("supports");
+    expect(statesClaim(SONY, SONY)).toBe(true);
+  });
+
+  it("a hedge or a missing figure is neither; a limit narrows", () => {
+    expect(
+      stanceOf("Sony reportedly began selling the first commercial lithium-ion rechargeable battery in 1991.", SONY),
+    ).toBe("neither");
+    expect(stanceOf("Sony began selling the first commercial lithium-ion rechargeable battery.", SONY)).toBe("neither");
+    expect(
+      stanceOf(
+        "Sony began selling the first commercial lithium-ion rechargeable battery in 1991, but only in Japan.",
+        SONY,
+      ),
+    ).toBe("narrows");
+    expect(stanceOf("Cobalt prices rose in 2022.", SONY)).toBe("neither");
+  });
+
+  it("property: a sentence that contradicts a claim never counts as its support", () => {
+    const word = fc.constantFrom(
+      "Sony",
+      "Panasonic",
+      "battery",
+      "cathode",
+      "factory",
+      "commercial",
+      "lithium",
+      "cells",
+      "market",
+      "energy",
+      "anode",
+      "produced",
+    );
+    const year = fc.integer({ min: 1900, max: 2099 });
+    const figure = fc.integer({ min: 2, max: 999 }).map((value) => `${value},000`);
+    const claimOf = fc.record({ words: fc.array(word, { minLength: 4, maxLength: 8 }), year, figure });
+    const denial = fc.constantFrom(
+      (text: string) => `It is false that ${text}`,
+      (text: string) => `${text} This is a myth.`.replace(". This", " — a myth. This"),
+      (text: string) => `The claim that ${text} was retracted.`,
+      (text: string) => `It is wrong that ${text}`,
+      (text: string) => `Contrary to reports, it is not true that ${text}`,
+    );
+    fc.assert(
+      fc.property(claimOf, denial, fc.integer({ min: 1, max: 150 }), ({ words, year: y, figure: f }, deny, shift) => {
+        const claim = `${words.join(" ")} reached ${f} units in ${y}.`;
+        // A denial of the claim, and the claim with another year, never support it.
+        expect(stanceOf(deny(claim), claim)).not.toBe("supports");
+        const otherYear = `${words.join(" ")} reached ${f} units in ${y + shift > 2099 ? y - shift : y + shift}.`;
+        expect(stanceOf(otherYear, claim)).not.toBe("supports");
+        const otherFigure = `${words.join(" ")} reached ${numberValue(f) / 1000 + shift},000 units in ${y}.`;
+        expect(stanceOf(otherFigure, claim)).not.toBe("supports");
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

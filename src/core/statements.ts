@@ -1,0 +1,262 @@
+/**
+ * What a text states, for every rule that compares a text with its evidence (pure,
+ * deterministic): the numbers it writes (one definition for admission, the offline engine and
+ * the report mapping), the names it writes that a passage does not, and whether a passage
+ * states a claim, contradicts it, narrows it, or does neither. Lexical on purpose: it can
+ * refuse a support it cannot see; it never proves a paraphrase.
+ */
+import { namesIn, stemSet } from "./lexicon.js";
+
+/**
+ * Numbers written in `text`, as written: digits with their inner separators (`1,985`,
+ * `3.5`, `2.10.1`), a thin or no-break space between digit groups written as a comma
+ * (`1 985` is `1,985`). "1,985" is not "1985": a figure with a thousands separator is not
+ * the year written without one, and a rule that strips separators would confuse them.
+ * Digits that continue a word (`fp16`, `LiCoO2`, `H200`) are part of a name, not figures.
+ */
+export function numbersIn(text: string): string[] {
+  return (text.match(/(?<![\p{L}\p{Nd}.,])\p{Nd}+(?:[.,\u202F\u00A0]\p{Nd}+)*/gu) ?? []).map((token) =>
+    token.replace(/[\u202F\u00A0]/g, ","),
+  );
+}
+
+/** The value of a number token from `numbersIn`: grouped thousands (`4,000`) and decimals (`3.5`); NaN when ambiguous (`3,5`, `2.10.1`). */
+export function numberValue(token: string): number {
+  if (/^\p{Nd}{1,3}(?:,\p{Nd}{3})+(?:\.\p{Nd}+)?$/u.test(token)) return Number(token.replace(/,/g, ""));
+  if (/^\p{Nd}+(?:\.\p{Nd}+)?$/u.test(token)) return Number(token);
+  return Number.NaN;
+}
+
+/** Decimal places a number token shows (`97` 0, `2.45` 2): the rounding a derived figure must hold to. */
+const decimalsOf = (token: string): number => /\.(\p{Nd}+)$/u.exec(token)?.[1]?.length ?? 0;
+
+/** The closed set of operations a derived figure may come from, over two premise figures. */
+export const DERIVED_OPERATIONS = ["difference", "ratio", "percentage change", "sum"] as const;
+
+/**
+ * How `token` follows from two of `premiseNumbers` by one of `DERIVED_OPERATIONS` (a − b,
+ * a ÷ b, (b − a) ÷ a × 100 either sign, a + b), within the rounding the token shows (±half
+ * its last place), or undefined. Only tokens with a plain value take part.
+ */
+export function derivedBy(token: string, premiseNumbers: readonly string[]): string | undefined {
+  const target = numberValue(token);
+  if (!Number.isFinite(target)) return undefined;
+  const tolerance = 0.5 * 10 ** -decimalsOf(token) + 1e-9;
+  const values = [...new Set(premiseNumbers)].map(numberValue).filter(Number.isFinite);
+  const close = (value: number) => Number.isFinite(value) && Math.abs(Math.abs(value) - target) <= tolerance;
+  for (const [i, a] of values.entries()) {
+    for (const [j, b] of values.entries()) {
+      if (i === j) continue;
+      if (close(a - b)) return `difference of ${a} and ${b}`;
+      if (b !== 0 && close(a / b)) return `ratio of ${a} to ${b}`;
+      if (a !== 0 && close(((b - a) / a) * 100)) return `percentage change from ${a} to ${b}`;
+      if (i < j && close(a + b)) return `sum of ${a} and ${b}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What of `text` its evidence does not carry: the numbers it writes that `evidence` does not
+ * (as written, `numbersIn`), and the names it writes (capitalised runs, `namesIn`) that
+ * `evidence` does not contain (ignoring case). A name that only opens the text is checked too
+ * unless it is a single word found in lower case. Empty when the text stays inside its evidence.
+ */
+export function unsupportedTerms(text: string, evidence: string): { numbers: string[]; names: string[] } {
+  const carried = new Set(numbersIn(evidence));
+  const numbers = [...new Set(numbersIn(text))].filter((number) => !carried.has(number));
+  const lower = evidence.toLowerCase();
+  const names = [
+    ...new Set(
+      namesIn(text)
+        .filter((name) => !/^\p{Nd}/u.test(name.text))
+        .map((name) => name.text),
+    ),
+  ].filter((name) => !lower.includes(name.toLowerCase()));
+  return { numbers, names };
+}
+
+/**
+ * The sentences of a passage, whitespace-normalized: each line on its own (a heading is not
+ * part of the sentence under it), cut after ., ! or ? before a capital, a digit or a quote.
+ */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/\n+/)
+    .flatMap((line) =>
+      line
+        .replace(/^\s*#+\s*/, "")
+        .replace(/\s+/g, " ")
+        .trim()
+        .split(/(?<=[.!?]["”’)]?)\s+(?=["“‘(]?[\p{Lu}\p{Nd}])/u),
+    )
+    .filter((sentence) => sentence.length > 0);
+}
+
+/** How a passage's sentence stands to a claim. */
+export type Stance = "supports" | "contradicts" | "narrows" | "neither";
+
+// Words and phrases that deny or refute what their clause says. "n't" forms are matched apart.
+const NEGATION =
+  /\b(?:not|never|no longer|no|none|neither|nor|cannot|false|untrue|myth|myths|wrong|incorrect|inaccurate|erroneous|erroneously|mistaken|mistakenly|misconception|retracted|retraction|withdrawn|disputed|disputes|debunked|refuted|refutes|disproved|disproves|denied|denies|contrary to|rather than|instead of)\b|\b\p{L}+n['’]t\b/giu;
+// Words that report a statement without making it.
+const HEDGE =
+  /\b(?:may|might|possibly|perhaps|reportedly|allegedly|supposedly|rumou?red|unconfirmed|unverified|is said to|are said to|was said to|were said to)\b/giu;
+// Words that confine a statement to part of what it says.
+const NARROWING =
+  /\b(?:only in|only for|only when|only under|except|excluding|limited to|in some cases|under certain conditions|not all)\b/giu;
+// Clause boundaries: a contrast or a second statement in one sentence.
+const CLAUSE_BREAK = /;|,?\s+(?:but|whereas|while|although|though|however|yet)\s+/iu;
+
+interface Cue {
+  index: number;
+  end: number;
+}
+
+const cuesOf = (text: string, pattern: RegExp): Cue[] =>
+  [...text.matchAll(pattern)].map((match) => ({ index: match.index, end: match.index + match[0].length }));
+
+/** Content stems of a text, cue words aside: with its figures, or (`figures` false) without them, naming only what it is about. */
+function subjectStems(text: string, figures = false): Set<string> {
+  const plain = text.replace(NEGATION, " ").replace(HEDGE, " ").replace(NARROWING, " ");
+  return new Set([...stemSet(plain)].filter((term) => figures || !/^\p{Nd}/u.test(term)));
+}
+
+const sharedShare = (claim: ReadonlySet<string>, text: ReadonlySet<string>): { shared: number; share: number } => {
+  let shared = 0;
+  for (const term of claim) if (text.has(term)) shared++;
+  return { shared, share: claim.size === 0 ? 0 : shared / claim.size };
+};
+
+/** Share of the claim's subject stems (and at least three, or all of a shorter claim's) a sentence must hold to be about it. */
+const SUBJECT_SHARE = 0.6;
+const SUBJECT_MIN = 3;
+
+/** The content stems around a number in its clause: up to three words before it and three after. */
+function frameOf(text: string, token: string): Set<string> {
+  const frames = new Set<string>();
+  for (const clause of text.split(/,(?!\p{Nd})|[;:()]|\s[-–—]\s/u)) {
+    const at = clause.indexOf(token);
+    if (at === -1 || /\p{Nd}/u.test(clause[at + token.length] ?? "")) continue;
+    const before = [...stemSet(clause.slice(0, at))].filter((term) => !/^\p{Nd}/u.test(term)).slice(-3);
+    const after = [...stemSet(clause.slice(at + token.length))].filter((term) => !/^\p{Nd}/u.test(term)).slice(0, 3);
+    for (const term of [...before, ...after]) frames.add(term);
+  }
+  return frames;
+}
+
+/** Whether `other` (a figure of the sentence) stands where `figure` stands in the claim: the same words around it (at least two, and half of the claim's). */
+function sameFrame(claim: string, figure: string, sentence: string, other: string): boolean {
+  const mine = frameOf(claim, figure);
+  if (mine.size === 0) return false;
+  const theirs = frameOf(sentence, other);
+  const shared = [...mine].filter((term) => theirs.has(term)).length;
+  return shared >= Math.min(2, mine.size) && shared >= mine.size / 2;
+}
+
+/** A year (1000–2199) or another figure: two figures compare only within one kind. */
+const kindOf = (token: string): "year" | "figure" =>
+  /^(?:1\p{Nd}{3}|2[01]\p{Nd}{2})$/u.test(token) ? "year" : "figure";
+
+/**
+ * The polarity-bearing cues of `text` and the numbers it denies: a negation followed within
+ * three words by a number ("not in 1887", "rather than 1,200") denies that number and leaves
+ * the clause's polarity alone; a negation in a clause that is not about the claim (under half
+ * of its subject stems) is another statement's and is ignored.
+ */
+function reading(text: string, claimSubject: ReadonlySet<string>) {
+  const clauses: { start: number; end: number; about: boolean }[] = [];
+  let offset = 0;
+  for (const part of text.split(CLAUSE_BREAK)) {
+    const start = text.indexOf(part, offset);
+    const end = start + part.length;
+    offset = end;
+    const about = sharedShare(claimSubject, subjectStems(part)).share >= 0.5;
+    clauses.push({ start, end, about });
+  }
+  const single = clauses.length <= 1;
+  const counts = (cue: Cue) =>
+    single || clauses.some((clause) => clause.about && cue.index >= clause.start && cue.index < clause.end);
+  const denied = new Set<string>();
+  let negations = 0;
+  for (const cue of cuesOf(text, NEGATION)) {
+    const after =
+      /^\W+(?:(?:in|of|at|by|from|for|on|about|around|some|roughly|approximately|only)\W+){0,2}(\p{Nd}+(?:[.,\u202F\u00A0]\p{Nd}+)*)/u.exec(
+        text.slice(cue.end),
+      );
+    if (after?.[1]) {
+      for (const number of numbersIn(after[1])) denied.add(number);
+      continue;
+    }
+    if (counts(cue)) negations++;
+  }
+  const hedged = cuesOf(text, HEDGE).some(counts);
+  // A limit in another clause ("…, but only in Japan") still confines the statement.
+  const narrowed = cuesOf(text, NARROWING).length > 0;
+  const asserted = numbersIn(text).filter((number) => !denied.has(number));
+  return { negations, denied, hedged, narrowed, asserted: new Set(asserted) };
+}
+
+/**
+ * How `sentence` stands to the claim `claim` (pure):
+ *
+ * - **neither** unless the sentence is about the claim's subject: it holds at least 60% of the
+ *   claim's content stems, cue words aside (and at least three, or all of a shorter claim's),
+ *   counted without figures or with them;
+ * - **contradicts** when it denies the claim (a negation, refutation or retraction — not,
+ *   never, no longer, false, myth, wrong, incorrect, retracted, disputed, contrary to, rather
+ *   than, … — where the claim has none, or the other way round), denies one of the claim's
+ *   numbers ("not in 1887"), or gives another figure of the same kind (a year for a year) in
+ *   place of one the claim writes (on the same subject, or between the same words: "employed
+ *   3,000 workers" against "employed 7,000 workers");
+ * - **narrows** when it states the claim only for part of it (only in, except, limited to, …);
+ * - **neither** when it only reports the claim (may, reportedly, allegedly, …) or lacks one of
+ *   its numbers;
+ * - **supports** otherwise: same subject, every number of the claim asserted, same polarity.
+ */
+export function stanceOf(sentence: string, claim: string): Stance {
+  const subject = subjectStems(claim);
+  const about = (claimStems: ReadonlySet<string>, sentenceStems: ReadonlySet<string>) => {
+    const { shared, share } = sharedShare(claimStems, sentenceStems);
+    return claimStems.size > 0 && shared >= Math.min(SUBJECT_MIN, claimStems.size) && share >= SUBJECT_SHARE;
+  };
+  // About the same subject, figures aside (another figure for it contradicts), or with them (a
+  // sentence that shares the claim's figures needs fewer of its words to state it).
+  const sameSubject = about(subject, subjectStems(sentence));
+  const sameStatement = about(subjectStems(claim, true), subjectStems(sentence, true));
+  // Another figure in the place of one of the claim's, about the same thing (the words around it agree).
+  const claimNumbers = numbersIn(claim);
+  const sentenceNumbers = numbersIn(sentence);
+  const shareOfSubject = sharedShare(subject, subjectStems(sentence)).share;
+  const replacedInPlace =
+    shareOfSubject >= 0.4 &&
+    claimNumbers.some(
+      (figure) =>
+        !sentenceNumbers.includes(figure) &&
+        sentenceNumbers.some(
+          (other) =>
+            !claimNumbers.includes(other) &&
+            kindOf(other) === kindOf(figure) &&
+            sameFrame(claim, figure, sentence, other),
+        ),
+    );
+  if (!sameSubject && !sameStatement) return replacedInPlace ? "contradicts" : "neither";
+  const claimReading = reading(claim, subject);
+  const said = reading(sentence, subject);
+  const asserted = [...claimReading.asserted];
+  if (asserted.some((number) => said.denied.has(number))) return "contradicts";
+  // Denials do not cancel out ("contrary to reports, it is not true"): a sentence that denies more, or less, than the claim does contradicts it.
+  if (said.negations !== claimReading.negations) return "contradicts";
+  const missing = asserted.filter((number) => !said.asserted.has(number));
+  const replaced = missing.some((number) =>
+    [...said.asserted].some((other) => !claimReading.asserted.has(other) && kindOf(other) === kindOf(number)),
+  );
+  if ((replaced && sameSubject) || replacedInPlace) return "contradicts";
+  if (missing.length > 0 || !sameStatement) return "neither";
+  if (said.hedged && !claimReading.hedged) return "neither";
+  if (said.narrowed && !claimReading.narrowed) return "narrows";
+  return "supports";
+}
+
+/** Whether `sentence` states the claim `claim`: `stanceOf` is `supports`. */
+export const statesClaim = (sentence: string, claim: string): boolean => stanceOf(sentence, claim) === "supports";
