@@ -58,6 +58,13 @@ describe("unsupportedTerms", () => {
 });
 
 describe("sentencesOf", () => {
+  it("does not cut after an initial", () => {
+    expect(sentencesOf("Navvulata was produced by D. P. Varma on the J. J. Movies banner. It was a hit.")).toEqual([
+      "Navvulata was produced by D. P. Varma on the J. J. Movies banner.",
+      "It was a hit.",
+    ]);
+  });
+
   it("keeps a heading apart from the sentence under it", () => {
     expect(sentencesOf(`# Sony\n\n${SONY} It used a carbon anode.`)).toEqual(["Sony", SONY, "It used a carbon anode."]);
   });
@@ -105,6 +112,48 @@ describe("stanceOf", () => {
       ),
     ).toBe("supports");
     expect(statesClaim(SONY, SONY)).toBe(true);
+  });
+
+  it("a sentence about another named subject neither supports nor contradicts, whatever words it shares", () => {
+    const claim =
+      "Vivaaha Bhojanambu is a 1988 Telugu comedy film, produced by Jandhyala, Jayakrishna on J. J. Movies banner.";
+    expect(
+      stanceOf(
+        "Navvulata (English: Joke) is a 1998 Telugu comedy film, produced by D. P. Varma on Surya Vamsi Films Pvt Ltd banner.",
+        claim,
+      ),
+    ).toBe("neither");
+    const sony = "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery.";
+    expect(
+      stanceOf("In 1991 Panasonic began selling the first commercial lithium-ion rechargeable battery.", sony),
+    ).toBe("neither");
+    expect(
+      stanceOf("Panasonic did not begin selling the first commercial lithium-ion rechargeable battery in 1991.", sony),
+    ).toBe("neither");
+    expect(
+      stanceOf("Sony did not begin selling the first commercial lithium-ion rechargeable battery in 1991.", sony),
+    ).toBe("contradicts");
+  });
+
+  it("another figure contradicts only a claim that names what it is about, named in the sentence too", () => {
+    expect(
+      stanceOf(
+        "The Heinkel HD 40 was a special-purpose cargo aircraft developed in Germany in the 1920s to distribute the Berlin newspaper.",
+        "The Heinkel HD 39 was a special-purpose cargo aircraft developed in Germany in the 1920s to distribute the Berlin newspaper.",
+      ),
+    ).toBe("neither");
+    expect(
+      stanceOf(
+        "Part of the division at the 2011 census had a population of 141.",
+        "According to the 2011 census it had a population of 6,493.",
+      ),
+    ).toBe("neither");
+    expect(
+      stanceOf(
+        "The outbreak is infamous for producing a deadly F5 that tore through the suburbs, killing 32 people.",
+        "Producing 46 tornadoes, the outbreak killed at least 72 people.",
+      ),
+    ).toBe("neither");
   });
 
   it("a hedge or a missing figure is neither; a limit narrows", () => {

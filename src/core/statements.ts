@@ -5,7 +5,7 @@
  * states a claim, contradicts it, narrows it, or does neither. Lexical on purpose: it can
  * refuse a support it cannot see; it never proves a paraphrase.
  */
-import { namesIn, stemSet } from "./lexicon.js";
+import { namesIn, normalizePhrase, stemSet } from "./lexicon.js";
 
 /**
  * Numbers written in `text`, as written: digits with their inner separators (`1,985`,
@@ -78,7 +78,8 @@ export function unsupportedTerms(text: string, evidence: string): { numbers: str
 
 /**
  * The sentences of a passage, whitespace-normalized: each line on its own (a heading is not
- * part of the sentence under it), cut after ., ! or ? before a capital, a digit or a quote.
+ * part of the sentence under it), cut after ., ! or ? before a capital, a digit or a quote —
+ * not after an initial ("D. P. Varma").
  */
 export function sentencesOf(text: string): string[] {
   return text
@@ -88,7 +89,8 @@ export function sentencesOf(text: string): string[] {
         .replace(/^\s*#+\s*/, "")
         .replace(/\s+/g, " ")
         .trim()
-        .split(/(?<=[.!?]["”’)]?)\s+(?=["“‘(]?[\p{Lu}\p{Nd}])/u),
+        // Not after an initial ("D. P. Varma", "J. J. Movies").
+        .split(/(?<![\s(.]\p{Lu}\.|^\p{Lu}\.)(?<=[.!?]["”’)]?)\s+(?=["“‘(]?[\p{Lu}\p{Nd}])/u),
     )
     .filter((sentence) => sentence.length > 0);
 }
@@ -154,6 +156,29 @@ function sameFrame(claim: string, figure: string, sentence: string, other: strin
   return shared >= Math.min(2, mine.size) && shared >= mine.size / 2;
 }
 
+/**
+ * The proper names that say what a claim is about, with a figure written right after a name
+ * as part of it ("Heinkel HD 39", "HWV 363b"): a single capitalised word the claim opens with
+ * is left out ("According", "Producing"), since it may be an ordinary word.
+ */
+function subjectNames(claim: string): string[] {
+  return namesIn(claim)
+    .filter((name) => !(name.initial && !name.text.includes(" ")))
+    .map((name) => {
+      const identifier = /^\s+(\p{Nd}[\p{L}\p{Nd}-]*)(?![\p{L}\p{Nd},.]\p{Nd})/u.exec(
+        claim.slice(name.start + name.text.length),
+      );
+      return identifier?.[1] && kindOf(identifier[1]) !== "year" ? `${name.text} ${identifier[1]}` : name.text;
+    });
+}
+
+/** Whether `sentence` names every name of `claim` (`subjectNames`), and the claim has one. */
+function namesEvery(sentence: string, claim: string): boolean {
+  const names = subjectNames(claim);
+  const written = ` ${normalizePhrase(sentence)} `;
+  return names.length > 0 && names.every((name) => written.includes(` ${normalizePhrase(name)} `));
+}
+
 /** A year (1000–2199) or another figure: two figures compare only within one kind. */
 const kindOf = (token: string): "year" | "figure" =>
   /^(?:1\p{Nd}{3}|2[01]\p{Nd}{2})$/u.test(token) ? "year" : "figure";
@@ -208,13 +233,28 @@ function reading(text: string, claimSubject: ReadonlySet<string>) {
  *   than, … — where the claim has none, or the other way round), denies one of the claim's
  *   numbers ("not in 1887"), or gives another figure of the same kind (a year for a year) in
  *   place of one the claim writes (on the same subject, or between the same words: "employed
- *   3,000 workers" against "employed 7,000 workers");
+ *   3,000 workers" against "employed 7,000 workers") — a figure only for a claim that names
+ *   what it is about, every name of it written in the sentence too (`subjectNames`: "Heinkel
+ *   HD 39" is not "Heinkel HD 40"; "it had a population of 6,493" names nothing);
  * - **narrows** when it states the claim only for part of it (only in, except, limited to, …);
  * - **neither** when it only reports the claim (may, reportedly, allegedly, …) or lacks one of
  *   its numbers;
- * - **supports** otherwise: same subject, every number of the claim asserted, same polarity.
+ * - **supports** otherwise: same subject, every number of the claim asserted, same polarity;
+ * - and in every case but **neither**, the sentence names the name the claim opens with (its
+ *   subject, as a rule: "Sony" in "In 1991 Sony began …"), if the claim has one.
  */
 export function stanceOf(sentence: string, claim: string): Stance {
+  const stance = stanceOnWords(sentence, claim);
+  if (stance === "neither") return stance;
+  // Shared words are not a shared subject: "Navvulata is a 1998 Telugu comedy film" says nothing
+  // of "Vivaaha Bhojanambu is a 1988 Telugu comedy film". The name the claim opens with must be there.
+  const lead = namesIn(claim)[0]?.text;
+  if (lead !== undefined && !` ${normalizePhrase(sentence)} `.includes(` ${normalizePhrase(lead)} `)) return "neither";
+  return stance;
+}
+
+/** `stanceOf` by the words and figures alone. */
+function stanceOnWords(sentence: string, claim: string): Stance {
   const subject = subjectStems(claim);
   const about = (claimStems: ReadonlySet<string>, sentenceStems: ReadonlySet<string>) => {
     const { shared, share } = sharedShare(claimStems, sentenceStems);
@@ -240,7 +280,7 @@ export function stanceOf(sentence: string, claim: string): Stance {
             sameFrame(claim, figure, sentence, other),
         ),
     );
-  if (!sameSubject && !sameStatement) return replacedInPlace ? "contradicts" : "neither";
+  if (!sameSubject && !sameStatement) return replacedInPlace && namesEvery(sentence, claim) ? "contradicts" : "neither";
   const claimReading = reading(claim, subject);
   const said = reading(sentence, subject);
   const asserted = [...claimReading.asserted];
@@ -251,7 +291,8 @@ export function stanceOf(sentence: string, claim: string): Stance {
   const replaced = missing.some((number) =>
     [...said.asserted].some((other) => !claimReading.asserted.has(other) && kindOf(other) === kindOf(number)),
   );
-  if ((replaced && sameSubject) || replacedInPlace) return "contradicts";
+  // Another figure contradicts only a claim about a named thing that the sentence names too.
+  if (((replaced && sameSubject) || replacedInPlace) && namesEvery(sentence, claim)) return "contradicts";
   if (missing.length > 0 || !sameStatement) return "neither";
   if (said.hedged && !claimReading.hedged) return "neither";
   if (said.narrowed && !claimReading.narrowed) return "narrows";

@@ -467,14 +467,19 @@ describe("verified, contested and unverified claims, gaps reported", () => {
     });
   });
 
-  it("says not applicable (null), not 0, for strategies that verify no claims; gaps count for every strategy", () => {
+  it("says not applicable (null), not 0, for verified and unverified claims of strategies that verify none; contested and gaps count for every strategy", () => {
     expect(verifiesClaims("investigative")).toBe(true);
     expect(verifiesClaims("pipeline")).toBe(false);
     expect(verifiesClaims("simple")).toBe(false);
     const pipeline = published(synthesizedReport(["Akira Yoshino built a cell."], ["No capacity is given."]));
     expect(scored("pipeline", pipeline)).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gaps: 1 });
-    expect(scored("simple", investigative)).toMatchObject({ verifiedClaims: null, contestedClaims: null, gaps: 2 });
-    expect(scored("simple", undefined)).toMatchObject({ verifiedClaims: null, unverifiedClaims: null, gaps: 0 });
+    expect(scored("pipeline", pipeline)).toMatchObject({ contestedClaims: 0 });
+    expect(scored("simple", investigative)).toMatchObject({ verifiedClaims: null, contestedClaims: 1, gaps: 2 });
+    expect(scored("simple", undefined)).toMatchObject({
+      verifiedClaims: null,
+      unverifiedClaims: null,
+      contestedClaims: 0,
+    });
   });
 
   it("reads a version 1 report: the unverified prefix becomes the status, other findings are not checked", () => {

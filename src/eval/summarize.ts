@@ -119,7 +119,7 @@ function summarizeStrategy(rows: readonly EvalRunRow[], strategy: string): Strat
     // Rows written before these counts existed have none (?? null).
     verifiedClaims: verifiesClaims(strategy) ? mean(clean.map((row) => row.verifiedClaims ?? null)) : null,
     unverifiedClaims: verifiesClaims(strategy) ? mean(clean.map((row) => row.unverifiedClaims ?? null)) : null,
-    contestedClaims: verifiesClaims(strategy) ? mean(clean.map((row) => row.contestedClaims ?? null)) : null,
+    contestedClaims: mean(clean.map((row) => row.contestedClaims ?? null)),
     gapsReported: mean(clean.map((row) => row.gaps)),
     salvage: { salvaged: count(faulted, (row) => row.salvaged === true), faulted: faulted.length },
     judge: summarizeJudge(clean),

@@ -196,7 +196,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)(
           "2.00 (n=12)",
         ]);
         const notApplicable = page.locator("td.not-applicable");
-        expect(await notApplicable.count()).toBe(6);
+        expect(await notApplicable.count()).toBe(4);
         // Muted like "not scored": a different colour from an ordinary cell.
         const colour = (cell: typeof notApplicable) => cell.evaluate((element) => getComputedStyle(element).color);
         expect(await colour(notApplicable.first())).not.toBe(await colour(investigative.locator("td").first()));

@@ -68,7 +68,7 @@ function emptyStrategy(strategy: string): StrategySummary {
     costUsd: null,
     verifiedClaims: null,
     unverifiedClaims: null,
-    contestedClaims: null,
+    contestedClaims: { n: 0, mean: null },
     gapsReported: { n: 0, mean: null },
     salvage: { salvaged: 0, faulted: 0 },
     judge: { scored: false, reason: "no judge" },
@@ -145,7 +145,7 @@ describe("renderSummaryMarkdown", () => {
       "—",
       "n/a",
       "n/a",
-      "n/a",
+      "0.00 (n=12)",
       "0.50 (n=12)",
       "812 ms / 1.4 s",
       "24.4 s / 41.3 s",
@@ -235,8 +235,8 @@ describe("renderSummaryMarkdown", () => {
     expect(text).toContain("No candidate was compared with the baseline.");
     const row = rowOf(markdownTable(text, "Per strategy"), "empty");
     expect(row.slice(4, 8)).toEqual(["—", "—", "—", "—"]);
-    // Verified, unverified and contested claims do not apply to a strategy that verifies none; no gaps figure without runs.
-    expect(row.slice(8, 12)).toEqual(["n/a", "n/a", "n/a", "—"]);
+    // Verified and unverified claims do not apply to a strategy that verifies none; no contested or gaps figure without runs.
+    expect(row.slice(8, 12)).toEqual(["n/a", "n/a", "—", "—"]);
     expect(row.slice(12, 14)).toEqual(["—", "—"]);
     expect(row[16]).toBe("—");
   });
@@ -389,8 +389,8 @@ describe("seed 000: verified claims, gaps reported and the comparison with simpl
       "2.00 (n=12)",
     ]);
     expect(rowOf(rows, "investigative").slice(14, 16)).toEqual(["1,204,800 / 61,200", "$1.65"]);
-    expect(rowOf(rows, "simple (baseline)").slice(8, 12)).toEqual(["n/a", "n/a", "n/a", "0.50 (n=12)"]);
-    expect(rowOf(rows, "pipeline").slice(8, 12)).toEqual(["n/a", "n/a", "n/a", "1.25 (n=12)"]);
+    expect(rowOf(rows, "simple (baseline)").slice(8, 12)).toEqual(["n/a", "n/a", "0.00 (n=12)", "0.50 (n=12)"]);
+    expect(rowOf(rows, "pipeline").slice(8, 12)).toEqual(["n/a", "n/a", "0.25 (n=12)", "1.25 (n=12)"]);
   });
 
   it("shows the investigative turn budget beside the shared one", () => {
@@ -428,7 +428,7 @@ describe("seed 000: verified claims, gaps reported and the comparison with simpl
     const page = htmlDocument(summary);
     expect(htmlTable(page, "strategies")).toEqual(markdownTable(markdown, "Per strategy"));
     expect(htmlTable(page, "budgets")).toEqual(markdownTable(markdown, "Equal budgets"));
-    expect(page.querySelectorAll("td.not-applicable")).toHaveLength(6);
+    expect(page.querySelectorAll("td.not-applicable")).toHaveLength(4);
     const items = [...page.querySelectorAll("#comparison li")].map((item) => item.textContent);
     expect(items).toEqual(comparisonLines(summary));
     expect(page.querySelector("#comparison h2")?.textContent).toBe("Seed 000 comparison: investigative against simple");

@@ -109,14 +109,19 @@ export function readHtml(html: string): ReadBack {
     return {
       title: text(document.querySelector("h1")),
       notice: text(document.querySelector(".notice")),
-      findings: Array.from(document.querySelectorAll("#direct-findings li, #findings li")).map((item) => ({
-        number: Number(item.getAttribute("value")),
+      // The items themselves, not the lines of their verification; an item's own citation, one link per source.
+      findings: Array.from(document.querySelectorAll("#direct-findings > ol > li, #findings > ol > li")).map(
+        (item) => ({
+          number: Number(item.getAttribute("value")),
+          text: text(item.querySelector(".text")),
+          citation: text(item.querySelector(":scope > .cites, :scope > .cite")),
+        }),
+      ),
+      recommendations: Array.from(
+        document.querySelectorAll("#recommendations > ol > li, #recommendations > ul > li"),
+      ).map((item) => ({
         text: text(item.querySelector(".text")),
-        citation: text(item.querySelector(".cite")),
-      })),
-      recommendations: Array.from(document.querySelectorAll("#recommendations li")).map((item) => ({
-        text: text(item.querySelector(".text")),
-        citation: text(item.querySelector(".cite")),
+        citation: text(item.querySelector(":scope > .cites, :scope > .cite")),
       })),
       gaps: Array.from(document.querySelectorAll("#gaps li")).map((item) => text(item.querySelector(".text"))),
       cards: Array.from(document.querySelectorAll("#excerpts article.card")).map((card) => ({

@@ -20,7 +20,7 @@ const simple: StrategySummary = {
   costUsd: 0.4123,
   verifiedClaims: null,
   unverifiedClaims: null,
-  contestedClaims: null,
+  contestedClaims: { n: 12, mean: 0 },
   gapsReported: { n: 12, mean: 0.5 },
   salvage: { salvaged: 3, faulted: 4 },
   judge: {
@@ -48,7 +48,7 @@ const pipeline: StrategySummary = {
   costUsd: 0.2871,
   verifiedClaims: null,
   unverifiedClaims: null,
-  contestedClaims: null,
+  contestedClaims: { n: 12, mean: 0.25 },
   gapsReported: { n: 12, mean: 1.25 },
   salvage: { salvaged: 6, faulted: 8 },
   judge: {
@@ -77,7 +77,7 @@ const agent: StrategySummary = {
   costUsd: null,
   verifiedClaims: null,
   unverifiedClaims: null,
-  contestedClaims: null,
+  contestedClaims: { n: 12, mean: 0 },
   gapsReported: { n: 12, mean: 0 },
   salvage: { salvaged: 0, faulted: 2 },
   judge: { scored: false, reason: "the judge's daily budget was spent before these runs" },

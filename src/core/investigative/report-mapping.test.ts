@@ -303,9 +303,9 @@ describe("finalReportToSynthesis", () => {
           quote: "Model X has 7 billion parameters; its weights load in half precision.",
         },
       ],
-      contradicts: [
-        { sourceId: "s_003", chunkIds: ["s_003.p01"], quote: "With batch 8 the activation memory reaches 24 GB." },
-      ],
+      // The ledger links s_003 as contradicting, but no sentence of it contradicts the claim: it
+      // is cited, and nothing is quoted as the other side rather than a sentence that is not.
+      contradicts: [{ sourceId: "s_003", chunkIds: ["s_003.p01"] }],
     });
   });
 });

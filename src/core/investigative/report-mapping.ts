@@ -111,13 +111,16 @@ function claimProblem(item: FinalReportItem, claims: ReadonlyMap<string, Claim>)
   return undefined;
 }
 
-/** The sentence of the passages that stands to `claim` as `stance` says (or the passages' first sentence), verbatim. */
+/**
+ * The sentence of the passages that stands to `claim` as `stance` says, verbatim; none when no
+ * sentence does (a quote that is not the other side would mislead more than no quote).
+ */
 function quoteFor(passages: string, claim: string, stance: "supports" | "contradicts"): string | undefined {
   const sentences = sentencesOf(passages);
-  const wanted =
+  return (
     sentences.find((sentence) => stanceOf(sentence, claim) === stance) ??
-    (stance === "contradicts" ? sentences.find((sentence) => stanceOf(sentence, claim) === "narrows") : undefined);
-  return wanted ?? sentences[0];
+    (stance === "contradicts" ? sentences.find((sentence) => stanceOf(sentence, claim) === "narrows") : undefined)
+  );
 }
 
 /** The cited passages of a claim's links of one stance, each with its quote. */

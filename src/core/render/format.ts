@@ -81,6 +81,11 @@ export function verificationSummary(doc: ReportDocument): string {
   const notChecked = count("not-checked");
   if (notChecked === items.length)
     return "Verification: not checked. This research cites the passages of each finding but does not cross-check findings against other sources.";
+  const contested = count("contested");
+  const findings = `of ${items.length} ${items.length === 1 ? "finding" : "findings"}`;
+  // Nothing verified or left unverified: say what was contested, without a "0 verified" no check earned.
+  if (count("verified") + count("unverified") === 0)
+    return `Verification: ${counted(contested, findings)} contested (the sources read contradict ${contested === 1 ? "it" : "them"}; the contradicting passages are quoted)${notChecked > 0 ? `, ${notChecked} not checked` : ""}.`;
   const parts = [
     `${counted(count("verified"), `of ${items.length} ${items.length === 1 ? "finding" : "findings"}`)} verified (stated by independent sources and survived a challenge)`,
     ...(count("contested") > 0 ? [`${count("contested")} contested (sources contradict it)`] : []),

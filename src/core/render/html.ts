@@ -72,10 +72,18 @@ export function reportBody(doc: ReportDocument): string {
   if (doc.producedBy) body.push(`<p class="produced-by"><em>${escapeHtml(doc.producedBy)}</em></p>`);
   const summary = verificationSummary(doc);
   if (summary) body.push(`<p class="verification-summary"><strong>${escapeHtml(summary)}</strong></p>`);
+  // One link per source cited, so that each source a finding names can be opened.
   const cite = (citations: readonly Citation[]): string => {
-    const first = citations[0];
-    const target = first ? `#source-${first.number}` : "#sources";
-    return `<a class="cite" href="${target}">${escapeHtml(citationText(citations))}</a>`;
+    const [first] = citations;
+    if (citations.length <= 1) {
+      const target = first ? `#source-${first.number}` : "#sources";
+      return `<a class="cite" href="${target}">${escapeHtml(citationText(citations))}</a>`;
+    }
+    const links = citations.map(
+      (citation) =>
+        `<a class="cite" href="#source-${citation.number}">${escapeHtml(citationText([citation]).slice(1, -1))}</a>`,
+    );
+    return `<span class="cites">[${links.join("; ")}]</span>`;
   };
   const label = (item: { verification: Verification }): string => {
     const word = VERIFICATION_LABEL[item.verification.status];

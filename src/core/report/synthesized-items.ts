@@ -4,6 +4,7 @@
  * premises, gaps with related sources. Local proposal ids never reach the document.
  */
 import type { Admitted } from "../synthesis/admission.js";
+import type { FactProposal } from "../synthesis/proposals.js";
 import { readerLine } from "../text.js";
 import type { Citation, Finding, Gap, Recommendation, Verification, VerificationStatus } from "./report-document.js";
 
@@ -34,7 +35,8 @@ export interface CitedPassages {
 
 /**
  * How the strategy checked a fact, keyed by the fact's id: given by code from the claim ledger
- * (never by a model). A fact without one is `not-checked`.
+ * (never by a model). A fact without one is `contested` when its proposal names sources that
+ * contradict it (`contradictedBy`, checked for structure by admission), else `not-checked`.
  */
 export interface VerificationDraft {
   status: VerificationStatus;
@@ -47,6 +49,19 @@ export type VerificationMap = ReadonlyMap<string, VerificationDraft>;
 
 const NOT_CHECKED: VerificationDraft = { status: "not-checked", supports: [], contradicts: [] };
 
+/** The verification of `fact`: the strategy's, else contested by the sources its proposal names, else not checked. */
+function verificationOfFact(fact: FactProposal, verification: VerificationMap): VerificationDraft {
+  const given = verification.get(fact.id);
+  if (given) return given;
+  const against = fact.contradictedBy ?? [];
+  if (against.length === 0) return NOT_CHECKED;
+  return {
+    status: "contested",
+    supports: [{ sourceId: fact.sourceId, chunkIds: fact.chunkIds }],
+    contradicts: against,
+  };
+}
+
 /**
  * Sources cited by the admitted items, in order of first citation: the facts' own, then
  * those their verification lists (supporting and contradicting). Derivations and
@@ -54,8 +69,8 @@ const NOT_CHECKED: VerificationDraft = { status: "not-checked", supports: [], co
  */
 export function citedSourceIds(admitted: Admitted, verification: VerificationMap = new Map()): string[] {
   const checked = admitted.facts.flatMap((fact) => {
-    const draft = verification.get(fact.id);
-    return draft ? [...draft.supports, ...draft.contradicts].map((cited) => cited.sourceId) : [];
+    const draft = verificationOfFact(fact, verification);
+    return [...draft.supports, ...draft.contradicts].map((cited) => cited.sourceId);
   });
   return [...new Set([...admitted.facts.map((fact) => fact.sourceId), ...checked])];
 }
@@ -95,7 +110,7 @@ export function synthesizedItems(
 ): SynthesizedItems {
   const seqOf = new Map(sources.flatMap((source) => source.chunks.map((chunk) => [chunk.id, chunk.seq] as const)));
   const drafts = new Map<string, VerificationDraft>(
-    admitted.facts.map((fact) => [fact.id, verification.get(fact.id) ?? NOT_CHECKED]),
+    admitted.facts.map((fact) => [fact.id, verificationOfFact(fact, verification)]),
   );
   const draftOf = (cited: CitedPassages): Draft => ({
     sourceId: cited.sourceId,

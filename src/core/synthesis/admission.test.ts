@@ -167,6 +167,36 @@ describe("admitSynthesis", () => {
       expect(readerTextProblem(plain), plain).toBeUndefined();
   });
 
+  it("admits a fact's contradictions only when they cite another source's passages and quote them verbatim", () => {
+    const against = {
+      sourceId: "s_002",
+      chunkIds: ["s_002.p01"],
+      quote: "Sony sold the first commercial cell in 1991,",
+    };
+    const admitted = admitSynthesis(
+      {
+        ...empty,
+        facts: [
+          fact("f1", { contradictedBy: [against] }),
+          fact("f2", { contradictedBy: [{ ...against, quote: "Sony sold the first commercial cell in 1992." }] }),
+          fact("f3", {
+            contradictedBy: [{ ...against, sourceId: "s_001", chunkIds: ["s_001.p02"], quote: "John Goodenough" }],
+          }),
+          fact("f4", { contradictedBy: [{ ...against, chunkIds: ["s_002.p09"] }] }),
+          fact("f5", { contradictedBy: [{ ...against, quote: "See https://evil.example/x" }] }),
+        ],
+      },
+      catalog,
+    );
+    expect(admitted.facts.map((item) => item.id)).toEqual(["f1"]);
+    expect(admitted.diagnostics.map((item) => [item.itemId, item.reason])).toEqual([
+      ["f2", "contradiction: the quote is not written in the passages of s_002 it cites"],
+      ["f3", "is contradicted by its own source"],
+      ["f4", "contradiction: cites chunk s_002.p09, which is not a chunk of s_002"],
+      ["f5", "contradiction: text contains an authored URL"],
+    ]);
+  });
+
   it("drops a derivation whose premise was dropped, and everything resting on it, but not unrelated components", () => {
     const admitted = admitSynthesis(
       {

@@ -12,6 +12,7 @@
  */
 import { parse as parseDomain } from "tldts";
 import { derivedBy, numbersIn } from "../statements.js";
+import { collapseWhitespace as squeezed } from "../text.js";
 import type {
   DerivationProposal,
   FactProposal,
@@ -94,18 +95,44 @@ function numbersProblem(texts: readonly string[], premiseNumbers: readonly strin
   return undefined;
 }
 
-function factProblem(fact: FactProposal, catalog: AdmissionCatalog): string | undefined {
-  const chunks = catalog.get(fact.sourceId);
-  if (!chunks) return `cites source ${fact.sourceId}, which is not in the catalog`;
-  if (new Set(fact.chunkIds).size !== fact.chunkIds.length) return "cites the same chunk twice";
-  for (const chunkId of fact.chunkIds) {
-    if (!chunks.has(chunkId)) return `cites chunk ${chunkId}, which is not a chunk of ${fact.sourceId}`;
+/** Why `chunkIds` of `sourceId` are not a valid citation of the catalog, or undefined. */
+function citationProblem(sourceId: string, chunkIds: readonly string[], catalog: AdmissionCatalog): string | undefined {
+  const chunks = catalog.get(sourceId);
+  if (!chunks) return `cites source ${sourceId}, which is not in the catalog`;
+  if (new Set(chunkIds).size !== chunkIds.length) return "cites the same chunk twice";
+  for (const chunkId of chunkIds) {
+    if (!chunks.has(chunkId)) return `cites chunk ${chunkId}, which is not a chunk of ${sourceId}`;
   }
+  return undefined;
+}
+
+/**
+ * Why a fact's contradictions are not well-formed, or undefined: each cites passages of
+ * another source in the catalog and quotes, verbatim, a sentence those passages write.
+ * Whether the quote really contradicts the fact is not checked (structure only).
+ */
+function contradictionsProblem(fact: FactProposal, catalog: AdmissionCatalog): string | undefined {
+  for (const against of fact.contradictedBy ?? []) {
+    if (against.sourceId === fact.sourceId) return "is contradicted by its own source";
+    const problem = citationProblem(against.sourceId, against.chunkIds, catalog) ?? readerTextProblem(against.quote);
+    if (problem) return `contradiction: ${problem}`;
+    const passages = squeezed(
+      against.chunkIds.map((chunkId) => catalog.get(against.sourceId)?.get(chunkId) ?? "").join(" "),
+    );
+    if (!passages.includes(squeezed(against.quote)))
+      return `contradiction: the quote is not written in the passages of ${against.sourceId} it cites`;
+  }
+  return undefined;
+}
+
+function factProblem(fact: FactProposal, catalog: AdmissionCatalog): string | undefined {
+  const cited = citationProblem(fact.sourceId, fact.chunkIds, catalog);
+  if (cited) return cited;
   const citedNumbers = new Set(numbersIn(citedText(fact, catalog)));
   for (const number of numbersIn(fact.text)) {
     if (!citedNumbers.has(number)) return `states the number ${number}, which its cited passages do not contain`;
   }
-  return undefined;
+  return contradictionsProblem(fact, catalog);
 }
 
 /** Admits the proposals of one synthesis generation against `catalog`. Pure. */

@@ -8,6 +8,14 @@ import { z } from "zod";
 const localId = z.string().min(1).max(40);
 const text = z.string().min(1).max(2_000);
 
+/** Passages of another source that contradict a fact, with the contradicting sentence quoted verbatim. */
+export const contradictionSchema = z.object({
+  sourceId: z.string().min(1).max(40),
+  chunkIds: z.array(z.string().min(1).max(60)).min(1).max(8),
+  /** The contradicting sentence, exactly as the passages write it. */
+  quote: z.string().min(1).max(600),
+});
+
 export const factProposalSchema = z.object({
   id: localId,
   text,
@@ -15,6 +23,11 @@ export const factProposalSchema = z.object({
   sourceId: z.string().min(1).max(40),
   /** One or more exact chunk ids of that source. */
   chunkIds: z.array(z.string().min(1).max(60)).min(1).max(8),
+  /**
+   * Other sources that contradict it (a negation, another figure or date for the same
+   * subject): the fact is published as contested, both sides cited and quoted.
+   */
+  contradictedBy: z.array(contradictionSchema).max(4).optional(),
 });
 
 export const derivationProposalSchema = z.object({
@@ -47,6 +60,7 @@ export const synthesisOutputSchema = z.object({
 });
 
 export type FactProposal = z.infer<typeof factProposalSchema>;
+export type Contradiction = z.infer<typeof contradictionSchema>;
 export type DerivationProposal = z.infer<typeof derivationProposalSchema>;
 export type RecommendationProposal = z.infer<typeof recommendationProposalSchema>;
 export type GapProposal = z.infer<typeof gapProposalSchema>;

@@ -97,6 +97,7 @@ const CASES: Case[] = [
 async function research(
   question: string,
   documents: Record<string, string>,
+  strategy = "investigative",
 ): Promise<{ doc: ReportDocument; markdown: string }> {
   const dir = tempDir("assay-adversarial-");
   cleanups.push(dir.cleanup);
@@ -104,7 +105,7 @@ async function research(
   mkdirSync(corpus);
   for (const [name, text] of Object.entries(documents)) writeFileSync(join(corpus, name), text);
   const out = join(dir.path, "report");
-  const result = await runCli(["run", question, "--corpus", corpus, "--strategy", "investigative", "--out", out], {
+  const result = await runCli(["run", question, "--corpus", corpus, "--strategy", strategy, "--out", out], {
     home: dir.path,
   });
   expect(result.code, result.stderr).toBe(0);
@@ -134,7 +135,7 @@ describe("the investigative offline engine against sources that deny a claim", (
     const shown = unescapeMarkdown(markdown);
     expect(shown).toContain(`**Contested:** ${item.claim}`);
     expect(shown).toContain(`Contradicted by [${other?.number}: passage 1]: “${item.against}”`);
-    expect(shown).toMatch(/\*\*Verification: 0 of \d+ findings? verified .*1 contested/);
+    expect(shown).toMatch(/\*\*Verification: 1 of \d+ findings? contested \(the sources read contradict/);
   }, 60_000);
 
   it("two independent sources agreeing in other words verify the claim, and the report names both and the challenge", async () => {
@@ -153,5 +154,38 @@ describe("the investigative offline engine against sources that deny a claim", (
     expect(shown).toContain(`**Verified:** ${SONY}`);
     expect(shown).toMatch(/Stated independently by \[\d: passage 1; \d: passage 1\]/);
     expect(shown).toContain("Verification: 1 of 1 finding verified");
+  }, 60_000);
+});
+
+describe("the pipeline's offline engine against sources that deny a finding", () => {
+  it.each(CASES)("$name: published contested, both sides cited, the other quoted", async (item) => {
+    const { doc, markdown } = await research(item.question, item.documents, "pipeline");
+    const findings = findingsOf(doc);
+    const finding = findings.find((candidate) => candidate.text === item.claim);
+    expect(finding?.verification.status, JSON.stringify(findings)).toBe("contested");
+    const other = doc.sources.find((source) => source.path === "b.md");
+    const claimed = doc.sources.find((source) => source.path === "a.md");
+    expect(finding?.verification.supports.map((citation) => citation.number)).toEqual([claimed?.number]);
+    expect(finding?.verification.contradicts.map((citation) => [citation.number, citation.quote])).toEqual([
+      [other?.number, item.against],
+    ]);
+    const shown = unescapeMarkdown(markdown);
+    expect(shown).toContain(`**Contested:** ${item.claim}`);
+    expect(shown).toContain(`Contradicted by [${other?.number}: passage 1]: “${item.against}”`);
+    expect(shown).toMatch(/\*\*Verification: \d+ of \d+ findings? contested \(the sources read contradict/);
+  }, 60_000);
+
+  it("two sources agreeing are not marked: the pipeline does not verify", async () => {
+    const { doc } = await research(
+      SONY_QUESTION,
+      {
+        "a.md": SONY_DOC,
+        "b.md":
+          "# Consumer electronics and batteries\n\nSony started selling the first commercial lithium-ion rechargeable batteries in 1991, for its camcorders.\n",
+      },
+      "pipeline",
+    );
+    expect(findingsOf(doc).map((finding) => finding.verification.status)).not.toContain("contested");
+    expect(findingsOf(doc).map((finding) => finding.verification.status)).not.toContain("verified");
   }, 60_000);
 });

@@ -3,7 +3,8 @@
  * live claims quoted verbatim — VERIFIED first, then UNVERIFIED, each by relevance to the
  * objective and stated with its real status, UNVERIFIED ones far off the objective left out —
  * with the sources that support each one, and one gap per `unresolvable` question
- * with its assumption. It writes no sentence of its own about the world.
+ * with its assumption. A gap says what the investigation left unresolved, not that no
+ * source mentions it (the finalization gate wants every unresolvable question reported). It writes no sentence of its own about the world.
  */
 import { type FinalReport, MAX_REPORT_ITEMS, SUMMARY_MAX_CHARS } from "../../../core/investigative/final-report.js";
 import { claimStatement, withoutIds } from "../../../core/investigative/report-mapping.js";
@@ -82,7 +83,7 @@ export function offlineFinalReport(investigation: Pick<Investigation, "ledger" |
     .map((question) => ({
       text: withoutIds(
         readerLine(
-          `${question.question} Not answered by the sources read. Assumption: ${question.answer.trim() || "none stated"}`,
+          `${question.question} Left unresolved by the investigation. Assumption: ${question.answer.trim() || "none stated"}`,
           1_000,
         ),
       ),

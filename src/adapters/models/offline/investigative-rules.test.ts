@@ -26,13 +26,13 @@ import {
 } from "../../../core/investigative/types.js";
 import { stemSet } from "../../../core/lexicon.js";
 import { statesClaim } from "../../../core/statements.js";
+import { collapseWhitespace } from "../../../core/text.js";
 import type { ActTurn } from "../../../ports/model.js";
 import { isActState } from "./investigative-context.js";
 import { facetQuestion, focusOf, objectiveFacets } from "./investigative-evidence.js";
 import { offlineFinalReport } from "./investigative-report.js";
 import { offlineInvestigativeTurn } from "./investigative-rules.js";
 import { planQueries } from "./query-expansion.js";
-import { collapseWhitespace } from "./sentences.js";
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures: a tiny local corpus, and the loop's tools as the real loop offers them.

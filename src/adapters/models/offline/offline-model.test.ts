@@ -8,10 +8,10 @@ import type { ActState } from "../../../core/investigative/loop-tools.js";
 import { DEFAULT_INVESTIGATION_CONFIG } from "../../../core/investigative/types.js";
 import { admitSynthesis } from "../../../core/synthesis/admission.js";
 import { plannerOutputSchema, synthesisOutputSchema } from "../../../core/synthesis/proposals.js";
+import { collapseWhitespace } from "../../../core/text.js";
 import type { ActInput, AgentMessage, PacketSource, PlannerInput, SynthesisInput } from "../../../ports/model.js";
 import { offlineInvestigativeTurn } from "./investigative-rules.js";
 import { createOfflineModel } from "./offline-model.js";
-import { collapseWhitespace } from "./sentences.js";
 
 const options = { timeoutMs: 5_000 };
 // biome-ignore lint/suspicious/noControlCharactersInRegex: detecting control characters is the point.

@@ -9,8 +9,10 @@
  */
 
 import { hasVerb, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
+import { stanceOf } from "../../../core/statements.js";
 import { readerTextProblem } from "../../../core/synthesis/admission.js";
-import type { FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
+import type { Contradiction, FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
+import { collapseWhitespace as squeezed } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
 import { gapsFor, mentionsOf } from "./gaps.js";
 import { profileRequest, type RequestProfile } from "./request.js";
@@ -248,6 +250,33 @@ export function rankSentences(question: string, sources: readonly PacketSource[]
   }));
 }
 
+/** At most this many contradicting passages are cited against one fact. */
+const MAX_CONTRADICTIONS = 2;
+
+/**
+ * The packet's sentences of other sources that contradict `fact` (`stanceOf`: a negation,
+ * a refutation, another figure or date for the same subject), one per source, in packet
+ * order: the fact is published contested, both sides quoted, instead of one side alone.
+ */
+function contradictionsOf(
+  fact: Candidate,
+  candidates: readonly Candidate[],
+  chunkText: ReadonlyMap<string, string>,
+): Contradiction[] {
+  const found: Contradiction[] = [];
+  const sources = new Set<string>([fact.sourceId]);
+  for (const other of candidates) {
+    if (found.length >= MAX_CONTRADICTIONS) break;
+    if (sources.has(other.sourceId) || other.quality <= 0 || readerTextProblem(other.text) !== undefined) continue;
+    if (stanceOf(other.text, fact.text) !== "contradicts") continue;
+    // Quoted as the passage writes it (admission checks the quote against the passage).
+    if (!squeezed(chunkText.get(other.chunkId) ?? "").includes(squeezed(other.text))) continue;
+    sources.add(other.sourceId);
+    found.push({ sourceId: other.sourceId, chunkIds: [other.chunkId], quote: other.text });
+  }
+  return found;
+}
+
 /**
  * The extractive synthesis of `question` over the closed packet `sources`. Its gaps are
  * computed against `read` (every source the run read, of which the packet may be a part):
@@ -263,12 +292,17 @@ export function extractiveSynthesis(
   const profile = profileRequest(question);
   const candidates = candidatesOf(sources);
   const ranked = rank(profile, candidates);
-  const facts: FactProposal[] = selectFacts(ranked, limits).map((candidate, index) => ({
-    id: `f${index + 1}`,
-    text: candidate.text,
-    sourceId: candidate.sourceId,
-    chunkIds: [candidate.chunkId],
-  }));
+  const chunkText = new Map(sources.flatMap((source) => source.chunks.map((chunk) => [chunk.id, chunk.text] as const)));
+  const facts: FactProposal[] = selectFacts(ranked, limits).map((candidate, index) => {
+    const contradictedBy = contradictionsOf(candidate, candidates, chunkText);
+    return {
+      id: `f${index + 1}`,
+      text: candidate.text,
+      sourceId: candidate.sourceId,
+      chunkIds: [candidate.chunkId],
+      ...(contradictedBy.length > 0 ? { contradictedBy } : {}),
+    };
+  });
   const gaps = gapsFor(profile, mentionsOf([...read, ...sources]), limits.maxGaps, language);
   return { facts, derivations: [], recommendations: [], gaps };
 }

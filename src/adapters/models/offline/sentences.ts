@@ -16,7 +16,7 @@ export interface SentenceSpan {
 }
 
 /** Collapses whitespace runs to one space and trims; the only change made to quoted text. */
-export const collapseWhitespace = (text: string): string => text.replace(/\s+/g, " ").trim();
+import { collapseWhitespace } from "../../../core/text.js";
 
 const ABBREVIATIONS = new Set(
   (
