@@ -156,6 +156,87 @@ describe("stanceOf", () => {
     ).toBe("neither");
   });
 
+  it.each([
+    [
+      "another census's figures",
+      "At the 2011 Census this ward had a population of 16,099.",
+      "Part of Blennerville electoral division falls within the area of Tralee Town Council, and at the 2011 census had a population of 141.",
+    ],
+    [
+      "a census named only as the frame",
+      "According to the 2001 census it had a population of 6,493, increasing to 7,049 at the 2011 Census.",
+      "According to 2011 Census of India, West Bengal has over 24.6 million Bengali Muslims, who form 27% of the state's population.",
+    ],
+    [
+      "another season",
+      "The 2003–04 NBA season was the 15th season for the Orlando Magic in the National Basketball Association.",
+      "The 1997–98 NBA season was the ninth season for the Orlando Magic in the National Basketball Association.",
+    ],
+    [
+      "another season, the other way round",
+      "The 1997–98 NBA season was the ninth season for the Orlando Magic in the National Basketball Association.",
+      "The 2003–04 NBA season was the 15th season for the Orlando Magic in the National Basketball Association.",
+    ],
+    [
+      "another edition of an event",
+      "At the 1929 FIS Nordic World Ski Championships, he won the ski jumping competition while earning a bronze at the 1930 event.",
+      "Ruud won a gold medal at the 1938 FIS Nordic World Ski Championships.",
+    ],
+    [
+      "another holder of a title",
+      "He became 4th Baron Stafford on the death of his father in 1603",
+      "Edward Fitzherbert, 13th Baron Stafford",
+    ],
+    [
+      "another outbreak",
+      "The tornado outbreak sequence of May 22–31, 2008 was a series of tornado outbreaks affecting the central plains of the United States since May 22 to May 31 of 2008.",
+      "The Tornado outbreak sequence of May 1896 was a series of violent and deadly tornado outbreaks that struck much of the Central and Southern United States from May 15 to May 28, 1896.",
+    ],
+    [
+      "a year of something else",
+      'Benton Fraser (born 1962) is a fictional character in the television series "Due South".',
+      'He is known for his lead role as Constable Benton Fraser in the television series "Due South" as well as his 2008 war film "Passchendaele", which he wrote, produced, directed, and starred in.',
+    ],
+    [
+      "a team's other years",
+      "The 1976 Tampa Bay Buccaneers season was the team’s first in the National Football League.",
+      "Mark Dominik (born March 9, 1971) is a former professional football executive and scout for the Kansas City Chiefs and Tampa Bay Buccaneers of the National Football League (NFL) from 1994 to 2013.",
+    ],
+    [
+      "another song on the same chart",
+      'The song debuted on the U.S. "Billboard" Hot 100 at 13.',
+      'The song debuted on the "Billboard" Hot 100 chart at number 38 on October 27, 2001.',
+    ],
+    [
+      "a function word that frames the figure (since)",
+      "Since 1994 (when a full professional football league was established in Indonesia), there have been 3 All-star games (1994, 1995 and 2006).",
+      "No All-Star Game MVP was named in 1999 since the game was canceled due to the league's lockout.",
+    ],
+  ])("a sentence about another thing neither supports nor contradicts: %s", (_, claim, sentence) => {
+    expect(stanceOf(sentence, claim)).toBe("neither");
+  });
+
+  it("a year range's short end is a year: the same span in full is no contradiction", () => {
+    const claim =
+      '"The Jetsons" is an American animated sitcom produced by Hanna-Barbera, originally airing in primetime from 1962–63, then later as part of the weekday/weekend morning programming block called "The Funtastic World of Hanna-Barbera", until 1987.';
+    const sentence =
+      'The Jetsons is an American animated sitcom produced by Hanna-Barbera, originally airing in primetime from September 23, 1962, to March 17, 1963, then later in syndication, with new episodes in 1985 to 1987 as part of "The Funtastic World of Hanna-Barbera" block.';
+    expect(stanceOf(sentence, claim)).not.toBe("contradicts");
+    // The same season named in both, with another figure for what it was: a contradiction.
+    expect(
+      stanceOf(
+        "The 2003–04 NBA season was the 16th season for the Orlando Magic in the National Basketball Association.",
+        "The 2003–04 NBA season was the 15th season for the Orlando Magic in the National Basketball Association.",
+      ),
+    ).toBe("contradicts");
+    expect(
+      stanceOf(
+        "Benton Fraser (born 1965) is a fictional character in the television series Due South.",
+        'Benton Fraser (born 1962) is a fictional character in the television series "Due South".',
+      ),
+    ).toBe("contradicts");
+  });
+
   it("a hedge or a missing figure is neither; a limit narrows", () => {
     expect(
       stanceOf("Sony reportedly began selling the first commercial lithium-ion rechargeable battery in 1991.", SONY),

@@ -5,7 +5,7 @@
  * states a claim, contradicts it, narrows it, or does neither. Lexical on purpose: it can
  * refuse a support it cannot see; it never proves a paraphrase.
  */
-import { namesIn, normalizePhrase, stemSet } from "./lexicon.js";
+import { isVerbLike, namesIn, normalizePhrase, stemSet } from "./lexicon.js";
 
 /**
  * Numbers written in `text`, as written: digits with their inner separators (`1,985`,
@@ -156,14 +156,29 @@ function sameFrame(claim: string, figure: string, sentence: string, other: strin
   return shared >= Math.min(2, mine.size) && shared >= mine.size / 2;
 }
 
+/** What opens a name that only frames a statement: "at the 2011 Census", "according to the Census", "in the United States", "on the Billboard Hot 100". */
+const FRAMING =
+  /\b(?:[Aa]t|[Ii]n|[Oo]n|[Dd]uring|[Aa]ccording to|[Ss]ince|[Ff]rom|[Uu]ntil|[Aa]fter|[Bb]efore)\s+(?:[Tt]he\s+(?:(?:\p{Nd}[\p{Nd}–-]*(?:st|nd|rd|th)?|\p{Lu}[\p{L}.]*)\s+)*)?["“‘]?$/u;
+
 /**
- * The proper names that say what a claim is about, with a figure written right after a name
+ * The proper names that say what a claim is about (not those that only frame it, `FRAMING`), with a figure written right after a name
  * as part of it ("Heinkel HD 39", "HWV 363b"): a single capitalised word the claim opens with
  * is left out ("According", "Producing"), since it may be an ordinary word.
  */
 function subjectNames(claim: string): string[] {
-  return namesIn(claim)
+  // A name that frames, and the names written right after it ("on the U.S. \"Billboard\" Hot 100").
+  const names = namesIn(claim);
+  let framingEnd = -1;
+  const framing = names.filter((name) => {
+    const frames =
+      FRAMING.test(claim.slice(0, name.start)) ||
+      (framingEnd >= 0 && /^[\s"“”'‘’]*$/u.test(claim.slice(framingEnd, name.start)));
+    if (frames) framingEnd = name.start + name.text.length;
+    return frames;
+  });
+  return names
     .filter((name) => !(name.initial && !name.text.includes(" ")))
+    .filter((name) => !framing.includes(name))
     .map((name) => {
       const identifier = /^\s+(\p{Nd}[\p{L}\p{Nd}-]*)(?![\p{L}\p{Nd},.]\p{Nd})/u.exec(
         claim.slice(name.start + name.text.length),
@@ -177,6 +192,57 @@ function namesEvery(sentence: string, claim: string): boolean {
   const names = subjectNames(claim);
   const written = ` ${normalizePhrase(sentence)} `;
   return names.length > 0 && names.every((name) => written.includes(` ${normalizePhrase(name)} `));
+}
+
+const NUMBER = /(?<![\p{L}\p{Nd}.,])\p{Nd}+(?:[.,\u202F\u00A0]\p{Nd}+)*/gu;
+
+/**
+ * The figures of a text as a stance compares them: `numbersIn`, with the short end of a year
+ * range written out ("1962–63" is 1962 and 1963), and each marked `identifies` when it names
+ * rather than measures — written into a name ("the 2011 Census", "the 1932 Winter Olympics",
+ * "4th Baron Stafford", "The 2003–04 NBA season", "Heinkel HD 39") or into what the text is
+ * about, before a first verb that is "is", "are", "was" or "were" ("The tornado outbreak
+ * sequence of May 22–31, 2008 was …"), outside parentheses. Another identifying figure is
+ * another thing, never another value for the same one.
+ */
+function figuresOf(text: string): { token: string; identifies: boolean }[] {
+  const subjectEnd = subjectPhraseEnd(text);
+  const figures: { token: string; identifies: boolean }[] = [];
+  for (const match of text.matchAll(NUMBER)) {
+    const before = text.slice(0, match.index);
+    const after = text.slice(match.index + match[0].length);
+    const written = match[0].replace(/[\u202F\u00A0]/g, ",");
+    const previous = figures.at(-1);
+    // "1962–63": the short end is the year 1963, and names what the start names.
+    const rangeStart = /(\p{Nd}{2})\p{Nd}{2}[–-]$/u.exec(before);
+    if (previous && /\p{Nd}[–-]$/u.test(before)) {
+      const token = rangeStart?.[1] && written.length === 2 ? `${rangeStart[1]}${written}` : written;
+      figures.push({ token, identifies: previous.identifies });
+      continue;
+    }
+    const ordinal = /^(?:st|nd|rd|th)\b/u.test(after);
+    const beforeName = /^\s+\p{Lu}/u.test(after.replace(/^(?:st|nd|rd|th)\b/u, "").replace(/^[–-]\p{Nd}+/u, ""));
+    const article = /(?:^|\b(?:the|a|an|his|her|its|their)\s+)$/iu.test(before);
+    const inParentheses = before.lastIndexOf("(") > before.lastIndexOf(")");
+    const identifies = (beforeName && (ordinal || article)) || (match.index < subjectEnd && !inParentheses);
+    figures.push({ token: written, identifies });
+  }
+  return figures;
+}
+
+/**
+ * Where the phrase a text is about ends: at its first verb (in lower case) when that verb is "is", "are",
+ * "was" or "were" and the text does not open with a preposition or a clause ("In 1991 Sony
+ * began …" is about Sony, not 1991); 0 otherwise.
+ */
+function subjectPhraseEnd(text: string): number {
+  if (/^\W*(?:in|on|at|by|from|since|during|after|before|until|according|when|while|if|as)\b/iu.test(text)) return 0;
+  // Capitalised words are names here ("May 22–31, 2008"), not verbs.
+  for (const word of text.matchAll(/(?<![\p{L}\p{Nd}’'-])\p{Ll}+/gu)) {
+    const lower = word[0];
+    if (isVerbLike(lower)) return /^(?:is|are|was|were)$/.test(lower) ? word.index : 0;
+  }
+  return 0;
 }
 
 /** A year (1000–2199) or another figure: two figures compare only within one kind. */
@@ -218,8 +284,10 @@ function reading(text: string, claimSubject: ReadonlySet<string>) {
   const hedged = cuesOf(text, HEDGE).some(counts);
   // A limit in another clause ("…, but only in Japan") still confines the statement.
   const narrowed = cuesOf(text, NARROWING).length > 0;
-  const asserted = numbersIn(text).filter((number) => !denied.has(number));
-  return { negations, denied, hedged, narrowed, asserted: new Set(asserted) };
+  const figures = figuresOf(text).filter((figure) => !denied.has(figure.token));
+  const asserted = new Set(figures.map((figure) => figure.token));
+  const values = new Set(figures.filter((figure) => !figure.identifies).map((figure) => figure.token));
+  return { negations, denied, hedged, narrowed, asserted, values };
 }
 
 /**
@@ -249,8 +317,9 @@ export function stanceOf(sentence: string, claim: string): Stance {
   // Shared words are not a shared subject: "Navvulata is a 1998 Telugu comedy film" says nothing
   // of "Vivaaha Bhojanambu is a 1988 Telugu comedy film". The name the claim opens with must be there.
   const lead = namesIn(claim)[0]?.text;
-  if (lead !== undefined && !` ${normalizePhrase(sentence)} `.includes(` ${normalizePhrase(lead)} `)) return "neither";
-  return stance;
+  if (lead === undefined) return stance;
+  const written = ` ${normalizePhrase(sentence)} `.includes(` ${normalizePhrase(lead)} `);
+  return written ? stance : "neither";
 }
 
 /** `stanceOf` by the words and figures alone. */
@@ -264,16 +333,25 @@ function stanceOnWords(sentence: string, claim: string): Stance {
   // sentence that shares the claim's figures needs fewer of its words to state it).
   const sameSubject = about(subject, subjectStems(sentence));
   const sameStatement = about(subjectStems(claim, true), subjectStems(sentence, true));
+  // A figure that names what the claim is about ("the 2011 Census", "The 1976 … season") must be
+  // there too: a sentence without it is about another thing, whatever else it shares.
+  const claimFigures = figuresOf(claim);
+  const sentenceFigures = figuresOf(sentence);
+  const sentenceNumbers = sentenceFigures.map((figure) => figure.token);
+  const claimNumbers = claimFigures.map((figure) => figure.token);
+  if (claimFigures.some((figure) => figure.identifies && !sentenceNumbers.includes(figure.token))) return "neither";
+  const valuesOf = (figures: typeof claimFigures) =>
+    figures.filter((figure) => !figure.identifies).map((figure) => figure.token);
+  const claimValues = valuesOf(claimFigures);
+  const sentenceValues = valuesOf(sentenceFigures);
   // Another figure in the place of one of the claim's, about the same thing (the words around it agree).
-  const claimNumbers = numbersIn(claim);
-  const sentenceNumbers = numbersIn(sentence);
   const shareOfSubject = sharedShare(subject, subjectStems(sentence)).share;
   const replacedInPlace =
     shareOfSubject >= 0.4 &&
-    claimNumbers.some(
+    claimValues.some(
       (figure) =>
         !sentenceNumbers.includes(figure) &&
-        sentenceNumbers.some(
+        sentenceValues.some(
           (other) =>
             !claimNumbers.includes(other) &&
             kindOf(other) === kindOf(figure) &&
@@ -288,8 +366,14 @@ function stanceOnWords(sentence: string, claim: string): Stance {
   // Denials do not cancel out ("contrary to reports, it is not true"): a sentence that denies more, or less, than the claim does contradicts it.
   if (said.negations !== claimReading.negations) return "contradicts";
   const missing = asserted.filter((number) => !said.asserted.has(number));
-  const replaced = missing.some((number) =>
-    [...said.asserted].some((other) => !claimReading.asserted.has(other) && kindOf(other) === kindOf(number)),
+  // Another value of the same kind, in a sentence that says what the claim's figure is of (a
+  // word around it in the claim: "born 1962" is not replaced by "his 2008 war film").
+  const sentenceStems = subjectStems(sentence);
+  const replaced = missing.some(
+    (number) =>
+      claimReading.values.has(number) &&
+      [...frameOf(claim, number)].some((term) => sentenceStems.has(term)) &&
+      [...said.values].some((other) => !claimReading.asserted.has(other) && kindOf(other) === kindOf(number)),
   );
   // Another figure contradicts only a claim about a named thing that the sentence names too.
   if (((replaced && sameSubject) || replacedInPlace) && namesEvery(sentence, claim)) return "contradicts";

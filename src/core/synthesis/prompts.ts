@@ -102,7 +102,7 @@ function synthesisRules(input: SynthesisInput, limits: SynthesisPromptLimits): s
     "",
     "Rules:",
     `1. Write every text item in ${language}, except names, identifiers and quotations as they appear in the sources.`,
-    `2. A fact is one atomic, independently checkable sentence. It cites exactly one source id ("sourceId") and the exact chunk ids of that source that say it ("chunkIds", 1 to ${limits.chunkIdsPerFact}). Split a compound sentence that needs different evidence into separate facts.`,
+    `2. A fact is one atomic, independently checkable sentence. It cites exactly one source id ("sourceId") and the exact chunk ids of that source that say it ("chunkIds", 1 to ${limits.chunkIdsPerFact}). Split a compound sentence that needs different evidence into separate facts. When another source contradicts a fact (denies it, or gives another figure or date for the same subject), keep the fact and list that source under "contradictedBy" with its chunk ids and the contradicting sentence quoted exactly ("quote"); otherwise leave "contradictedBy" out. Never drop or smooth over a disagreement.`,
     "3. Use only the source ids and chunk ids listed in the sources below. Never invent an id, a URL or a source.",
     `4. A derivation is a conclusion drawn from facts or other derivations: it cites their local ids ("premiseIds", 1 to ${limits.premisesPerItem}) and says how it follows ("method"). A recommendation cites its premise ids the same way and lists the reader-facing conditions under which it holds ("conditions", possibly empty).`,
     '5. A gap says specifically what the sources do not cover that the request asks about, and lists the related source ids ("relatedSourceIds", possibly empty). Do not write a gap that only says the sources are limited.',
@@ -110,7 +110,7 @@ function synthesisRules(input: SynthesisInput, limits: SynthesisPromptLimits): s
     `7. Local ids start with a letter and use letters, digits, "_" or "-" (for example f1, d1, r1, g1); each id is used once. Every text is at most ${limits.itemChars} characters and contains no URL and no markup.`,
     `8. At most ${limits.facts} facts, ${limits.derivations} derivations, ${limits.recommendations} recommendations and ${limits.gaps} gaps. Fewer well-supported items are better than many weak ones.`,
     "",
-    'Reply with one JSON object: {"facts": [{"id", "text", "sourceId", "chunkIds"}], "derivations": [{"id", "text", "premiseIds", "method"}], "recommendations": [{"id", "text", "premiseIds", "conditions"}], "gaps": [{"id", "text", "relatedSourceIds"}]}. Every array is required; use [] when there is nothing to say.',
+    'Reply with one JSON object: {"facts": [{"id", "text", "sourceId", "chunkIds", "contradictedBy"?: [{"sourceId", "chunkIds", "quote"}]}], "derivations": [{"id", "text", "premiseIds", "method"}], "recommendations": [{"id", "text", "premiseIds", "conditions"}], "gaps": [{"id", "text", "relatedSourceIds"}]}. Every array is required; use [] when there is nothing to say.',
   ].join("\n");
 }
 

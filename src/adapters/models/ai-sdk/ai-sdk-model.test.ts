@@ -212,6 +212,40 @@ describe("openai-compatible (Chat Completions)", () => {
     expect(result).toMatchObject({ ok: false, kind: "refused", attempts: 1 });
   });
 
+  it("reads a fact's contradictions, and a strict reply's null for none as absent", async () => {
+    const reply = JSON.stringify({
+      facts: [
+        {
+          id: "f1",
+          text: "LFP cells tolerate more than 3000 full cycles.",
+          sourceId: "s_001",
+          chunkIds: ["c_001_0001"],
+          contradictedBy: [
+            { sourceId: "s_002", chunkIds: ["c_002_0001"], quote: "NMC cells store more energy per kilogram." },
+          ],
+        },
+        {
+          id: "f2",
+          text: "NMC cells store more energy per kilogram.",
+          sourceId: "s_002",
+          chunkIds: ["c_002_0001"],
+          contradictedBy: null,
+        },
+      ],
+      derivations: [],
+      recommendations: [],
+      gaps: [],
+    });
+    const server = await loopback([{ body: chatCompletion(reply) }]);
+    const result = await compatible(server).synthesize(synthesisInput, call);
+    expect(result.ok && result.value.facts.map((fact) => fact.contradictedBy)).toEqual([
+      [{ sourceId: "s_002", chunkIds: ["c_002_0001"], quote: "NMC cells store more energy per kilogram." }],
+      undefined,
+    ]);
+    const schema = server.seen[0]?.body.response_format.json_schema.schema;
+    expect(schema.properties.facts.items.required).toContain("contradictedBy");
+  });
+
   it("plans queries, turning the strict schema's nulls into absent fields", async () => {
     const reply = JSON.stringify({
       queries: [

@@ -52,6 +52,16 @@ export const synthesisWireSchema: JSONSchema7 = object({
       text: string("One checkable sentence in the report language."),
       sourceId: string("Exactly one source id from the catalog."),
       chunkIds: strings("1 to 8 chunk ids of that source that say it."),
+      contradictedBy: {
+        type: ["array", "null"],
+        description:
+          "Passages of other sources that contradict the fact (a negation, another figure or date for the same subject), at most 4; null when none.",
+        items: object({
+          sourceId: string("Another source id from the catalog."),
+          chunkIds: strings("1 to 8 chunk ids of that source that contradict it."),
+          quote: string("The contradicting sentence, exactly as the passages write it."),
+        }),
+      },
     }),
   ),
   derivations: array(
