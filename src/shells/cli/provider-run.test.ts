@@ -103,7 +103,8 @@ describe("assay run with a provider model", () => {
     {
       kind: "anthropic" as const,
       spec: "anthropic:claude-test",
-      env: (url: string) => ({ ASSAY_MODEL_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "sk-test-secret" }),
+      // A hosted provider is moved only by its own variable, never by ASSAY_MODEL_BASE_URL.
+      env: (url: string) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "sk-test-secret" }),
       path: "/v1/messages",
     },
   ];

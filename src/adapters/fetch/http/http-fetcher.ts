@@ -1,9 +1,10 @@
 /**
  * The web fetcher: reads one http(s) URL safely enough to run inside a company network.
  * Every connection goes through the SSRF guard (redirect hops and DNS rebinding included),
- * bodies are read under byte caps and deadlines, redirects are followed by hand and counted,
- * robots.txt is respected, each host gets a concurrency limit and a politeness delay, and
- * the page's text is extracted by media type.
+ * bodies are read under byte caps and deadlines, redirects are followed by hand and counted
+ * (never from https down to plain http unless allowed), robots.txt is respected, each host
+ * gets a concurrency limit and a politeness delay, and the page's text is extracted by media
+ * type.
  */
 import { Agent } from "undici";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
@@ -48,6 +49,25 @@ function vetUrl(text: string, allow: AllowList, redirect: boolean): URL {
   if (verdict.refused) throw new UserError(`${refused} ${url.href}: ${verdict.reason}`);
   url.hash = "";
   return url;
+}
+
+/** Whether a redirect hop may be followed as far as its schemes go; `reason` names both URLs. */
+export type RedirectVerdict = { refused: false } | { refused: true; reason: string };
+
+/**
+ * Vets the schemes of one redirect hop, `from` (the URL that answered 3xx) to `to` (its
+ * Location, resolved). Pure; never throws. A hop from https to plain http is refused unless
+ * `allowHttpsDowngrade`; every other pair (http to http, http to https, https to https) is
+ * left to the other checks.
+ */
+export function vetRedirectScheme(from: URL, to: URL, options: { allowHttpsDowngrade: boolean }): RedirectVerdict {
+  if (from.protocol !== "https:" || to.protocol !== "http:" || options.allowHttpsDowngrade) return { refused: false };
+  return {
+    refused: true,
+    reason:
+      `refused to follow a redirect from ${from.href.slice(0, 200)} to ${to.href.slice(0, 200)}: ` +
+      "it downgrades https to plain http",
+  };
 }
 
 class HttpFetcherImpl implements HttpFetcher {
@@ -153,6 +173,8 @@ class HttpFetcherImpl implements HttpFetcher {
         throw new ExternalServiceError(`bad redirect Location ${JSON.stringify(location.slice(0, 200))}: ${url.href}`);
       }
       next = vetUrl(next.href, this.#allow, true);
+      const scheme = vetRedirectScheme(url, next, this.#settings);
+      if (scheme.refused) throw new ExternalServiceError(scheme.reason, { isRetryable: false });
       if (visited.has(next.href)) {
         throw new ExternalServiceError(`redirect loop: ${url.href} redirects back to ${next.href}`);
       }

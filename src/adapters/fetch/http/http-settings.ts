@@ -29,6 +29,12 @@ export interface HttpFetcherOptions {
   maxHtmlBytes?: number;
   /** Default 5. */
   maxRedirects?: number;
+  /**
+   * Follow a redirect from an https URL to a plain http one. Default false: such a hop fails
+   * the read, since the page would come over a connection anyone on the path can read and
+   * rewrite.
+   */
+  allowHttpsDowngrade?: boolean;
   /** Retries after 429 or 503; default 2. */
   maxRetries?: number;
   /** A longer Retry-After fails instead of waiting; default 30 s. */
@@ -77,6 +83,7 @@ export function resolveSettings(options: HttpFetcherOptions): HttpSettings {
     maxDecodedBytes: positive("maxDecodedBytes", options.maxDecodedBytes, Math.max(maxBodyBytes, 20 * 1024 * 1024)),
     maxHtmlBytes: positive("maxHtmlBytes", options.maxHtmlBytes, 2 * 1024 * 1024),
     maxRedirects: positive("maxRedirects", options.maxRedirects, 5, true),
+    allowHttpsDowngrade: options.allowHttpsDowngrade ?? false,
     maxRetries: positive("maxRetries", options.maxRetries, 2, true),
     maxRetryDelayMs: positive("maxRetryDelayMs", options.maxRetryDelayMs, 30_000, true),
     retryBaseDelayMs: positive("retryBaseDelayMs", options.retryBaseDelayMs, 1000, true),
