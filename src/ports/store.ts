@@ -4,7 +4,9 @@
  * Implementations: SQLite (embedded default); PostgreSQL (shared). One contract
  * test suite (src/adapters/store/store-contract.ts) runs against each.
  */
+
 import type { Budgets } from "../core/budgets.js";
+import { StoreError } from "../core/errors.js";
 import type { InvestigationConfig } from "../core/investigative/types.js";
 import type { ArtifactStatus } from "../core/report/report-document.js";
 import type { FetchedDocument } from "./fetcher.js";
@@ -92,6 +94,38 @@ export interface RunRecord {
   heartbeatAt?: string;
   /** When a cancel was requested for the run from another process ('' when none was); its driver cancels it. */
   cancelRequestedAt?: string;
+  /** The process that holds the run's lease (`host:pid/…`; '' when none ever did or it was released). */
+  leaseHolder?: string;
+  /** Counts the takings of the lease: every write of a driven run carries it (fencing). */
+  leaseEpoch?: number;
+  /** Wall-clock ISO time the lease lapses unless renewed ('' when released). */
+  leaseExpiresAt?: string;
+}
+
+/**
+ * The right to drive a run: one holder at a time, taken by compare-and-set on the run row
+ * and renewed while the run is driven. Writes through `Store.fenced(lease)` carry its epoch
+ * and are refused inside their transaction once another holder has taken the run.
+ */
+export interface RunLease {
+  runId: number;
+  holder: string;
+  epoch: number;
+  expiresAt: string;
+}
+
+export type LeaseAttempt =
+  | { ok: true; lease: RunLease }
+  | { ok: false; holder: string; expiresAt: string; status: RunStatus | "missing" };
+
+/** A write of a driven run refused because its lease is held by another process now (or released). */
+export class LeaseLostError extends StoreError {
+  constructor(
+    readonly runId: number,
+    readonly epoch: number,
+  ) {
+    super(`run ${runId}: the write was refused, the lease (epoch ${epoch}) is no longer this process's`);
+  }
 }
 
 export interface NewEvent {
@@ -236,10 +270,47 @@ export interface Store {
   findApiToken(hash: string): Promise<ApiTokenRecord | undefined>;
   /** Tokens, newest first; with `userId`, only that user's. */
   listApiTokens(options?: { userId?: string }): Promise<ApiTokenRecord[]>;
-  /** Sets `revoked_at` (once); false when there is no such token or it was already revoked. */
+  /**
+   * Sets `revoked_at` (once) and deletes the token's web sessions, in one transaction; false when
+   * there is no such token or it was already revoked.
+   */
   revokeApiToken(id: number, at: string): Promise<boolean>;
   /** Sets `last_used_at`. */
   touchApiToken(id: number, at: string): Promise<void>;
+
+  /** Records a web UI session by the SHA-256 hex of its id (the id is never stored); `lastUsedAt` starts at `createdAt`. */
+  createWebSession(session: NewWebSession): Promise<WebSessionRecord>;
+  /**
+   * The session whose id hashes to `hash`, while the API token it was signed in with is valid
+   * (ended or not: the caller checks its expiry); undefined when there is none or its token is revoked.
+   */
+  findWebSession(hash: string): Promise<WebSessionRecord | undefined>;
+  /** Sets `last_used_at`. */
+  touchWebSession(id: number, at: string): Promise<void>;
+  /** Deletes the session whose id hashes to `hash` (sign-out); false when there was none. */
+  deleteWebSession(hash: string): Promise<boolean>;
+  /** Deletes the sessions whose `expiresAt` is at or before `at`; the number deleted. */
+  pruneWebSessions(at: string): Promise<number>;
+
+  /**
+   * Takes the run's lease when nobody holds it or the holder's lease lapsed (`expiresAt` ≤
+   * `now`) or its holder is `replacing` (known dead), by compare-and-set; the epoch goes up by
+   * one. Refused (with the holder and its expiry) while another holds it, and for a run that is
+   * not running.
+   */
+  acquireLease(
+    runId: number,
+    claim: { holder: string; now: string; expiresAt: string; replacing?: string },
+  ): Promise<LeaseAttempt>;
+  /** Extends a held lease (and writes the heartbeat); undefined when it is no longer held. */
+  renewLease(lease: RunLease, renewal: { now: string; expiresAt: string }): Promise<RunLease | undefined>;
+  /** Gives a held lease up (a no-op when it is no longer held). */
+  releaseLease(lease: RunLease): Promise<void>;
+  /**
+   * This store, with every write of `lease.runId` fenced: refused (`LeaseLostError`, and
+   * `onLost` called) inside its transaction when the run's lease epoch is no longer `lease.epoch`.
+   */
+  fenced(lease: RunLease, onLost?: (error: LeaseLostError) => void): this;
 
   close(): Promise<void>;
 }
@@ -260,4 +331,28 @@ export interface ApiTokenRecord extends NewApiToken {
   lastUsedAt: string;
   /** '' while valid. */
   revokedAt: string;
+}
+
+/**
+ * A signed-in browser of the web UI (`assay serve`), as stored: the hash of its id (the
+ * cookie's value), never the id.
+ */
+export interface NewWebSession {
+  /** Lowercase hex SHA-256 of the session id. */
+  hash: string;
+  /** The user it acts as: its token's. */
+  userId: string;
+  /** The API token it was signed in with; revoking the token ends the session. */
+  tokenId: number;
+  createdAt: string;
+  /** When it ends, however much it is used. */
+  expiresAt: string;
+  /** How long it may go unused (since `lastUsedAt`) before it ends. */
+  idleTimeoutMs: number;
+}
+
+export interface WebSessionRecord extends NewWebSession {
+  id: number;
+  /** When it last authenticated a request (`createdAt` until then). */
+  lastUsedAt: string;
 }

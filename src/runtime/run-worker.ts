@@ -1,8 +1,8 @@
 /**
  * A worker: takes runs from the job queue and drives each to its publication, `concurrency`
  * at a time. A queued run is started; a run some earlier worker began (and died in) is resumed
- * from its persisted state. While a run is driven its lease is renewed, and the run's
- * `heartbeat_at` written, every third of the lease (at most every 30 s). A run that reaches a
+ * from its persisted state. While a run is driven its job's lease is renewed every third of
+ * the lease (at most every 30 s), and the run's own lease (runtime/run-lease.ts) by the runtime. A run that reaches a
  * terminal status (finished or failed) completes its job; an attempt that throws fails it, so
  * the queue retries it after a backoff, and on the last attempt the run is recorded `failed` as
  * the job goes to the dead-letter queue. A job dead-lettered because its last lease ran out
@@ -15,6 +15,7 @@ import type { EventListener } from "../host/run-host.js";
 import type { Clock } from "../ports/clock.js";
 import type { DeadLetter, JobQueue, LeasedJob } from "../ports/job-queue.js";
 import { isQueued, type RunRecord, type Store } from "../ports/store.js";
+import { LeaseHeldError } from "./run-lease.js";
 import type { Runtime } from "./runtime.js";
 
 /** The longest wait between two lease renewals (and heartbeats) of a run in progress. */
@@ -73,8 +74,11 @@ export interface RunWorkerOptions {
   queue: JobQueue;
   store: Store;
   clock: Clock;
-  /** The runtime for one run (the CLI builds each run's model from its record). */
-  runtimeFor(run: RunRecord): Runtime;
+  /**
+   * The runtime for one run (the CLI builds each run's model from its record), with the run
+   * lease as long as the job's: a worker whose job lease lapsed has lost the run's lease too.
+   */
+  runtimeFor(run: RunRecord, lease: { leaseMs: number }): Runtime;
   /** Runs driven at once (default 1). */
   concurrency?: number;
   /** Wait between polls of an empty queue (default 2000 ms). */
@@ -116,12 +120,12 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
       log(`run ${job.runId}: cancel requested at ${run.cancelRequestedAt}; publishing what is persisted`);
       cancel.abort(new Error("cancel requested"));
     };
-    // The run's heartbeat: other machines tell a live worker from a dead one by it.
+    // The run's own lease (renewed by the runtime) is its heartbeat; this reads a cancel requested elsewhere.
     const beat = () =>
       options.store
-        .updateRun(job.runId, { heartbeatAt: wallIso() })
-        .then(async () => cancelIfRequested(await options.store.getRun(job.runId)))
-        .catch((error: unknown) => log(`run ${job.runId}: writing the heartbeat failed: ${describeError(error)}`));
+        .getRun(job.runId)
+        .then(cancelIfRequested)
+        .catch((error: unknown) => log(`run ${job.runId}: reading the run failed: ${describeError(error)}`));
     const renew = setInterval(() => {
       job.heartbeat().then(
         async (held) => {
@@ -163,9 +167,12 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
         signal: cancel.signal,
         listeners: options.listeners?.(job.runId) ?? [],
       };
-      const runtime = options.runtimeFor(run);
-      const outcome =
-        how === "start" ? await runtime.start(job.runId, runOptions) : await runtime.resume(job.runId, runOptions);
+      const leaseMs = job.leaseSeconds * 1000;
+      const runtime = options.runtimeFor(run, { leaseMs });
+      const outcome = await underLease(
+        () => (how === "start" ? runtime.start(job.runId, runOptions) : runtime.resume(job.runId, runOptions)),
+        leaseMs,
+      );
       if (lease.signal.aborted) {
         // The job is another worker's now: completing it here would end that worker's attempt.
         log(`run ${job.runId}: handed back (the lease was lost); the worker holding it now resumes it`);
@@ -184,6 +191,23 @@ export function startRunWorker(options: RunWorkerOptions): RunWorker {
       await job.fail(message);
     } finally {
       clearInterval(renew);
+    }
+  }
+
+  /**
+   * Drives a run whose lease its last driver may still hold for a moment (it died as its job's
+   * lease lapsed, a little before the run's did): waits that moment out, within this job's lease.
+   */
+  async function underLease<T>(drive: () => Promise<T>, leaseMs: number): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await drive();
+      } catch (error) {
+        if (!(error instanceof LeaseHeldError) || tries >= 3 || error.remainingMs > leaseMs) throw error;
+        log(`${error.message}; waiting ${Math.ceil(error.remainingMs / 1000)} s`);
+        await pause(error.remainingMs + 250);
+        if (draining) throw error;
+      }
     }
   }
 

@@ -13,11 +13,12 @@ import type { Clock } from "../ports/clock.js";
 import type { OpenScope, ScopeOpener } from "../ports/evidence-scope.js";
 import type { Model } from "../ports/model.js";
 import type { NotesFiles } from "../ports/notes-store.js";
-import { isQueued, type RunRecord, type RunRequest, type Store } from "../ports/store.js";
+import { isQueued, LeaseLostError, type RunRecord, type RunRequest, type Store } from "../ports/store.js";
 import { investigativeStrategy } from "../strategies/investigative/investigative-strategy.js";
 import { pipelineStrategy } from "../strategies/pipeline/pipeline-strategy.js";
 import { simpleStrategy } from "../strategies/simple/simple-strategy.js";
 import type { Strategy, StrategyResult } from "../strategies/strategy.js";
+import { DEFAULT_LEASE_MS, keepLease, type LeaseKeeper, leaseHolder, takeLease } from "./run-lease.js";
 
 export interface RuntimeOptions {
   store: Store;
@@ -33,6 +34,10 @@ export interface RuntimeOptions {
   strategies?: Record<string, Strategy>;
   /** Where a run publishes when its request names no folder. */
   defaultOutDir?: (runId: number) => string;
+  /** How long a run's lease lasts unless renewed (default `DEFAULT_LEASE_MS`); renewed every third of it. */
+  leaseMs?: number;
+  /** Hears of lease renewals that failed. */
+  log?: (line: string) => void;
 }
 
 export interface RunOptions {
@@ -41,7 +46,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /**
    * Hands the run back (a worker's lost lease): it stops as soon as it can, publishes nothing
-   * and stays running (outcome status `running`), for the lease's new holder to resume.
+   * and stays running (outcome status `running`), for the lease's new holder to resume. The
+   * run's own lease being lost does the same.
    */
   handBack?: AbortSignal;
 }
@@ -71,6 +77,21 @@ export interface Runtime {
 
 export function createRuntime(options: RuntimeOptions): Runtime {
   const worker = options.worker ?? `${hostname()}:${process.pid}`;
+  const holder = leaseHolder(worker);
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+
+  /** Takes the run's lease (or throws `LeaseHeldError`) and keeps it renewed until the keeper stops. */
+  async function lease(runId: number, runOptions: RunOptions) {
+    const taken = await takeLease(options.store, runId, { holder, clock: options.clock, leaseMs });
+    const keeper = keepLease(options.store, taken, {
+      clock: options.clock,
+      leaseMs,
+      ...(options.log ? { log: options.log } : {}),
+    });
+    const store = options.store.fenced(taken, keeper.onLost);
+    const handBack = runOptions.handBack ? AbortSignal.any([runOptions.handBack, keeper.lost]) : keeper.lost;
+    return { keeper, store, runOptions: { ...runOptions, handBack } };
+  }
   const strategies: Record<string, Strategy> = {
     pipeline: pipelineStrategy,
     simple: simpleStrategy,
@@ -85,9 +106,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return strategy;
   };
 
-  const hostOptions = (run: RunRecord, scope: OpenScope, runOptions: RunOptions): RunHostOptions => ({
+  const hostOptions = (run: RunRecord, scope: OpenScope, runOptions: RunOptions, store: Store): RunHostOptions => ({
     run,
-    store: options.store,
+    store,
     clock: options.clock,
     search: scope.search,
     fetcher: scope.fetcher,
@@ -99,7 +120,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(runOptions.handBack ? { handBack: runOptions.handBack } : {}),
   });
 
-  async function drive(host: RunHost, scope: OpenScope, strategy: Strategy): Promise<RunOutcome> {
+  async function drive(host: RunHost, scope: OpenScope, strategy: Strategy, keeper: LeaseKeeper): Promise<RunOutcome> {
     const { store, run } = host;
     let final: PublishedArtifacts | undefined;
     let result: StrategyResult = {};
@@ -114,9 +135,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         await host.diagnose("strategy", "strategy-failed", describeError(error));
         await host.emit("strategy-failed", { strategy: strategy.name });
       }
+      // Publication only under a lease still held, renewed right now.
+      if (!host.handedBack) await keeper.confirm();
       if (host.handedBack) {
         // Another worker holds the run now: publishing or finishing it here would race that worker.
-        await host.emit("run-handed-back", { reason: describeError(host.signal.reason) });
+        await host.emit("run-handed-back", { reason: describeError(host.signal.reason) }).catch(() => {});
         return {
           runId: run.id,
           status: "running",
@@ -145,9 +168,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       }
       const current = await store.getRun(run.id);
       await host.emit("run-finished", { status: current?.status, artifactStatus: current?.artifactStatus });
+    } catch (error) {
+      // A write refused because another process took the lease: that process drives the run now.
+      if (!(error instanceof LeaseLostError) && !keeper.lost.aborted) throw error;
+      return {
+        runId: run.id,
+        status: "running",
+        artifactStatus: "",
+        timings: runTimings(await store.listEvents(run.id)),
+      };
     } finally {
       host.dispose();
       await scope.close();
+      await keeper.stop();
     }
     const record = await store.getRun(run.id);
     const events = await store.listEvents(run.id);
@@ -162,23 +195,34 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     };
   }
 
-  /** From a run recorded with this process as its worker: its folder, its Host, `run-started`, the drive. */
-  async function begin(started: RunRecord, clock: RunClock, scope: OpenScope, runOptions: RunOptions) {
+  /** From a run recorded with this process as its worker, under its lease: its folder, its Host, `run-started`, the drive. */
+  async function begin(
+    started: RunRecord,
+    clock: RunClock,
+    scope: OpenScope,
+    leased: Awaited<ReturnType<typeof lease>>,
+  ) {
     let run = started;
     const strategy = strategyFor(run.request);
-    if (run.request.outDir === "") {
-      if (!options.defaultOutDir) throw new UserError("no folder to publish the report in was given");
-      const outDir = options.defaultOutDir(run.id);
-      await options.store.updateRun(run.id, { outDir });
-      run = { ...run, request: { ...run.request, outDir } };
+    try {
+      if (run.request.outDir === "") {
+        if (!options.defaultOutDir) throw new UserError("no folder to publish the report in was given");
+        const outDir = options.defaultOutDir(run.id);
+        await leased.store.updateRun(run.id, { outDir });
+        run = { ...run, request: { ...run.request, outDir } };
+      }
+      const host = await RunHost.open(hostOptions(run, scope, leased.runOptions, leased.store), clock);
+      await host.emit("run-started", {
+        question: run.request.question,
+        strategy: strategy.name,
+        scope: run.request.scope.label,
+      });
+      return drive(host, scope, strategy, leased.keeper);
+    } catch (error) {
+      await leased.keeper.stop();
+      await scope.close();
+      throw error;
     }
-    const host = await RunHost.open(hostOptions(run, scope, runOptions), clock);
-    await host.emit("run-started", {
-      question: run.request.question,
-      strategy: strategy.name,
-      scope: run.request.scope.label,
-    });
-    return drive(host, scope, strategy);
   }
 
   /** Opens the run's scope, then records the run; closes the scope when recording fails. */
@@ -200,7 +244,14 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const { scope, run } = await openThenRecord(request, () =>
         options.store.createRun(request, { originAt, worker }),
       );
-      return begin(run, clock, scope, runOptions);
+      let leased: Awaited<ReturnType<typeof lease>>;
+      try {
+        leased = await lease(run.id, runOptions);
+      } catch (error) {
+        await scope.close();
+        throw error;
+      }
+      return begin(run, clock, scope, leased);
     },
 
     async createQueued(request) {
@@ -213,14 +264,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       if (!queued) throw new UserError(`there is no run ${runId}`);
       if (!isQueued(queued))
         throw new UserError(`run ${runId} is not queued (it is ${queued.status}, worker "${queued.worker}")`);
-      const clock = RunClock.start(options.clock);
       strategyFor(queued.request);
+      // The lease first: of two processes starting one queued run, one starts it.
+      const leased = await lease(runId, runOptions);
+      const clock = RunClock.start(options.clock);
       const originAt = new Date(clock.originWallMs).toISOString();
-      const { scope, run } = await openThenRecord(queued.request, async () => {
-        await options.store.updateRun(runId, { worker, originAt });
-        return { ...queued, worker, originAt };
-      });
-      return begin(run, clock, scope, runOptions);
+      let opened: Awaited<ReturnType<typeof openThenRecord>>;
+      try {
+        opened = await openThenRecord(queued.request, async () => {
+          await leased.store.updateRun(runId, { worker, originAt });
+          return { ...queued, worker, originAt };
+        });
+      } catch (error) {
+        await leased.keeper.stop();
+        throw error;
+      }
+      return begin(opened.run, clock, opened.scope, leased);
     },
 
     async resume(runId, runOptions = {}) {
@@ -233,13 +292,30 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // A run killed between its creation and the choice of its folder publishes where a new one would.
       const outDir = run.request.outDir || options.defaultOutDir?.(runId) || "";
       if (outDir === "") throw new UserError(`run ${runId} has no folder to publish in`);
-      const scope = await options.scopes.open(run.request.scope, { language: run.request.language });
-      const events = await options.store.listEvents(runId);
-      await options.store.updateRun(runId, { worker, outDir });
-      const host = await RunHost.open({
-        ...hostOptions({ ...run, worker, request: { ...run.request, outDir } }, scope, runOptions),
-        resumed: { lastOffsetMs: events.at(-1)?.offsetMs ?? 0 },
-      });
+      // The lease first: a run another process drives is refused before anything is opened or written.
+      const leased = await lease(runId, runOptions);
+      const { store } = leased;
+      let scope: OpenScope;
+      try {
+        scope = await options.scopes.open(run.request.scope, { language: run.request.language });
+      } catch (error) {
+        await leased.keeper.stop();
+        throw error;
+      }
+      let host: RunHost;
+      let events: Awaited<ReturnType<Store["listEvents"]>>;
+      try {
+        events = await store.listEvents(runId);
+        await store.updateRun(runId, { worker, outDir });
+        host = await RunHost.open({
+          ...hostOptions({ ...run, worker, request: { ...run.request, outDir } }, scope, leased.runOptions, store),
+          resumed: { lastOffsetMs: events.at(-1)?.offsetMs ?? 0 },
+        });
+      } catch (error) {
+        await leased.keeper.stop();
+        await scope.close();
+        throw error;
+      }
       // A source committed just before the kill may have no event yet: the log names every source.
       const logged = new Set(
         events.filter((event) => event.type === "source-persisted").map((event) => event.data.sourceId),
@@ -254,7 +330,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
             recovered: true,
           });
       await host.emit("run-resumed", { sources: host.sources().length, searches: host.searchCalls().length });
-      return drive(host, scope, strategy);
+      return drive(host, scope, strategy, leased.keeper);
     },
   };
 }

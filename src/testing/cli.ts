@@ -13,28 +13,29 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(
+/** Starts the binary as a child process; `done` resolves when it exits (killed after `timeoutMs`, default 60 s). */
+export function startCli(
   args: readonly string[],
   options: { home: string; timeoutMs?: number; cwd?: string; env?: Record<string, string> },
-): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd ?? REPO_ROOT,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: options.home,
-        ASSAY_HOME: options.home,
-        NO_COLOR: "1",
-        ...options.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: options.home,
+      ASSAY_HOME: options.home,
+      NO_COLOR: "1",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const done = new Promise<CliResult>((resolve, reject) => {
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    child.stderr.on("data", (chunk: Buffer) => {
+    child.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
@@ -44,6 +45,14 @@ export function runCli(
       resolve({ code, signal, stdout, stderr });
     });
   });
+  return { child, done };
+}
+
+export function runCli(
+  args: readonly string[],
+  options: { home: string; timeoutMs?: number; cwd?: string; env?: Record<string, string> },
+): Promise<CliResult> {
+  return startCli(args, options).done;
 }
 
 export interface ServeProcess {

@@ -27,6 +27,9 @@ export const COLUMN_UPGRADES: readonly ColumnUpgrade[] = [
   { table: "runs", column: "options", definition: "TEXT NOT NULL DEFAULT '{}'" },
   { table: "runs", column: "heartbeat_at", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "runs", column: "cancel_requested_at", definition: "TEXT NOT NULL DEFAULT ''" },
+  { table: "runs", column: "lease_holder", definition: "TEXT NOT NULL DEFAULT ''" },
+  { table: "runs", column: "lease_epoch", definition: "INTEGER NOT NULL DEFAULT 0" },
+  { table: "runs", column: "lease_expires_at", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "inv_claim_sources", column: "chunk_ids", definition: "TEXT NOT NULL DEFAULT '[]'" },
   { table: "inv_questions", column: "agent", definition: "INTEGER NOT NULL DEFAULT 0 CHECK (agent >= 0)" },
 ];

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import type { NewSource, RunRequest } from "../../ports/store.js";
 import { type InvestigationStoreFactory, runInvestigationContract } from "./investigation-contract.js";
+import { runLeaseContract } from "./lease-contract.js";
 
 /** Opens a fresh, empty store; `deleteRun`, when the implementation can delete runs, enables the cascade test. */
 export type StoreFactory = InvestigationStoreFactory;
@@ -172,6 +173,68 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         expect((await store.findApiToken(hash("a")))?.revokedAt).toBe("2026-01-15T11:00:00.000Z");
       }));
 
+    it("keeps web sessions by hash: find, touch, delete, prune; revoking their token ends them", () =>
+      withStore(async (store) => {
+        const hash = (digit: string) => digit.repeat(64);
+        const alice = await store.createApiToken({
+          userId: "alice",
+          name: "",
+          hash: hash("a"),
+          createdAt: "2026-01-15T09:00:00.000Z",
+        });
+        const bob = await store.createApiToken({
+          userId: "bob",
+          name: "",
+          hash: hash("b"),
+          createdAt: "2026-01-15T09:00:00.000Z",
+        });
+        const session = (digit: string, tokenId: number, expiresAt: string) => ({
+          hash: hash(digit),
+          userId: tokenId === alice.id ? "alice" : "bob",
+          tokenId,
+          createdAt: "2026-01-15T10:00:00.000Z",
+          expiresAt,
+          idleTimeoutMs: 7_200_000,
+        });
+        const first = await store.createWebSession(session("1", alice.id, "2026-01-15T22:00:00.000Z"));
+        expect(first).toEqual({
+          ...session("1", alice.id, "2026-01-15T22:00:00.000Z"),
+          id: first.id,
+          lastUsedAt: "2026-01-15T10:00:00.000Z",
+        });
+        expect(typeof first.id).toBe("number");
+        const second = await store.createWebSession(session("2", alice.id, "2026-01-15T11:00:00.000Z"));
+        const bobs = await store.createWebSession(session("3", bob.id, "2026-01-15T22:00:00.000Z"));
+        await expect(store.createWebSession(session("1", bob.id, "2026-01-15T22:00:00.000Z"))).rejects.toThrow();
+        expect(await store.findWebSession(hash("1"))).toEqual(first);
+        expect(await store.findWebSession(hash("9"))).toBeUndefined();
+
+        await store.touchWebSession(first.id, "2026-01-15T10:30:00.000Z");
+        expect((await store.findWebSession(hash("1")))?.lastUsedAt).toBe("2026-01-15T10:30:00.000Z");
+
+        // Pruning deletes the sessions past their absolute expiry only.
+        expect(await store.pruneWebSessions("2026-01-15T11:00:00.000Z")).toBe(1);
+        expect(await store.findWebSession(hash("2"))).toBeUndefined();
+        expect((await store.findWebSession(hash("1")))?.id).toBe(first.id);
+        expect(second.id).not.toBe(first.id);
+
+        // Sign-out deletes one session, once.
+        expect(await store.deleteWebSession(hash("1"))).toBe(true);
+        expect(await store.deleteWebSession(hash("1"))).toBe(false);
+        expect(await store.findWebSession(hash("1"))).toBeUndefined();
+
+        // Revoking a token ends its sessions at once, and only its.
+        const again = await store.createWebSession(session("4", alice.id, "2026-01-15T22:00:00.000Z"));
+        expect((await store.findWebSession(hash("4")))?.id).toBe(again.id);
+        expect(await store.revokeApiToken(alice.id, "2026-01-15T12:00:00.000Z")).toBe(true);
+        expect(await store.findWebSession(hash("4"))).toBeUndefined();
+        expect(await store.deleteWebSession(hash("4"))).toBe(false);
+        expect(await store.findWebSession(hash("3"))).toEqual(bobs);
+        // A session of a revoked token (one an older assay left, say) is never found.
+        await store.createWebSession(session("5", alice.id, "2026-01-15T22:00:00.000Z"));
+        expect(await store.findWebSession(hash("5"))).toBeUndefined();
+      }));
+
     it("appends events with per-run sequence numbers", () =>
       withStore(async (store) => {
         const a = await store.createRun(sampleRequest(), origin);
@@ -294,4 +357,5 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
   });
 
   runInvestigationContract(name, factory);
+  runLeaseContract(name, factory);
 }

@@ -31,6 +31,7 @@ import type {
   RunRequest,
   SearchCallRecord,
   SourceRecord,
+  WebSessionRecord,
 } from "../../ports/store.js";
 
 export type Row = Record<string, unknown>;
@@ -102,6 +103,9 @@ export function runFromRow(row: Row): RunRecord {
     userId: text(row, "user_id"),
     heartbeatAt: text(row, "heartbeat_at"),
     cancelRequestedAt: text(row, "cancel_requested_at"),
+    leaseHolder: text(row, "lease_holder"),
+    leaseEpoch: num(row, "lease_epoch"),
+    leaseExpiresAt: text(row, "lease_expires_at"),
   };
 }
 
@@ -347,5 +351,18 @@ export function apiTokenFromRow(row: Row): ApiTokenRecord {
     createdAt: text(row, "created_at"),
     lastUsedAt: text(row, "last_used_at"),
     revokedAt: text(row, "revoked_at"),
+  };
+}
+
+export function webSessionFromRow(row: Row): WebSessionRecord {
+  return {
+    id: num(row, "id"),
+    hash: text(row, "session_sha256"),
+    userId: text(row, "user_id"),
+    tokenId: num(row, "token_id"),
+    createdAt: text(row, "created_at"),
+    expiresAt: text(row, "expires_at"),
+    idleTimeoutMs: num(row, "idle_timeout_ms"),
+    lastUsedAt: text(row, "last_used_at"),
   };
 }

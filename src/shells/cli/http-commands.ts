@@ -1,6 +1,8 @@
 /** Registers `assay serve` and `assay tokens create | list | revoke` on the CLI program. */
 import { type Command, InvalidArgumentError, Option } from "commander";
+import type { Budgets } from "../../core/budgets.js";
 import { DEFAULT_LIMITS } from "../http/app.js";
+import { parseCeiling } from "../http/run-policy.js";
 import { type ServeOptions, serveCommand } from "../http/serve-command.js";
 import { dataPaths } from "./paths.js";
 import { positiveInteger } from "./run-request.js";
@@ -33,6 +35,22 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .option("--cors <origin>", "a browser origin allowed to call the API (repeatable; default none)", repeat)
     .option("--queue", "with a PostgreSQL --db: queue created runs for `assay worker` instead of running them here")
     .option("--model <spec>", "the model of runs that name none: offline (default), none or provider:model-name")
+    .option(
+      "--allow-model <spec>",
+      "another model users may pick (repeatable; by default only the --model one), billed to this server's keys",
+      repeat,
+    )
+    .option(
+      "--max-budget <name=value>",
+      "the most a user may set a budget to per run, e.g. maxSources=20 or wallClockMs=600000 (repeatable; defaults above it are lowered to it)",
+      (value: string, previous?: Partial<Budgets>) => {
+        try {
+          return parseCeiling(value, previous);
+        } catch (error) {
+          throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
+        }
+      },
+    )
     .option("--search <provider[:url]>", "web search of web runs: searxng[:URL] (default), tavily, brave or serper")
     .option(
       "--rate-limit <n>",

@@ -34,7 +34,6 @@ import {
   positiveNumber,
   type RunCommandOptions,
 } from "./run-request.js";
-import { displayStatus, isWorkerAlive } from "./run-state.js";
 import { type ExportFormat, exportArtifacts, exportRun, listRuns, showRun } from "./runs-commands.js";
 import { type SearchCommandOptions, searchCorpus } from "./search-command.js";
 import { buildRuntime, openStore, withStore } from "./wiring.js";
@@ -155,11 +154,7 @@ export function buildProgram(): Command {
         await store.close();
         throw new UserError(`there is no run ${runId}; see assay runs list`);
       }
-      if (run.status === "running" && isWorkerAlive(run.worker) === true) {
-        await store.close();
-        throw new UserError(`run ${runId} is still running (process ${run.worker}); it cannot be resumed twice`);
-      }
-      if (displayStatus(run) !== "interrupted" && run.status !== "running") {
+      if (run.status !== "running") {
         await store.close();
         throw new UserError(`run ${runId} is ${run.status}; only an interrupted run can be resumed`);
       }
@@ -173,6 +168,7 @@ export function buildProgram(): Command {
       const runtime = buildRuntime(paths, store, model, process.env);
       // A run recorded but never started (by `assay tui`, or a server that stopped) starts from the beginning.
       const queued = isQueued(run);
+      // The run's lease decides who drives it: the runtime refuses a run another process holds.
       process.exitCode = await execute(store, options, run.request.budgets.maxSources, (listeners, signal) =>
         queued ? runtime.start(runId, { listeners, signal }) : runtime.resume(runId, { listeners, signal }),
       );

@@ -111,7 +111,8 @@ export async function runWorker(
     queue,
     store,
     clock: systemClock,
-    runtimeFor: (run) => buildRuntime(paths, store, resolveModel(run.request.model, environment), environment),
+    runtimeFor: (run, lease) =>
+      buildRuntime(paths, store, resolveModel(run.request.model, environment), environment, lease),
     concurrency: options.concurrency,
     pollMs: options.poll * 1000,
     // Jobs are dead-lettered by maintenance: look for them as often as it runs.

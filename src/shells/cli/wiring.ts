@@ -1,4 +1,5 @@
 /** Builds the runtime for the CLI: the one place where adapters are chosen. */
+
 import { join, resolve } from "node:path";
 import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
 import { PostgresArtifactStore } from "../../adapters/artifacts/postgres/postgres-artifact-store.js";
@@ -10,9 +11,11 @@ import { isPostgresUrl } from "../../adapters/store/postgres/postgres-connection
 import { openPostgresStore, PostgresStore } from "../../adapters/store/postgres/postgres-store.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { scopeRouter, webScopeOpener } from "../../adapters/web/web-scope.js";
+import { UserError } from "../../core/errors.js";
 import type { ArtifactStore } from "../../ports/artifact-store.js";
 import type { Model } from "../../ports/model.js";
 import type { Store } from "../../ports/store.js";
+import { DEFAULT_LEASE_MS, MIN_LEASE_MS } from "../../runtime/run-lease.js";
 import { createRuntime, type Runtime } from "../../runtime/runtime.js";
 import type { DataPaths } from "./paths.js";
 
@@ -52,6 +55,7 @@ export function buildRuntime(
   store: Store,
   model: Model | undefined,
   environment: Record<string, string | undefined>,
+  overrides: { leaseMs?: number } = {},
 ): Runtime {
   return createRuntime({
     ...(model ? { model } : {}),
@@ -69,5 +73,18 @@ export function buildRuntime(
       }),
     }),
     defaultOutDir: (runId) => join(paths.runsDir, String(runId)),
+    leaseMs: overrides.leaseMs ?? leaseMsOf(environment),
   });
+}
+
+/** `ASSAY_RUN_LEASE_MS`: how long a run's lease lasts unless renewed (default 60 000, at least 1 000). */
+export function leaseMsOf(environment: Record<string, string | undefined>): number {
+  const value = environment.ASSAY_RUN_LEASE_MS;
+  if (value === undefined || value === "") return DEFAULT_LEASE_MS;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < MIN_LEASE_MS)
+    throw new UserError(
+      `ASSAY_RUN_LEASE_MS must be a whole number of milliseconds, at least ${MIN_LEASE_MS}; got "${value}"`,
+    );
+  return ms;
 }

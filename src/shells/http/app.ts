@@ -16,7 +16,7 @@ import { atifTrajectory } from "../../core/investigative/atif.js";
 import type { RunRecord } from "../../ports/store.js";
 import { investigationDocument } from "../cli/runs-commands.js";
 import { isUiPath, mountWebUi, uiErrorResponse } from "../web/routes.js";
-import { sessionToken } from "../web/session.js";
+import { DEFAULT_SESSION_LIFETIMES, type SessionLifetimes, sessionCookie, verifySession } from "../web/session.js";
 import { errorBody, errorResponse, HttpError, parsed } from "./errors.js";
 import { RateLimiter, type RateLimitSettings } from "./rate-limit.js";
 import type { RunDrives } from "./run-drives.js";
@@ -41,7 +41,9 @@ export interface HttpAppOptions extends Omit<RunServiceOptions, "concurrentRuns"
   corsOrigins?: readonly string[];
   limits?: Partial<HttpLimits>;
   rateLimit?: Partial<RateLimitSettings>;
-  /** Milliseconds since the epoch (rate limits, token use); injectable for tests. */
+  /** How long a web UI session lasts: 12 h from sign-in, 2 h without a request, by default. */
+  sessions?: Partial<SessionLifetimes>;
+  /** Milliseconds since the epoch (rate limits, token and session use, session expiry); injectable for tests. */
   now?: () => number;
   /** How often the event stream polls the store. */
   pollMs?: number;
@@ -70,6 +72,7 @@ export function reportCsp(html: string): string {
 export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>; drives: RunDrives } {
   const { store } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const sessions = { ...DEFAULT_SESSION_LIFETIMES, ...options.sessions };
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const limiter = new RateLimiter(
@@ -80,7 +83,14 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     now,
   );
   const pollMs = options.pollMs ?? 250;
-  const { corsOrigins: _cors, limits: _limits, rateLimit: _rate, pollMs: _poll, ...serviceOptions } = options;
+  const {
+    corsOrigins: _cors,
+    limits: _limits,
+    rateLimit: _rate,
+    pollMs: _poll,
+    sessions: _sessions,
+    ...serviceOptions
+  } = options;
   const runs = createRunService({ ...serviceOptions, concurrentRuns: limits.concurrentRuns, now, log });
   const { drives, statusOf, view } = runs;
 
@@ -151,10 +161,10 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
    */
   const authenticate = async (c: Context<Env>, next: Next) => {
     const header = c.req.header("Authorization") ?? "";
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const secret = match?.[1] ?? (c.req.method === "GET" ? sessionToken(c) : undefined);
+    const secret = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    const session = secret === undefined && c.req.method === "GET" ? sessionCookie(c) : undefined;
     const challenge = { "WWW-Authenticate": 'Bearer realm="assay"' };
-    if (!secret)
+    if (!secret && !session)
       throw new HttpError(
         401,
         "unauthorized",
@@ -163,12 +173,14 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
           headers: challenge,
         },
       );
-    const userId = await userOf(secret);
+    const userId = secret ? (await tokenOf(secret))?.userId : await userOfSession(session ?? "");
     if (!userId)
       throw new HttpError(
         401,
         "unauthorized",
-        "the API token is unknown or revoked; create one with assay tokens create",
+        secret
+          ? "the API token is unknown or revoked; create one with assay tokens create"
+          : "the web UI session has ended; sign in again, or send Authorization: Bearer assay_…",
         {
           headers: challenge,
         },
@@ -176,11 +188,9 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     c.set("userId", userId);
     await next();
   };
-  /** The user of a token (undefined when unknown or revoked); spends one request of the user's rate limit. */
-  const userOf = async (secret: string): Promise<string | undefined> => {
-    const token = await verifyToken(store, secret);
-    if (!token) return undefined;
-    const decision = limiter.take(token.userId);
+  /** Spends one request of the user's rate limit; 429 when none is left. */
+  const admit = (userId: string): void => {
+    const decision = limiter.take(userId);
     if (!decision.allowed)
       throw new HttpError(
         429,
@@ -188,8 +198,22 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
         `too many requests: at most ${limiter.describe()}; retry after ${decision.retryAfterSeconds} s`,
         { headers: { "Retry-After": String(decision.retryAfterSeconds) } },
       );
+  };
+  /** The valid token of a secret (undefined when unknown or revoked); spends one request of its user's rate limit. */
+  const tokenOf = async (secret: string) => {
+    const token = await verifyToken(store, secret);
+    if (!token) return undefined;
+    admit(token.userId);
     if (touchDue(token, now())) await store.touchApiToken(token.id, new Date(now()).toISOString());
-    return token.userId;
+    return token;
+  };
+  /** The user of a web UI session (undefined when unknown or ended); spends one request of the user's rate limit. */
+  const userOfSession = async (id: string): Promise<string | undefined> => {
+    const session = await verifySession(store, id, now());
+    if (!session) return undefined;
+    admit(session.userId);
+    if (touchDue(session, now())) await store.touchWebSession(session.id, new Date(now()).toISOString());
+    return session.userId;
   };
   app.use("/api/*", async (c, next) => (c.req.path === "/api/openapi.json" ? next() : authenticate(c, next)));
   app.use(
@@ -308,7 +332,9 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
   mountWebUi(app, {
     store,
     runs,
-    userOf,
+    tokenOf,
+    userOfSession,
+    sessions,
     corpusRoots: options.corpusRoots,
     defaultModel: options.defaultModel,
     maxBodyBytes: limits.maxBodyBytes,

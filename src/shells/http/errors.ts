@@ -8,7 +8,7 @@ export interface ErrorBody {
 
 /** An answer other than success: thrown by handlers, turned into its JSON body by the app's error handler. */
 export class HttpError extends Error {
-  readonly status: 400 | 401 | 404 | 409 | 413 | 429 | 500 | 503;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
   readonly code: string;
   readonly field: string | undefined;
   readonly headers: Record<string, string>;

@@ -183,7 +183,6 @@ describe("HTTP API: runs", () => {
       [corpusRun({ budgets: { maxSources: 100000 } }), "budgets.maxSources", /maxSources/],
       [corpusRun({ investigation: { max_depth: 2 } }), "investigation", /investigative/],
       [corpusRun({ strategy: "investigative", investigation: { max_wings: 2 } }), "investigation", /max_wings/],
-      [corpusRun({ model: "nope:model" }), "model", /unknown model/],
       [corpusRun({ extra: 1 }), "extra", /./],
       [{ ...corpusRun(), scope: { kind: "corpus", path: "missing" } }, "scope.path", /does not exist/],
       [{ ...corpusRun(), scope: { kind: "corpus", path: "../elsewhere" } }, "scope.path", /outside the folders/],
@@ -197,6 +196,10 @@ describe("HTTP API: runs", () => {
       expect(error.field, JSON.stringify(body)).toBe(field);
       expect(error.message, JSON.stringify(body)).toMatch(message);
     }
+    // A model the operator does not offer is forbidden, not malformed (run-policy.test.ts).
+    const unoffered = await h.create(corpusRun({ model: "nope:model" }));
+    expect(unoffered.status).toBe(403);
+    expect(await errorOf(unoffered)).toMatchObject({ field: "model", code: "model_not_allowed" });
     const badId = await h.call("/api/runs/abc");
     expect(badId.status).toBe(400);
     expect((await errorOf(badId)).field).toBe("id");
@@ -256,8 +259,9 @@ describe("HTTP API: runs", () => {
     await h.store.updateRun(second.id, { cancelRequestedAt: new Date().toISOString() });
     await h.drives.settled(second.id);
     expect((await h.store.listEvents(second.id)).map((event) => event.type)).toContain("run-cancelled");
-    // The server wrote the heartbeat of the run it drove (for servers on other hosts).
-    expect((await h.store.getRun(second.id))?.heartbeatAt).toBe("2026-03-01T10:00:00.000Z");
+    // The run it drove held its lease, with the heartbeat (for servers on other hosts), and gave it up.
+    expect(await h.store.getRun(second.id)).toMatchObject({ leaseEpoch: 1, leaseHolder: "" });
+    expect((await h.store.getRun(second.id))?.heartbeatAt).not.toBe("");
   });
 
   it("never lets requests at the same moment pass the concurrent-run limit together", async () => {

@@ -47,7 +47,7 @@ export async function allowedCorpus(path: string, roots: readonly string[]): Pro
   return real;
 }
 
-function definedBudgets(budgets: NonNullable<CreateRunBody["budgets"]>): Partial<Budgets> {
+export function definedBudgets(budgets: NonNullable<CreateRunBody["budgets"]>): Partial<Budgets> {
   const defined: Partial<Budgets> = {};
   for (const [name, value] of Object.entries(budgets)) if (value !== undefined) defined[name as keyof Budgets] = value;
   return defined;

@@ -10,8 +10,9 @@ import type { Runtime } from "../../runtime/runtime.js";
 import type { ConfigFile } from "../cli/config-file.js";
 import { displayStatus } from "../cli/run-state.js";
 import { HttpError, parsed, runNotFound } from "./errors.js";
-import { requestFromBody } from "./run-body.js";
+import { definedBudgets, requestFromBody } from "./run-body.js";
 import { RunDrives } from "./run-drives.js";
+import { checkModel, type RunPolicy, underPolicy } from "./run-policy.js";
 import { type CreateRunBody, RunIdParams, type RunView } from "./schemas.js";
 
 export interface RunServiceOptions {
@@ -31,6 +32,8 @@ export interface RunServiceOptions {
   enqueue?: (runId: number) => Promise<void>;
   /** Runs a user may have queued or running at once. */
   concurrentRuns: number;
+  /** The models users may pick and the budget ceilings per run (default: only `defaultModel`, no ceilings). */
+  policy?: RunPolicy;
   /** Milliseconds since the epoch; injectable for tests. */
   now: () => number;
   /** How often a run this server drives is checked for a cancel requested by another server (default 2000 ms). */
@@ -44,25 +47,17 @@ const ended = (run: RunRecord): boolean => run.status !== "running";
 
 export function createRunService(options: RunServiceOptions) {
   const { store, now, log } = options;
+  const policy: RunPolicy = options.policy ?? { models: [options.defaultModel], ceilings: {} };
   const drives = new RunDrives(log);
 
   /**
    * For a run this server drives: every `cancelPollMs`, whether another server requested its
-   * cancel; every 30 s, a heartbeat, by which servers on other hosts tell it from an interrupted run.
+   * cancel. (Its lease, renewed by the runtime, tells servers on other hosts it is driven.)
    */
-  const watch = (runId: number) => {
-    let beatAt = Number.NEGATIVE_INFINITY;
-    return {
-      everyMs: options.cancelPollMs ?? 2000,
-      cancelRequested: async () => {
-        if (now() - beatAt >= 30_000) {
-          beatAt = now();
-          await store.updateRun(runId, { heartbeatAt: new Date(beatAt).toISOString() });
-        }
-        return ((await store.getRun(runId))?.cancelRequestedAt ?? "") !== "";
-      },
-    };
-  };
+  const watch = (runId: number) => ({
+    everyMs: options.cancelPollMs ?? 2000,
+    cancelRequested: async () => ((await store.getRun(runId))?.cancelRequestedAt ?? "") !== "",
+  });
 
   /** Per user, the tail of the chain of creations and resumes waiting for their turn. */
   const userLocks = new Map<string, Promise<void>>();
@@ -148,14 +143,19 @@ export function createRunService(options: RunServiceOptions) {
           `you have ${options.concurrentRuns} runs queued or running, the most this server allows; wait for one to finish or cancel one`,
         );
       const model = body.model ?? options.defaultModel;
+      checkModel(model, policy);
       // Built now, so that a spec the server cannot run is refused before the run is recorded.
       const runtime = options.enqueue ? undefined : runtimeFor(model);
-      const request = await requestFromBody(body, {
-        model,
-        corpusRoots: options.corpusRoots,
-        file: options.configFile,
-        ...(options.search === undefined ? {} : { search: options.search }),
-      });
+      const request = underPolicy(
+        await requestFromBody(body, {
+          model,
+          corpusRoots: options.corpusRoots,
+          file: options.configFile,
+          ...(options.search === undefined ? {} : { search: options.search }),
+        }),
+        definedBudgets(body.budgets ?? {}),
+        policy,
+      );
       // Recorded as queued (no worker) with its owner; this server or a worker starts it.
       const run = await store.createRun(request, { originAt: new Date(now()).toISOString(), worker: "", userId });
       release();
@@ -240,5 +240,5 @@ export function createRunService(options: RunServiceOptions) {
   const currentReport = async (run: RunRecord) =>
     run.artifactStatus === "" ? undefined : options.artifacts.current({ runId: run.id, outDir: run.request.outDir });
 
-  return { drives, statusOf, view, ownRun, create, cancel, resume, currentReport };
+  return { drives, statusOf, view, ownRun, create, cancel, resume, currentReport, models: policy.models };
 }

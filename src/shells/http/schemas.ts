@@ -138,6 +138,7 @@ export const routes = [
     responses: {
       201: json(RunView, "The run was created"),
       ...failures,
+      403: json(ErrorView, "A model the operator does not offer, or a budget over its ceiling; `field` names it"),
       413: json(ErrorView, "The body is too large"),
     },
   }),

@@ -3,10 +3,12 @@
  * without --queue) this process drives the runs it creates; with PostgreSQL and --queue it
  * records them queued and `assay worker` processes run them.
  */
+
 import { realpath } from "node:fs/promises";
 import { type ServerType, serve } from "@hono/node-server";
 import { openPgBossQueue, type PgBossQueue } from "../../adapters/queue/pg-boss/pg-boss-queue.js";
 import { isPostgresUrl } from "../../adapters/store/postgres/postgres-connection.js";
+import type { Budgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import { readConfigFile } from "../cli/config-file.js";
 import { modelSpec, resolveModel } from "../cli/model-choice.js";
@@ -23,6 +25,10 @@ export interface ServeOptions {
   cors?: string[];
   queue?: boolean;
   model?: string;
+  /** Model specs users may pick besides `model` (`--allow-model`, repeatable). */
+  allowModel?: string[];
+  /** Budget ceilings per run (`--max-budget name=value`, repeatable). */
+  maxBudget?: Partial<Budgets>;
   search?: string;
   rateLimit?: number;
   maxRuns?: number;
@@ -68,6 +74,10 @@ export async function serveCommand(
     artifacts: artifactStoreFor(store),
     runtimeFor: (model) => buildRuntime(paths, store, resolveModel(model, environment), environment),
     defaultModel,
+    policy: {
+      models: [...new Set([defaultModel, ...(options.allowModel ?? []).map((spec) => modelSpec(spec, environment))])],
+      ceilings: options.maxBudget ?? {},
+    },
     corpusRoots,
     ...(configFile === undefined ? {} : { configFile }),
     ...(options.search === undefined ? {} : { search: options.search }),

@@ -44,8 +44,11 @@ export async function verifyToken(store: Store, secret: string): Promise<ApiToke
   return token;
 }
 
-/** Whether a token's `last_used_at` is worth writing again (at most once a minute, to spare the store). */
-export function touchDue(token: ApiTokenRecord, nowMs: number): boolean {
-  const last = Date.parse(token.lastUsedAt);
+/**
+ * Whether a token's (or a web session's) `last_used_at` is worth writing again (at most once a
+ * minute, to spare the store). Pure.
+ */
+export function touchDue(record: Pick<ApiTokenRecord, "lastUsedAt">, nowMs: number): boolean {
+  const last = Date.parse(record.lastUsedAt);
   return Number.isNaN(last) || nowMs - last >= 60_000;
 }

@@ -44,7 +44,7 @@ ${error}
 <input type="hidden" name="next" value="${e(options.next)}">
 <label for="token">API token</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required spellcheck="false"${options.error ? ' aria-invalid="true" aria-describedby="token-error"' : ""} autofocus>
-<p class="hint">Ask whoever runs this server for a token (<code>assay tokens create --user NAME</code>). It stays in this browser until you sign out.</p>
+<p class="hint">Ask whoever runs this server for a token (<code>assay tokens create --user NAME</code>). The sign-in ends when you sign out, when the token is revoked, or after some hours (sooner without use).</p>
 <button type="submit">Sign in</button>
 </form>`,
   });
@@ -112,6 +112,8 @@ export interface NewRunChoices {
   /** Folders a corpus run may read: the value sent and the label shown. */
   corpora: readonly { value: string; label: string }[];
   defaultModel: string;
+  /** The model specs the operator offers (`assay serve --model`, `--allow-model`). */
+  models: readonly string[];
   defaults: { maxSources: number; maxSearchCalls: number; wallClockSeconds: number };
 }
 
@@ -176,7 +178,7 @@ ${strategies}
 </fieldset>
 <details${invalid !== "" && invalid !== "question" && invalid !== "corpus" && invalid !== "provider" ? " open" : ""}><summary>Model and budgets</summary>
 <div class="field"><label for="model">Model</label><input id="model" name="model" type="text" spellcheck="false" placeholder="${e(choices.defaultModel)}" value="${e(form.model)}"${aria("model")}>
-<p class="hint"><code>offline</code> (the embedded engine, no key), or <code>provider:model-name</code>. Empty: the server's default, ${e(choices.defaultModel)}.</p></div>
+<p class="hint">This server offers ${choices.models.map((model) => `<code>${e(model)}</code>`).join(", ")}. Empty: the server's default, ${e(choices.defaultModel)}.</p></div>
 <div class="field"><label for="language">Report language</label><input id="language" name="language" type="text" spellcheck="false" value="${e(form.language)}"${aria("language")}></div>
 <div class="row">
 ${number("maxSources", "Most sources", choices.defaults.maxSources, 500)}

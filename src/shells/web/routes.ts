@@ -1,6 +1,6 @@
 /**
- * The web UI, served by `assay serve` next to the API: sign-in with an API token (kept in an
- * HttpOnly cookie), the runs list, the new-research form, a run's live progress, its report and,
+ * The web UI, served by `assay serve` next to the API: sign-in with an API token (which starts a
+ * server-side session whose id the browser keeps in an HttpOnly cookie), the runs list, the new-research form, a run's live progress, its report and,
  * for investigative runs, its investigation. Every operation goes through the same run service
  * as the API, so ownership, limits and validation are the API's.
  */
@@ -12,7 +12,7 @@ import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { REPORT_STYLE } from "../../core/render/html.js";
 import { parseReportDocument } from "../../core/report/report-document.js";
 import { isInvestigationStore } from "../../ports/investigation-store.js";
-import type { Store } from "../../ports/store.js";
+import type { ApiTokenRecord, Store } from "../../ports/store.js";
 import { HttpError, parsed } from "../http/errors.js";
 import type { RunService } from "../http/run-service.js";
 import { CreateRunBody } from "../http/schemas.js";
@@ -33,7 +33,15 @@ import {
   runsPage,
   runsTable,
 } from "./pages.js";
-import { endSession, localPath, sessionToken, startSession } from "./session.js";
+import {
+  clearSessionCookie,
+  createSession,
+  endSession,
+  localPath,
+  type SessionLifetimes,
+  sessionCookie,
+  setSessionCookie,
+} from "./session.js";
 
 const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), "utf8");
 const STYLESHEET = `${REPORT_STYLE}\n${asset("app.css")}\n${INVESTIGATION_CSS}`;
@@ -45,8 +53,14 @@ type WebEnv = { Variables: { userId: string } };
 export interface WebUiOptions {
   store: Store;
   runs: RunService;
-  /** The user of an API token (undefined when unknown or revoked); counts against the user's rate limit. */
-  userOf(secret: string): Promise<string | undefined>;
+  /** The valid API token of a secret (undefined when unknown or revoked); counts against its user's rate limit. */
+  tokenOf(secret: string): Promise<ApiTokenRecord | undefined>;
+  /**
+   * The user of a session cookie's id (undefined when unknown, ended or its token revoked); counts
+   * against the user's rate limit and records the session's use.
+   */
+  userOfSession(id: string): Promise<string | undefined>;
+  sessions: SessionLifetimes;
   corpusRoots: readonly string[];
   defaultModel: string;
   maxBodyBytes: number;
@@ -72,7 +86,7 @@ export function uiErrorResponse(c: Context, error: unknown, log: (line: string) 
 
 export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
   const { runs, store } = options;
-  const html = (c: Context, body: string, status: 200 | 400 | 401 | 404 | 409 | 429 = 200) => {
+  const html = (c: Context, body: string, status: 200 | 400 | 401 | 403 | 404 | 409 | 429 = 200) => {
     c.header("Content-Security-Policy", UI_CSP);
     return c.html(body, status);
   };
@@ -106,8 +120,8 @@ export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
 
   /** Pages past sign-in: the session's user, else to the sign-in page (or 401 for a fragment script fetches). */
   const signedIn = async (c: Context<WebEnv>, next: () => Promise<void>): Promise<Response | undefined> => {
-    const token = sessionToken(c);
-    const userId = token === undefined ? undefined : await options.userOf(token);
+    const id = sessionCookie(c);
+    const userId = id === undefined ? undefined : await options.userOfSession(id);
     if (userId === undefined) {
       // A fragment app.js fetches: it reloads the page, which then goes to the sign-in page.
       if (/\/(live|fragment)$/.test(c.req.path)) return c.body(null, 401);
@@ -125,19 +139,25 @@ export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
   app.post("/login", async (c) => {
     const form = await c.req.parseBody();
     const next = localPath(typeof form.next === "string" ? form.next : undefined);
-    const token = typeof form.token === "string" ? form.token.trim() : "";
-    const userId = token === "" ? undefined : await options.userOf(token);
-    if (userId === undefined)
+    const secret = typeof form.token === "string" ? form.token.trim() : "";
+    const token = secret === "" ? undefined : await options.tokenOf(secret);
+    if (token === undefined)
       return html(
         c,
         loginPage({ next, error: "That token is unknown or revoked. Check it, or ask for a new one." }),
         401,
       );
-    startSession(c, token);
+    // A session this browser had before ends: one browser, one session.
+    const previous = sessionCookie(c);
+    if (previous !== undefined) await endSession(store, previous);
+    const { id } = await createSession(store, token, { lifetimes: options.sessions, nowMs: options.now() });
+    setSessionCookie(c, id);
     return c.redirect(next, 303);
   });
-  app.post("/logout", (c) => {
-    endSession(c);
+  app.post("/logout", async (c) => {
+    const id = sessionCookie(c);
+    if (id !== undefined) await endSession(store, id);
+    clearSessionCookie(c);
     return c.redirect("/login", 303);
   });
 
@@ -148,6 +168,7 @@ export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
   const choices = async (): Promise<NewRunChoices> => ({
     corpora: await corpusChoices(options.corpusRoots),
     defaultModel: options.defaultModel,
+    models: runs.models,
     defaults: {
       maxSources: DEFAULT_BUDGETS.maxSources,
       maxSearchCalls: DEFAULT_BUDGETS.maxSearchCalls,
@@ -169,7 +190,8 @@ export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
       const run = await runs.create(c.get("userId"), parsed(CreateRunBody, bodyFromForm(form), ""));
       return c.redirect(`/runs/${run.id}`, 303);
     } catch (error) {
-      if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 429)) throw error;
+      if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 403 && error.status !== 429))
+        throw error;
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       return html(
         c,

@@ -21,6 +21,7 @@ import {
 } from "../../testing/chromium.js";
 import { EXAMPLE_CORPUS, REPO_ROOT, runCli, type ServeProcess, startServe } from "../../testing/cli.js";
 import { tempDir } from "../../testing/temp-dir.js";
+import { SESSION_COOKIE } from "./session.js";
 
 noticeMissingChromium("the web UI's browser tests");
 
@@ -103,6 +104,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE)(`web UI in a real browser (${CHROMIUM}; ski
     expect(new URL(page.url()).pathname).toBe("/login");
     await page.fill("#token", token);
     await Promise.all([page.waitForURL(`${server.url}/`), page.click("button[type=submit]")]);
+    // The browser holds a server-side session's id, never the token.
+    const [cookie, ...others] = await context.cookies();
+    expect(others).toHaveLength(0);
+    expect(cookie).toMatchObject({ name: SESSION_COOKIE, httpOnly: true, sameSite: "Strict", path: "/" });
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(cookie?.value).not.toContain(token);
     return tab;
   }
 

@@ -1,10 +1,15 @@
 /**
- * The web UI in-process (no browser): sign-in and its cookie, pages and fragments, the form's
- * validation, ownership, CSRF refusal and the pages' security headers. The browser tests
- * (web-ui.browser.test.ts) drive the same pages in Chromium.
+ * The web UI in-process (no browser): sign-in, its server-side session and cookie (sign-out,
+ * token revocation, absolute expiry and idle timeout on the harness's injected clock), pages and
+ * fragments, the form's validation, ownership, CSRF refusal and the pages' security headers. The
+ * browser tests (web-ui.browser.test.ts) drive the same pages in Chromium.
  */
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Harness, httpHarness } from "../../testing/http-harness.js";
+import { revokeTokenCommand } from "../cli/tokens-command.js";
+import type { HttpAppOptions } from "../http/app.js";
+import { hashToken } from "../http/tokens.js";
 import { UI_CSP } from "./layout.js";
 import { SESSION_COOKIE } from "./session.js";
 
@@ -13,14 +18,26 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function ui(): Promise<Harness & { page: (path: string, init?: PageInit) => Promise<Response> }> {
-  const made = await httpHarness();
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+interface Ui extends Harness {
+  page: (path: string, init?: PageInit) => Promise<Response>;
+  /** Session ids (the cookie's value) of alice and bob, signed in through the form. */
+  sessions: { alice: string; bob: string };
+}
+
+async function ui(overrides: Partial<HttpAppOptions> = {}): Promise<Ui> {
+  const made = await httpHarness({}, overrides);
   cleanups.push(made.close);
-  return { ...made, page: (path, init = {}) => request(made, path, init) };
+  const alice = await signIn(made, made.alice);
+  const bob = await signIn(made, made.bob);
+  const sessions = { alice, bob };
+  return { ...made, sessions, page: (path, init = {}) => request(made, path, init, alice) };
 }
 
 interface PageInit {
-  /** The session cookie's token; null for none. Default: alice's. */
+  /** The session cookie's value; null for none. Default: alice's session. */
   as?: string | null;
   form?: Record<string, string>;
   /** Sec-Fetch-Site of a post (default same-origin, as a browser sends from the UI's own page). */
@@ -28,10 +45,10 @@ interface PageInit {
   headers?: Record<string, string>;
 }
 
-function request(made: Harness, path: string, init: PageInit): Promise<Response> {
+function request(made: Harness, path: string, init: PageInit, fallback: string | null): Promise<Response> {
   const headers = new Headers(init.headers);
-  const token = init.as === undefined ? made.alice : init.as;
-  if (token !== null) headers.set("Cookie", `${SESSION_COOKIE}=${token}`);
+  const cookie = init.as === undefined ? fallback : init.as;
+  if (cookie !== null) headers.set("Cookie", `${SESSION_COOKIE}=${cookie}`);
   if (init.form === undefined) return Promise.resolve(made.app.request(path, { headers }));
   headers.set("Content-Type", "application/x-www-form-urlencoded");
   headers.set("Sec-Fetch-Site", init.site ?? "same-origin");
@@ -39,6 +56,37 @@ function request(made: Harness, path: string, init: PageInit): Promise<Response>
     made.app.request(path, { method: "POST", headers, body: new URLSearchParams(init.form).toString() }),
   );
 }
+
+/** The value of the session cookie a response sets ('' when it sets none). */
+const cookieValue = (response: Response): string =>
+  new RegExp(`${SESSION_COOKIE}=([^;]*)`).exec(response.headers.get("set-cookie") ?? "")?.[1] ?? "";
+
+/** Signs in with `token` through the form; the new session's id. */
+async function signIn(made: Harness, token: string): Promise<string> {
+  const response = await request(made, "/login", { form: { token, next: "/" } }, null);
+  expect(response.status).toBe(303);
+  const id = cookieValue(response);
+  expect(id).not.toBe("");
+  return id;
+}
+
+/** Whether a session id still signs in: a page, a fragment and an API read, all answered alike. */
+async function accepted(made: Ui, id: string): Promise<boolean> {
+  const page = await made.page("/", { as: id });
+  const fragment = await made.page("/runs/fragment", { as: id });
+  const api = await made.page("/api/runs", { as: id });
+  if (page.status === 200) {
+    expect([fragment.status, api.status]).toEqual([200, 200]);
+    return true;
+  }
+  expect(page.status).toBe(303);
+  expect(page.headers.get("location")).toBe("/login?next=%2F");
+  expect([fragment.status, api.status]).toEqual([401, 401]);
+  return false;
+}
+
+const storedSessions = (made: Harness) =>
+  made.store.db.prepare("SELECT * FROM web_sessions ORDER BY id").all() as Record<string, unknown>[];
 
 const runForm = (extra: Record<string, string> = {}) => ({
   question: "Who built the first lithium-ion cell with a carbon anode?",
@@ -74,9 +122,48 @@ describe("web UI: sign-in", () => {
     expect(right.status).toBe(303);
     expect(right.headers.get("location")).toBe("/runs/new");
     const cookie = right.headers.get("set-cookie") ?? "";
-    expect(cookie).toContain(`${SESSION_COOKIE}=${made.alice}`);
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Secure/i);
+    expect(await accepted(made, cookieValue(right))).toBe(true);
+  });
+
+  it("gives the browser a random session id, never the token or its hash, and stores only the id's hash", async () => {
+    const made = await ui();
+    const response = await made.page("/login", { as: null, form: { token: made.alice, next: "/" } });
+    const cookie = response.headers.get("set-cookie") ?? "";
+    const id = cookieValue(response);
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    for (const secret of [made.alice, hashToken(made.alice)]) expect(cookie).not.toContain(secret);
+    expect(new Set([id, made.sessions.alice, made.sessions.bob]).size).toBe(3);
+
+    const rows = storedSessions(made);
+    expect(rows).toHaveLength(3);
+    const stored = JSON.stringify(rows);
+    for (const secret of [made.alice, made.bob, id, made.sessions.alice]) expect(stored).not.toContain(secret);
+    const [token] = await made.store.listApiTokens({ userId: "alice" });
+    expect(rows.at(-1)).toMatchObject({
+      session_sha256: hashToken(id),
+      user_id: "alice",
+      token_id: token?.id,
+      created_at: "2026-03-01T10:00:00.000Z",
+      expires_at: "2026-03-01T22:00:00.000Z",
+      idle_timeout_ms: 2 * HOUR,
+      last_used_at: "2026-03-01T10:00:00.000Z",
+    });
+    // The token itself is not a session: a cookie holding it (the old form) signs nothing in.
+    expect(await accepted(made, made.alice)).toBe(false);
+  });
+
+  it("marks the cookie Secure when the page came over HTTPS (directly or through a proxy)", async () => {
+    const made = await ui();
+    const proxied = await made.page("/login", {
+      as: null,
+      form: { token: made.alice, next: "/" },
+      headers: { "X-Forwarded-Proto": "https" },
+    });
+    expect(proxied.headers.get("set-cookie")).toMatch(/;\s*Secure/i);
   });
 
   it("returns only to a path on this server after sign-in", async () => {
@@ -87,19 +174,87 @@ describe("web UI: sign-in", () => {
     }
   });
 
-  it("signs out: the cookie is cleared", async () => {
+  it("signs out: the session ends on the server, and its old cookie is refused", async () => {
     const made = await ui();
     const response = await made.page("/logout", { form: {} });
     expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/login");
     expect(response.headers.get("set-cookie")).toMatch(new RegExp(`${SESSION_COOKIE}=;.*Max-Age=0`, "i"));
+    // A browser that kept the cookie (or anyone who copied it) is signed out too.
+    expect(await accepted(made, made.sessions.alice)).toBe(false);
+    expect(storedSessions(made).map((row) => row.user_id)).toEqual(["bob"]);
+    expect(await accepted(made, made.sessions.bob)).toBe(true);
   });
 
-  it("refuses a revoked token's session", async () => {
+  it("ends the previous session of a browser that signs in again", async () => {
     const made = await ui();
+    const response = await made.page("/login", { form: { token: made.alice, next: "/" } });
+    expect(await accepted(made, cookieValue(response))).toBe(true);
+    expect(await accepted(made, made.sessions.alice)).toBe(false);
+  });
+
+  it("ends every session of a token when it is revoked (assay tokens revoke), at once", async () => {
+    const made = await ui();
+    const second = await signIn(made, made.alice);
     const [token] = await made.store.listApiTokens({ userId: "alice" });
-    await made.store.revokeApiToken(token?.id ?? 0, new Date().toISOString());
-    expect((await made.page("/")).status).toBe(303);
-    expect((await made.page("/runs/fragment")).status).toBe(401);
+    await revokeTokenCommand(made.store, token?.id ?? 0, new PassThrough());
+    expect(await accepted(made, made.sessions.alice)).toBe(false);
+    expect(await accepted(made, second)).toBe(false);
+    const post = await made.page("/runs", { form: runForm() });
+    expect(post.status).toBe(401);
+    expect(await post.text()).toContain("Sign in again");
+    expect(storedSessions(made).map((row) => row.user_id)).toEqual(["bob"]);
+    expect(await accepted(made, made.sessions.bob)).toBe(true);
+    // The revoked token cannot start a new one.
+    expect((await made.page("/login", { as: null, form: { token: made.alice, next: "/" } })).status).toBe(401);
+  });
+
+  it("ends a session at its absolute expiry, however much it is used", async () => {
+    const made = await ui();
+    for (let elapsed = 0; elapsed < 12 * HOUR; elapsed += HOUR) {
+      made.clock.ms += elapsed === 0 ? 0 : HOUR;
+      expect(await accepted(made, made.sessions.alice), `after ${elapsed / HOUR} h`).toBe(true);
+    }
+    made.clock.ms += HOUR - 1;
+    expect(await accepted(made, made.sessions.alice)).toBe(true);
+    made.clock.ms += 1;
+    expect(await accepted(made, made.sessions.alice)).toBe(false);
+    // The ended session is deleted; signing in again starts a new one.
+    expect(storedSessions(made).map((row) => row.user_id)).toEqual(["bob"]);
+    expect(await accepted(made, await signIn(made, made.alice))).toBe(true);
+  });
+
+  it("ends a session unused for its idle timeout; use keeps it alive, written at most once a minute", async () => {
+    const made = await ui();
+    const lastUsed = () => storedSessions(made).find((row) => row.user_id === "alice")?.last_used_at;
+    made.clock.ms += 30_000;
+    expect(await accepted(made, made.sessions.alice)).toBe(true);
+    expect(lastUsed()).toBe("2026-03-01T10:00:00.000Z");
+    made.clock.ms += 30_000;
+    expect(await accepted(made, made.sessions.alice)).toBe(true);
+    expect(lastUsed()).toBe("2026-03-01T10:01:00.000Z");
+
+    made.clock.ms += 2 * HOUR - 1;
+    expect(await accepted(made, made.sessions.alice)).toBe(true);
+    expect(lastUsed()).toBe("2026-03-01T12:00:59.999Z");
+    made.clock.ms += 2 * HOUR;
+    expect(await accepted(made, made.sessions.alice)).toBe(false);
+    // Bob's session, unused as long, ended too.
+    expect(await accepted(made, made.sessions.bob)).toBe(false);
+  });
+
+  it("takes its lifetimes from the app's options", async () => {
+    const made = await ui({ sessions: { absoluteMs: 10 * MINUTE, idleMs: 3 * MINUTE } });
+    made.clock.ms += 3 * MINUTE - 1;
+    expect(await accepted(made, made.sessions.alice)).toBe(true);
+    made.clock.ms += 1;
+    expect(await accepted(made, made.sessions.bob)).toBe(false);
+    for (const minutes of [5, 7, 9]) {
+      made.clock.ms += 2 * MINUTE;
+      expect(await accepted(made, made.sessions.alice), `after ${minutes} min`).toBe(true);
+    }
+    made.clock.ms += MINUTE;
+    expect(await accepted(made, made.sessions.alice)).toBe(false);
   });
 });
 
@@ -165,8 +320,10 @@ describe("web UI: runs", () => {
     expect(numberHtml).toMatch(/<input id="maxSources"[^>]*aria-invalid="true"/);
 
     const model = await made.page("/runs", { form: runForm({ model: "nosuch:model" }) });
-    expect(model.status).toBe(400);
-    expect(await model.text()).toMatch(/<input id="model"[^>]*aria-invalid="true"/);
+    expect(model.status).toBe(403);
+    const modelHtml = await model.text();
+    expect(modelHtml).toMatch(/<input id="model"[^>]*aria-invalid="true"/);
+    expect(modelHtml).toContain("the model nosuch:model is not offered by this server");
     expect(await made.store.listRuns()).toHaveLength(0);
   });
 
@@ -187,12 +344,12 @@ describe("web UI: runs", () => {
     const id = Number(/(\d+)$/.exec(created.headers.get("location") ?? "")?.[1]);
     await finished(made, id);
     for (const path of [`/runs/${id}`, `/runs/${id}/live`, `/runs/${id}/report`, `/runs/${id}/investigation`]) {
-      const response = await made.page(path, { as: made.bob });
+      const response = await made.page(path, { as: made.sessions.bob });
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).not.toContain("Yoshino");
     }
-    expect((await made.page(`/runs/${id}/cancel`, { as: made.bob, form: {} })).status).toBe(404);
-    expect(await (await made.page("/", { as: made.bob })).text()).toContain("No research yet");
+    expect((await made.page(`/runs/${id}/cancel`, { as: made.sessions.bob, form: {} })).status).toBe(404);
+    expect(await (await made.page("/", { as: made.sessions.bob })).text()).toContain("No research yet");
   });
 
   it("lets the live page's event stream use the session cookie, but not an API post", async () => {
@@ -205,7 +362,7 @@ describe("web UI: runs", () => {
     expect(await events.text()).toContain("event: run-finished");
     const post = await made.app.request("/api/runs", {
       method: "POST",
-      headers: { Cookie: `${SESSION_COOKIE}=${made.alice}`, "Content-Type": "application/json" },
+      headers: { Cookie: `${SESSION_COOKIE}=${made.sessions.alice}`, "Content-Type": "application/json" },
       body: JSON.stringify({ question: "x", scope: { kind: "corpus", path: "batteries" } }),
     });
     expect(post.status).toBe(401);

@@ -10,7 +10,7 @@ import { chunkId } from "../../../core/ids.js";
 import type { Attempt, Challenge, Mutation, Question, Transition } from "../../../core/investigative/types.js";
 import { IdConflictError, LedgerIntegrityError } from "../../../ports/investigation-store.js";
 import { num, type Row, text } from "../store-rows.js";
-import { inTransaction, lockRun } from "./postgres-connection.js";
+import { inTransaction, lockRun, type PgFence } from "./postgres-connection.js";
 
 /** Per-run counters by id prefix: `q_001`, `c_001`, `d_001`, `ch_001`. */
 const ID_PATTERN = /^(q|c|d|ch)_(\d+)$/;
@@ -283,11 +283,11 @@ export async function applyMutation(
   pool: pg.Pool,
   runId: number,
   mutation: Mutation,
-  options: { stateSeq: number; now: string },
+  options: { stateSeq: number; now: string; fence?: PgFence | undefined },
 ): Promise<{ notesSeq?: number }> {
   try {
     return await inTransaction(pool, async (client): Promise<{ notesSeq?: number }> => {
-      await lockRun(client, runId);
+      await lockRun(client, runId, options.fence);
       // Rows of one mutation may reference each other in any order; keys are checked at commit.
       await client.query("SET CONSTRAINTS ALL DEFERRED");
       const writer = new MutationWriter(client, runId);

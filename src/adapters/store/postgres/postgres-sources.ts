@@ -3,12 +3,14 @@
  * transaction under the run's lock (the `s_` counter), and committed before `persistSource`
  * resolves. Used by `PostgresStore`.
  */
+
 import type pg from "pg";
 import { describeError, StoreError } from "../../../core/errors.js";
 import { sourceId } from "../../../core/ids.js";
 import type { ChunkRecord, NewSource, PersistResult, Provenance, SourceRecord } from "../../../ports/store.js";
+import { LeaseLostError } from "../../../ports/store.js";
 import { chunkFromRow, provenanceFromRow, type Row, sourceFromRow, text } from "../store-rows.js";
-import { inTransaction, lockRun } from "./postgres-connection.js";
+import { inTransaction, lockRun, type PgFence } from "./postgres-connection.js";
 
 async function insertProvenance(
   client: pg.PoolClient,
@@ -28,9 +30,9 @@ async function insertSource(
   client: pg.PoolClient,
   runId: number,
   source: NewSource,
-  options: { offsetNow: () => number; now: string },
+  options: { offsetNow: () => number; now: string; fence?: PgFence | undefined },
 ): Promise<{ id: string; duplicate: boolean }> {
-  await lockRun(client, runId);
+  await lockRun(client, runId, options.fence);
   const existing = await client.query<{ id: string }>(
     "SELECT id FROM sources WHERE run_id = $1 AND canonical_anchor = $2",
     [runId, source.canonicalAnchor],
@@ -136,12 +138,13 @@ export async function persistSource(
   pool: pg.Pool,
   runId: number,
   source: NewSource,
-  options: { offsetNow: () => number; now: string },
+  options: { offsetNow: () => number; now: string; fence?: PgFence | undefined },
 ): Promise<PersistResult> {
   let written: { id: string; duplicate: boolean };
   try {
     written = await inTransaction(pool, (client) => insertSource(client, runId, source, options));
   } catch (error) {
+    if (error instanceof LeaseLostError) throw error;
     throw new StoreError(`the source ${source.canonicalAnchor} was not persisted: ${describeError(error)}`, {
       cause: error,
     });

@@ -192,6 +192,7 @@ describe.runIf(POSTGRES_AVAILABLE)("PostgreSQL store", () => {
           expect((await tableColumns(client, "sources")).has("content_type")).toBe(true);
           expect((await tableColumns(client, "sources")).has("note")).toBe(true);
           expect((await tableColumns(client, "inv_questions")).size).toBeGreaterThan(0);
+          expect((await tableColumns(client, "web_sessions")).has("session_sha256")).toBe(true);
         } finally {
           client.release();
         }

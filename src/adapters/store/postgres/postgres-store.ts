@@ -12,19 +12,25 @@ import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../.
 import type {
   ApiTokenRecord,
   Diagnostic,
+  LeaseAttempt,
+  LeaseLostError,
   NewApiToken,
   NewDiagnostic,
   NewEvent,
   NewSearchCall,
   NewSource,
+  NewWebSession,
   PersistResult,
   RunEvent,
+  RunLease,
   RunPatch,
   RunRecord,
   RunRequest,
+  RunStatus,
   SearchCallRecord,
   SourceRecord,
   Store,
+  WebSessionRecord,
 } from "../../../ports/store.js";
 import {
   apiTokenFromRow,
@@ -35,8 +41,17 @@ import {
   runFromRow,
   runOptionsOf,
   searchCallFromRow,
+  text,
+  webSessionFromRow,
 } from "../store-rows.js";
-import { checkPostgresUrl, createPool, inTransaction, lockRun, redactUrl } from "./postgres-connection.js";
+import {
+  checkPostgresUrl,
+  createPool,
+  inTransaction,
+  lockRun,
+  type PgFence,
+  redactUrl,
+} from "./postgres-connection.js";
 import { applyMutation } from "./postgres-investigation.js";
 import { listNotesVersions, loadInvestigation } from "./postgres-investigation-read.js";
 import { migrate } from "./postgres-migrations.js";
@@ -90,11 +105,60 @@ const RUN_COLUMNS: Record<keyof RunPatch, string> = {
 export class PostgresStore implements Store, InvestigationStore {
   readonly pool: pg.Pool;
   readonly #now: () => Date;
+  readonly #fence: PgFence | undefined;
   #closed = false;
 
-  constructor(pool: pg.Pool, now: () => Date) {
+  constructor(pool: pg.Pool, now: () => Date, fence?: PgFence) {
     this.pool = pool;
     this.#now = now;
+    this.#fence = fence;
+  }
+
+  fenced(lease: RunLease, onLost?: (error: LeaseLostError) => void): this {
+    return new PostgresStore(this.pool, this.#now, { lease, onLost }) as this;
+  }
+
+  async acquireLease(
+    runId: number,
+    claim: { holder: string; now: string; expiresAt: string; replacing?: string },
+  ): Promise<LeaseAttempt> {
+    // One statement: the compare-and-set. A fenced write in flight holds the row; this waits for it.
+    const taken = await this.#write(`taking the lease of run ${runId}`, (client) =>
+      client.query<{ lease_epoch: number }>(
+        `UPDATE runs SET lease_holder = $2, lease_epoch = lease_epoch + 1, lease_expires_at = $3, heartbeat_at = $4,
+           updated_at = $5
+         WHERE id = $1 AND status = 'running' AND (lease_holder = '' OR lease_expires_at <= $4 OR lease_holder = $6)
+         RETURNING lease_epoch`,
+        [runId, claim.holder, claim.expiresAt, claim.now, this.#iso(), claim.replacing ?? ""],
+      ),
+    );
+    const epoch = taken.rows[0]?.lease_epoch;
+    if (epoch !== undefined)
+      return { ok: true, lease: { runId, holder: claim.holder, epoch: Number(epoch), expiresAt: claim.expiresAt } };
+    const [row] = await this.#rows("SELECT status, lease_holder, lease_expires_at FROM runs WHERE id = $1", [runId]);
+    if (!row) return { ok: false, holder: "", expiresAt: "", status: "missing" };
+    return {
+      ok: false,
+      holder: text(row, "lease_holder"),
+      expiresAt: text(row, "lease_expires_at"),
+      status: text(row, "status") as RunStatus,
+    };
+  }
+
+  async renewLease(lease: RunLease, renewal: { now: string; expiresAt: string }): Promise<RunLease | undefined> {
+    const result = await this.pool.query(
+      `UPDATE runs SET lease_expires_at = $1, heartbeat_at = $2
+       WHERE id = $3 AND lease_holder = $4 AND lease_epoch = $5 AND lease_holder <> ''`,
+      [renewal.expiresAt, renewal.now, lease.runId, lease.holder, lease.epoch],
+    );
+    return result.rowCount === 1 ? { ...lease, expiresAt: renewal.expiresAt } : undefined;
+  }
+
+  async releaseLease(lease: RunLease): Promise<void> {
+    await this.pool.query(
+      "UPDATE runs SET lease_holder = '', lease_expires_at = '' WHERE id = $1 AND lease_holder = $2 AND lease_epoch = $3",
+      [lease.runId, lease.holder, lease.epoch],
+    );
   }
 
   #iso(): string {
@@ -189,15 +253,54 @@ export class PostgresStore implements Store, InvestigationStore {
   }
 
   async revokeApiToken(id: number, at: string): Promise<boolean> {
-    const result = await this.pool.query("UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at = ''", [
-      at,
-      id,
-    ]);
-    return (result.rowCount ?? 0) > 0;
+    return this.#write(`revoking API token ${id}`, async (client) => {
+      const result = await client.query("UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at = ''", [
+        at,
+        id,
+      ]);
+      await client.query("DELETE FROM web_sessions WHERE token_id = $1", [id]);
+      return (result.rowCount ?? 0) > 0;
+    });
   }
 
   async touchApiToken(id: number, at: string): Promise<void> {
     await this.pool.query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2", [at, id]);
+  }
+
+  async createWebSession(session: NewWebSession): Promise<WebSessionRecord> {
+    const [row] = await this.#write("recording the web session", async (client) => {
+      const result = await client.query<Row>(
+        `INSERT INTO web_sessions (session_sha256, user_id, token_id, created_at, expires_at, idle_timeout_ms,
+           last_used_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $4) RETURNING *`,
+        [session.hash, session.userId, session.tokenId, session.createdAt, session.expiresAt, session.idleTimeoutMs],
+      );
+      return result.rows;
+    });
+    if (!row) throw new StoreError("the web session just created cannot be read back");
+    return webSessionFromRow(row);
+  }
+
+  async findWebSession(hash: string): Promise<WebSessionRecord | undefined> {
+    const [row] = await this.#rows(
+      `SELECT s.* FROM web_sessions s JOIN api_tokens t ON t.id = s.token_id
+       WHERE s.session_sha256 = $1 AND t.revoked_at = ''`,
+      [hash],
+    );
+    return row ? webSessionFromRow(row) : undefined;
+  }
+
+  async touchWebSession(id: number, at: string): Promise<void> {
+    await this.pool.query("UPDATE web_sessions SET last_used_at = $1 WHERE id = $2", [at, id]);
+  }
+
+  async deleteWebSession(hash: string): Promise<boolean> {
+    const result = await this.pool.query("DELETE FROM web_sessions WHERE session_sha256 = $1", [hash]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async pruneWebSessions(at: string): Promise<number> {
+    return (await this.pool.query("DELETE FROM web_sessions WHERE expires_at <= $1", [at])).rowCount ?? 0;
   }
 
   async updateRun(runId: number, patch: RunPatch): Promise<void> {
@@ -212,12 +315,15 @@ export class PostgresStore implements Store, InvestigationStore {
     sets.push(`updated_at = $${values.length}`);
     values.push(runId);
     const sql = `UPDATE runs SET ${sets.join(", ")} WHERE id = $${values.length}`;
-    await this.#write(`updating run ${runId}`, (client) => client.query(sql, values));
+    await this.#write(`updating run ${runId}`, async (client) => {
+      if (this.#fence) await lockRun(client, runId, this.#fence);
+      return client.query(sql, values);
+    });
   }
 
   async appendEvent(runId: number, event: NewEvent): Promise<RunEvent> {
     const seq = await this.#write(`appending an event to run ${runId}`, async (client) => {
-      await lockRun(client, runId);
+      await lockRun(client, runId, this.#fence);
       const result = await client.query<Row>(
         `INSERT INTO run_events (run_id, seq, type, offset_ms, at, data)
          SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 FROM run_events WHERE run_id = $1 RETURNING seq`,
@@ -238,7 +344,7 @@ export class PostgresStore implements Store, InvestigationStore {
 
   async recordSearchCall(runId: number, call: NewSearchCall): Promise<SearchCallRecord> {
     const id = await this.#write(`recording a search call of run ${runId}`, async (client) => {
-      await lockRun(client, runId);
+      await lockRun(client, runId, this.#fence);
       const counted = await client.query<{ count: number }>(
         "SELECT COUNT(*) AS count FROM search_calls WHERE run_id = $1",
         [runId],
@@ -274,7 +380,7 @@ export class PostgresStore implements Store, InvestigationStore {
   }
 
   async persistSource(runId: number, source: NewSource, offsetNow: () => number): Promise<PersistResult> {
-    return persistSource(this.pool, runId, source, { offsetNow, now: this.#iso() });
+    return persistSource(this.pool, runId, source, { offsetNow, now: this.#iso(), fence: this.#fence });
   }
 
   async listSources(runId: number): Promise<SourceRecord[]> {
@@ -284,6 +390,7 @@ export class PostgresStore implements Store, InvestigationStore {
   async addDiagnostic(runId: number, diagnostic: NewDiagnostic): Promise<Diagnostic> {
     const at = this.#iso();
     const id = await this.#write(`recording a diagnostic of run ${runId}`, async (client) => {
+      if (this.#fence) await lockRun(client, runId, this.#fence);
       const result = await client.query<Row>(
         `INSERT INTO diagnostics (run_id, stage, code, message, data, offset_ms, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
@@ -316,7 +423,11 @@ export class PostgresStore implements Store, InvestigationStore {
     mutation: Mutation,
     options: { stateSeq: number },
   ): Promise<{ notesSeq?: number }> {
-    return applyMutation(this.pool, runId, mutation, { stateSeq: options.stateSeq, now: this.#iso() });
+    return applyMutation(this.pool, runId, mutation, {
+      stateSeq: options.stateSeq,
+      now: this.#iso(),
+      fence: this.#fence,
+    });
   }
 
   async listNotesVersions(runId: number): Promise<NotesVersion[]> {
@@ -325,7 +436,8 @@ export class PostgresStore implements Store, InvestigationStore {
 
   /** Ends the pool (waiting for checked-out connections to be released). Idempotent. */
   async close(): Promise<void> {
-    if (this.#closed) return;
+    // A fenced view (`fenced`) leaves the pool to the store it came from.
+    if (this.#closed || this.#fence) return;
     this.#closed = true;
     await this.pool.end();
   }

@@ -35,6 +35,9 @@
 --              worker has driven it); a running run whose heartbeat is stale shows as interrupted
 --   cancel_requested_at  when a cancel was requested through the HTTP API for a run another process drives
 --              ('' when none was): the worker (or `assay serve`) driving it reads it and cancels the run
+--   lease_holder, lease_epoch, lease_expires_at  the run lease: the process driving the run, how many
+--              times the lease was taken (every write of a driven run checks it), and when it lapses
+--              unless renewed ('' when released); taken by compare-and-set, one holder at a time
 CREATE TABLE IF NOT EXISTS runs (
 	id              BIGSERIAL PRIMARY KEY,
 	question        TEXT NOT NULL CHECK (question <> ''),
@@ -58,7 +61,10 @@ CREATE TABLE IF NOT EXISTS runs (
 	user_id         TEXT NOT NULL DEFAULT 'local',
 	options         TEXT NOT NULL DEFAULT '{}',
 	heartbeat_at    TEXT NOT NULL DEFAULT '',
-	cancel_requested_at TEXT NOT NULL DEFAULT ''
+	cancel_requested_at TEXT NOT NULL DEFAULT '',
+	lease_holder    TEXT NOT NULL DEFAULT '',
+	lease_epoch     INTEGER NOT NULL DEFAULT 0,
+	lease_expires_at TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_runs_status ON runs(status, id);
 
@@ -428,3 +434,25 @@ CREATE TABLE IF NOT EXISTS api_tokens (
 	revoked_at   TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_api_tokens_user ON api_tokens(user_id, id);
+
+-- Sessions of the web UI (`assay serve`): a browser that signed in with an API token. Its cookie holds a
+-- random session id, never the token; only the id's hash is stored.
+--   session_sha256   lowercase hex SHA-256 of the session id (unique); a request's cookie is looked up by its hash
+--   user_id          the user it acts as (its token's)
+--   token_id         the API token it was signed in with; `assay tokens revoke` deletes the token's sessions
+--   created_at       when it was signed in
+--   expires_at       when it ends, however much it is used (created_at + the absolute lifetime)
+--   idle_timeout_ms  how long it may go unused (since last_used_at) before it ends
+--   last_used_at     when it last authenticated a request (written at most once a minute; created_at at first)
+CREATE TABLE IF NOT EXISTS web_sessions (
+	id              BIGSERIAL PRIMARY KEY,
+	session_sha256  TEXT NOT NULL UNIQUE CHECK (length(session_sha256) = 64),
+	user_id         TEXT NOT NULL CHECK (user_id <> ''),
+	token_id        BIGINT NOT NULL REFERENCES api_tokens(id) ON DELETE CASCADE DEFERRABLE,
+	created_at      TEXT NOT NULL,
+	expires_at      TEXT NOT NULL,
+	idle_timeout_ms BIGINT NOT NULL CHECK (idle_timeout_ms > 0),
+	last_used_at    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_web_sessions_token ON web_sessions(token_id);
+CREATE INDEX IF NOT EXISTS idx_web_sessions_expires ON web_sessions(expires_at);

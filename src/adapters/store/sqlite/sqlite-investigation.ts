@@ -260,9 +260,10 @@ export function applyMutation(
   db: Database,
   runId: number,
   mutation: Mutation,
-  options: { stateSeq: number; now: string },
+  options: { stateSeq: number; now: string; guard?: () => void },
 ): { notesSeq?: number } {
   const write = db.transaction((): { notesSeq?: number } => {
+    options.guard?.();
     // Rows of one mutation may reference each other in any order; keys are checked at commit.
     db.pragma("defer_foreign_keys = ON");
     const writer = new MutationWriter(db, runId);

@@ -126,6 +126,7 @@ describe("SQLite store", () => {
       }
       expect(tableColumns(store.db, "sources").has("note")).toBe(true);
       for (const table of INVESTIGATION_TABLES) expect(tableColumns(store.db, table).size).toBeGreaterThan(0);
+      expect(tableColumns(store.db, "web_sessions").has("session_sha256")).toBe(true);
       const legacy = await store.getRun(1);
       expect(legacy).toMatchObject({ worker: "", finishedAt: "", request: { question: "An old question" } });
       expect(legacy).toMatchObject({ notesId: "", phase: "", stopReason: "", userId: "local" });

@@ -9,24 +9,30 @@ import { describeError, StoreError, UserError } from "../../../core/errors.js";
 import { queryId, sourceId } from "../../../core/ids.js";
 import type { Mutation } from "../../../core/investigative/types.js";
 import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../../../ports/investigation-store.js";
-import type {
-  ApiTokenRecord,
-  ChunkRecord,
-  Diagnostic,
-  NewApiToken,
-  NewDiagnostic,
-  NewEvent,
-  NewSearchCall,
-  NewSource,
-  PersistResult,
-  Provenance,
-  RunEvent,
-  RunPatch,
-  RunRecord,
-  RunRequest,
-  SearchCallRecord,
-  SourceRecord,
-  Store,
+import {
+  type ApiTokenRecord,
+  type ChunkRecord,
+  type Diagnostic,
+  type LeaseAttempt,
+  LeaseLostError,
+  type NewApiToken,
+  type NewDiagnostic,
+  type NewEvent,
+  type NewSearchCall,
+  type NewSource,
+  type NewWebSession,
+  type PersistResult,
+  type Provenance,
+  type RunEvent,
+  type RunLease,
+  type RunPatch,
+  type RunRecord,
+  type RunRequest,
+  type RunStatus,
+  type SearchCallRecord,
+  type SourceRecord,
+  type Store,
+  type WebSessionRecord,
 } from "../../../ports/store.js";
 import {
   apiTokenFromRow,
@@ -41,6 +47,7 @@ import {
   searchCallFromRow,
   sourceFromRow,
   text,
+  webSessionFromRow,
 } from "../store-rows.js";
 import { applyMutation } from "./sqlite-investigation.js";
 import { listNotesVersions, loadInvestigation } from "./sqlite-investigation-read.js";
@@ -71,13 +78,81 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   return new SqliteStore(db, options.now ?? (() => new Date()));
 }
 
+interface Fence {
+  lease: RunLease;
+  onLost: ((error: LeaseLostError) => void) | undefined;
+}
+
 export class SqliteStore implements Store, InvestigationStore {
   readonly db: Database;
   readonly #now: () => Date;
+  readonly #fence: Fence | undefined;
 
-  constructor(db: Database, now: () => Date) {
+  constructor(db: Database, now: () => Date, fence?: Fence) {
     this.db = db;
     this.#now = now;
+    this.#fence = fence;
+  }
+
+  /** Inside a write's transaction: refuses it when the run's lease moved on from the fence's. */
+  #guard(runId: number): void {
+    const fence = this.#fence;
+    if (!fence || fence.lease.runId !== runId) return;
+    const row = this.db.prepare("SELECT lease_holder, lease_epoch FROM runs WHERE id = ?").get(runId) as
+      | { lease_holder: string; lease_epoch: number }
+      | undefined;
+    if (row?.lease_epoch === fence.lease.epoch && row.lease_holder === fence.lease.holder) return;
+    const error = new LeaseLostError(runId, fence.lease.epoch);
+    fence.onLost?.(error);
+    throw error;
+  }
+
+  fenced(lease: RunLease, onLost?: (error: LeaseLostError) => void): this {
+    return new SqliteStore(this.db, this.#now, { lease, onLost }) as this;
+  }
+
+  async acquireLease(
+    runId: number,
+    claim: { holder: string; now: string; expiresAt: string; replacing?: string },
+  ): Promise<LeaseAttempt> {
+    const take = this.db.transaction((): LeaseAttempt => {
+      const row = this.db
+        .prepare("SELECT status, lease_holder, lease_epoch, lease_expires_at FROM runs WHERE id = ?")
+        .get(runId) as
+        | { status: RunStatus; lease_holder: string; lease_epoch: number; lease_expires_at: string }
+        | undefined;
+      if (!row) return { ok: false, holder: "", expiresAt: "", status: "missing" };
+      const free = row.lease_holder === "" || row.lease_expires_at <= claim.now || row.lease_holder === claim.replacing;
+      if (row.status !== "running" || !free)
+        return { ok: false, holder: row.lease_holder, expiresAt: row.lease_expires_at, status: row.status };
+      const epoch = row.lease_epoch + 1;
+      this.db
+        .prepare(
+          `UPDATE runs SET lease_holder = ?, lease_epoch = ?, lease_expires_at = ?, heartbeat_at = ?, updated_at = ?
+           WHERE id = ?`,
+        )
+        .run(claim.holder, epoch, claim.expiresAt, claim.now, this.#iso(), runId);
+      return { ok: true, lease: { runId, holder: claim.holder, epoch, expiresAt: claim.expiresAt } };
+    });
+    return take.immediate();
+  }
+
+  async renewLease(lease: RunLease, renewal: { now: string; expiresAt: string }): Promise<RunLease | undefined> {
+    const info = this.db
+      .prepare(
+        `UPDATE runs SET lease_expires_at = ?, heartbeat_at = ?
+         WHERE id = ? AND lease_holder = ? AND lease_epoch = ? AND lease_holder <> ''`,
+      )
+      .run(renewal.expiresAt, renewal.now, lease.runId, lease.holder, lease.epoch);
+    return info.changes === 1 ? { ...lease, expiresAt: renewal.expiresAt } : undefined;
+  }
+
+  async releaseLease(lease: RunLease): Promise<void> {
+    this.db
+      .prepare(
+        "UPDATE runs SET lease_holder = '', lease_expires_at = '' WHERE id = ? AND lease_holder = ? AND lease_epoch = ?",
+      )
+      .run(lease.runId, lease.holder, lease.epoch);
   }
 
   #iso(): string {
@@ -154,12 +229,57 @@ export class SqliteStore implements Store, InvestigationStore {
   }
 
   async revokeApiToken(id: number, at: string): Promise<boolean> {
-    const info = this.db.prepare("UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at = ''").run(at, id);
-    return info.changes > 0;
+    return this.db.transaction(() => {
+      const info = this.db.prepare("UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at = ''").run(at, id);
+      this.db.prepare("DELETE FROM web_sessions WHERE token_id = ?").run(id);
+      return info.changes > 0;
+    })();
   }
 
   async touchApiToken(id: number, at: string): Promise<void> {
     this.db.prepare("UPDATE api_tokens SET last_used_at = ? WHERE id = ?").run(at, id);
+  }
+
+  async createWebSession(session: NewWebSession): Promise<WebSessionRecord> {
+    const info = this.db
+      .prepare(
+        `INSERT INTO web_sessions (session_sha256, user_id, token_id, created_at, expires_at, idle_timeout_ms,
+           last_used_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        session.hash,
+        session.userId,
+        session.tokenId,
+        session.createdAt,
+        session.expiresAt,
+        session.idleTimeoutMs,
+        session.createdAt,
+      );
+    const row = this.db.prepare("SELECT * FROM web_sessions WHERE id = ?").get(Number(info.lastInsertRowid)) as Row;
+    return webSessionFromRow(row);
+  }
+
+  async findWebSession(hash: string): Promise<WebSessionRecord | undefined> {
+    const row = this.db
+      .prepare(
+        `SELECT s.* FROM web_sessions s JOIN api_tokens t ON t.id = s.token_id
+         WHERE s.session_sha256 = ? AND t.revoked_at = ''`,
+      )
+      .get(hash) as Row | undefined;
+    return row ? webSessionFromRow(row) : undefined;
+  }
+
+  async touchWebSession(id: number, at: string): Promise<void> {
+    this.db.prepare("UPDATE web_sessions SET last_used_at = ? WHERE id = ?").run(at, id);
+  }
+
+  async deleteWebSession(hash: string): Promise<boolean> {
+    return this.db.prepare("DELETE FROM web_sessions WHERE session_sha256 = ?").run(hash).changes > 0;
+  }
+
+  async pruneWebSessions(at: string): Promise<number> {
+    return this.db.prepare("DELETE FROM web_sessions WHERE expires_at <= ?").run(at).changes;
   }
 
   async updateRun(runId: number, patch: RunPatch): Promise<void> {
@@ -186,11 +306,17 @@ export class SqliteStore implements Store, InvestigationStore {
     }
     sets.push("updated_at = ?");
     values.push(this.#iso(), runId);
-    this.db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...values);
+    this.db
+      .transaction(() => {
+        this.#guard(runId);
+        this.db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...values);
+      })
+      .immediate();
   }
 
   async appendEvent(runId: number, event: NewEvent): Promise<RunEvent> {
     const insert = this.db.transaction(() => {
+      this.#guard(runId);
       const { next } = this.db
         .prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM run_events WHERE run_id = ?")
         .get(runId) as { next: number };
@@ -211,6 +337,7 @@ export class SqliteStore implements Store, InvestigationStore {
 
   async recordSearchCall(runId: number, call: NewSearchCall): Promise<SearchCallRecord> {
     const insert = this.db.transaction(() => {
+      this.#guard(runId);
       const { count } = this.db.prepare("SELECT COUNT(*) AS count FROM search_calls WHERE run_id = ?").get(runId) as {
         count: number;
       };
@@ -253,6 +380,7 @@ export class SqliteStore implements Store, InvestigationStore {
 
   async persistSource(runId: number, source: NewSource, offsetNow: () => number): Promise<PersistResult> {
     const write = this.db.transaction((): { id: string; duplicate: boolean } => {
+      this.#guard(runId);
       const existing = this.db
         .prepare("SELECT id FROM sources WHERE run_id = ? AND canonical_anchor = ?")
         .get(runId, source.canonicalAnchor) as { id: string } | undefined;
@@ -300,6 +428,7 @@ export class SqliteStore implements Store, InvestigationStore {
     try {
       written = write.immediate();
     } catch (error) {
+      if (error instanceof LeaseLostError) throw error;
       throw new StoreError(`the source ${source.canonicalAnchor} was not persisted: ${describeError(error)}`, {
         cause: error,
       });
@@ -341,19 +470,23 @@ export class SqliteStore implements Store, InvestigationStore {
 
   async addDiagnostic(runId: number, diagnostic: NewDiagnostic): Promise<Diagnostic> {
     const at = this.#iso();
-    const info = this.db
-      .prepare(
-        "INSERT INTO diagnostics (run_id, stage, code, message, data, offset_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      )
-      .run(
-        runId,
-        diagnostic.stage,
-        diagnostic.code,
-        diagnostic.message,
-        JSON.stringify(diagnostic.data ?? {}),
-        diagnostic.offsetMs,
-        at,
-      );
+    const insert = this.db.transaction(() => {
+      this.#guard(runId);
+      return this.db
+        .prepare(
+          "INSERT INTO diagnostics (run_id, stage, code, message, data, offset_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .run(
+          runId,
+          diagnostic.stage,
+          diagnostic.code,
+          diagnostic.message,
+          JSON.stringify(diagnostic.data ?? {}),
+          diagnostic.offsetMs,
+          at,
+        );
+    });
+    const info = insert.immediate();
     return { ...diagnostic, runId, id: Number(info.lastInsertRowid), at };
   }
 
@@ -371,14 +504,20 @@ export class SqliteStore implements Store, InvestigationStore {
     mutation: Mutation,
     options: { stateSeq: number },
   ): Promise<{ notesSeq?: number }> {
-    return applyMutation(this.db, runId, mutation, { stateSeq: options.stateSeq, now: this.#iso() });
+    return applyMutation(this.db, runId, mutation, {
+      stateSeq: options.stateSeq,
+      now: this.#iso(),
+      guard: () => this.#guard(runId),
+    });
   }
 
   async listNotesVersions(runId: number): Promise<NotesVersion[]> {
     return listNotesVersions(this.db, runId);
   }
 
+  /** Closes the database; a fenced view (`fenced`) leaves it to the store it came from. */
   async close(): Promise<void> {
+    if (this.#fence) return;
     if (this.db.open) this.db.close();
   }
 }
