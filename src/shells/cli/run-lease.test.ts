@@ -39,9 +39,9 @@ const sqlite: Backend = {
         const connection = new BetterSqlite3(db);
         try {
           const statement = connection.prepare(text);
-          return statement.reader
-            ? (statement.all(...values) as Record<string, unknown>[])
-            : (statement.run(...values), []);
+          if (statement.reader) return statement.all(...values) as Record<string, unknown>[];
+          statement.run(...values);
+          return [];
         } finally {
           connection.close();
         }
