@@ -65,6 +65,11 @@ export function isQueued(run: Pick<RunRecord, "status" | "worker">): boolean {
   return run.status === "running" && run.worker === "";
 }
 
+/** The user a run belongs to: its `userId`, or 'local' (the CLI's) for a run recorded without one. */
+export function ownerOf(run: Pick<RunRecord, "userId">): string {
+  return run.userId ?? "local";
+}
+
 /** The phase of an investigative run ('' for other strategies). */
 export type RunPhase = "exploration" | "synthesis" | "";
 

@@ -5,7 +5,7 @@
  */
 import { UserError } from "../../core/errors.js";
 import type { ArtifactStore } from "../../ports/artifact-store.js";
-import { isQueued, type RunRecord, type Store } from "../../ports/store.js";
+import { isQueued, ownerOf, type RunRecord, type Store } from "../../ports/store.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import type { ConfigFile } from "../cli/config-file.js";
 import { displayStatus } from "../cli/run-state.js";
@@ -112,7 +112,7 @@ export function createRunService(options: RunServiceOptions) {
   const ownRun = async (userId: string, id: string): Promise<RunRecord> => {
     const params = parsed(RunIdParams, { id }, "");
     const run = await store.getRun(params.id);
-    if (!run || (run.userId ?? "local") !== userId) throw runNotFound(id);
+    if (!run || ownerOf(run) !== userId) throw runNotFound(id);
     return run;
   };
 

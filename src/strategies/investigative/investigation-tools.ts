@@ -25,7 +25,7 @@ import {
 } from "../../core/investigative/types.js";
 import { IdConflictError, type InvestigationStore } from "../../ports/investigation-store.js";
 import type { NotesFiles } from "../../ports/notes-store.js";
-import type { Store } from "../../ports/store.js";
+import { ownerOf, type Store } from "../../ports/store.js";
 import { ensureWorkingCopy, newNotesId } from "./notes-working-copy.js";
 
 export interface InvestigationToolsOptions {
@@ -113,7 +113,7 @@ export class InvestigationTools {
       notesId = newNotesId(options.randomBytes);
       await options.store.updateRun(run.id, { notesId });
     }
-    const name = notesFileName(run.userId ?? "local", run.id, notesId);
+    const name = notesFileName(ownerOf(run), run.id, notesId);
     if (!name.ok) throw new Error(name.error);
     const tools = new InvestigationTools(options, name.value);
     const stored = await options.store.loadInvestigation(run.id);
