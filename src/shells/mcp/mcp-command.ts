@@ -1,12 +1,9 @@
 /**
  * `assay mcp`: the MCP server on stdio (the default; stdout is the protocol, logs go to stderr)
- * or on streamable HTTP at `/mcp` (`--http PORT`, bound to 127.0.0.1 unless `--host` says otherwise).
+ * or on streamable HTTP at `/mcp` (`--http PORT`, bound to 127.0.0.1 unless `--host` says otherwise),
+ * acting as one user (`--user`, `--token-file` or `ASSAY_TOKEN`; see mcp-user.ts).
  */
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { isIP } from "node:net";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { type Command, InvalidArgumentError, type Option } from "commander";
 import { parseSearchSpec } from "../../adapters/search/search-registry.js";
 import { UserError } from "../../core/errors.js";
@@ -15,12 +12,20 @@ import { modelSpec, resolveModel } from "../cli/model-choice.js";
 import { dataPaths } from "../cli/paths.js";
 import { artifactStoreFor, buildRuntime, openStore } from "../cli/wiring.js";
 import { resolveCorpusRoots } from "./corpus-roots.js";
+import { isLoopback, listenMcpHttp, type McpHttpOptions } from "./mcp-http.js";
 import { ActiveResearch, buildMcpServer, type McpServices } from "./mcp-server.js";
+import { resolveUser, userSource } from "./mcp-user.js";
 
 export interface McpCommandOptions {
   db?: string;
   http?: number;
   host: string;
+  /** `--user <name>`: the user the server acts as. */
+  user?: string;
+  /** `--token-file <path>`: a file holding an API token whose user the server acts as. */
+  tokenFile?: string;
+  /** false for `--no-auth` (`--http` on a loopback address only). */
+  auth: boolean;
   corpusRoot?: string[];
   model?: string;
   search?: string;
@@ -53,6 +58,12 @@ export function registerMcpCommand(program: Command, dbOption: () => Option): vo
       portNumber,
     )
     .option("--host <host>", "with --http: the address to listen on", "127.0.0.1")
+    .option("--user <name>", "the user the server acts as: it lists, reads and creates only this user's runs")
+    .option(
+      "--token-file <path>",
+      "a file holding an API token (assay tokens create); its user is the user the server acts as (else $ASSAY_TOKEN)",
+    )
+    .option("--no-auth", "with --http on a loopback address: accept requests without an API token")
     .option(
       "--corpus-root <dir>",
       "a folder clients may research, with everything under it (repeatable; default: the working directory)",
@@ -77,6 +88,14 @@ export async function mcpCommand(options: McpCommandOptions, context: McpCommand
     context.stderr.write(`${line}\n`);
   };
   const paths = dataPaths(environment);
+  if (!options.auth) {
+    if (options.http === undefined) throw new UserError("--no-auth applies only to --http");
+    if (!isLoopback(options.host))
+      throw new UserError(
+        `--no-auth is refused on ${options.host}: only a loopback address (127.0.0.1, ::1, localhost) may serve without API tokens`,
+      );
+  }
+  const source = await userSource(options, environment);
   const corpusRoots = await resolveCorpusRoots(options.corpusRoot ?? [], context.cwd);
   const config = readConfigFile({ explicit: options.config, home: paths.home });
   // A server model that cannot be built (a missing key) is refused now, not at the first call.
@@ -86,7 +105,15 @@ export async function mcpCommand(options: McpCommandOptions, context: McpCommand
     if (!spec.ok) throw new UserError(`--search: ${spec.error}`);
   }
   const store = await openStore(paths, options.db);
+  let user: string;
+  try {
+    user = await resolveUser(store, source, new Date());
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const services: McpServices = {
+    user,
     store,
     artifacts: artifactStoreFor(store),
     runtimeFor: (model) => buildRuntime(paths, store, model, environment),
@@ -106,7 +133,7 @@ export async function mcpCommand(options: McpCommandOptions, context: McpCommand
     );
   try {
     if (options.http === undefined) await serveStdio(services);
-    else await serveHttp(services, options.http, options.host);
+    else await serveHttp(services, { port: options.http, host: options.host, auth: options.auth });
   } finally {
     await services.research.stop();
     await store.close();
@@ -139,7 +166,9 @@ async function serveStdio(services: McpServices): Promise<void> {
   const server = buildMcpServer(services);
   const transport = new StdioServerTransport();
   await server.connect(transport);
-  services.log(`assay mcp: serving on stdio (corpus roots: ${services.corpusRoots.join(", ") || "none"})`);
+  services.log(
+    `assay mcp: serving on stdio as user ${services.user} (corpus roots: ${services.corpusRoots.join(", ") || "none"})`,
+  );
   await shutdownSignal((done) => {
     process.stdin.once("end", done);
     process.stdin.once("close", done);
@@ -154,101 +183,16 @@ async function serveStdio(services: McpServices): Promise<void> {
   process.stdin.destroy();
 }
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
-function isLoopback(host: string): boolean {
-  return LOOPBACK_NAMES.has(host) || (isIP(host) === 4 && host.startsWith("127."));
-}
-
-/** On a loopback address, a Host header that names another host is a DNS-rebinding attempt. */
-function hostAllowed(request: IncomingMessage): boolean {
-  const header = request.headers.host;
-  if (header === undefined) return false;
-  try {
-    const name = new URL(`http://${header}`).hostname;
-    if (!isLoopback(name)) return false;
-  } catch {
-    return false;
-  }
-  const origin = request.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return isLoopback(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
-}
-
-function refuse(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
-}
-
-async function serveHttp(services: McpServices, port: number, host: string): Promise<void> {
-  type Session = { transport: StreamableHTTPServerTransport; close: () => Promise<void> };
-  const sessions = new Map<string, Session>();
-  const loopback = isLoopback(host);
-
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
-    if (path !== "/mcp") return refuse(response, 404, "not found: the MCP endpoint is /mcp");
-    if (loopback && !hostAllowed(request)) return refuse(response, 403, "forbidden: Host or Origin is not local");
-    const id = request.headers["mcp-session-id"];
-    if (typeof id === "string") {
-      const session = sessions.get(id);
-      if (!session) return refuse(response, 404, "unknown or expired session: initialize again");
-      return session.transport.handleRequest(request, response);
-    }
-    if (request.method !== "POST") return refuse(response, 400, "no session: send an initialize request first");
-    const server = buildMcpServer(services);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, close: () => server.close() });
-      },
-      onsessionclosed: (sessionId) => {
-        sessions.delete(sessionId);
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(request, response);
-    // Not an initialize request: the transport refused it and no session was made.
-    if (transport.sessionId === undefined) await server.close();
-  };
-
-  const http = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      services.log(`assay mcp: ${error instanceof Error ? error.message : String(error)}`);
-      if (!response.headersSent) refuse(response, 500, "internal error");
-      else response.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(port, host, () => {
-      http.off("error", reject);
-      resolve();
-    });
-  });
-  const address = http.address();
-  const bound = typeof address === "object" && address !== null ? address.port : port;
-  const shown = host.includes(":") ? `[${host}]` : host;
+async function serveHttp(services: McpServices, options: McpHttpOptions): Promise<void> {
+  const server = await listenMcpHttp(services, options);
   services.log(
-    `assay mcp: listening on http://${shown}:${bound}/mcp (corpus roots: ${services.corpusRoots.join(", ") || "none"})`,
+    `assay mcp: listening on ${server.url} as user ${services.user}${options.auth ? "" : " without authentication (--no-auth)"} (corpus roots: ${services.corpusRoots.join(", ") || "none"})`,
   );
-  if (!loopback)
+  if (!isLoopback(options.host))
     services.log(
-      "assay mcp: warning: listening beyond this machine without authentication; anyone who reaches it can run research and read reports",
+      "assay mcp: warning: plain HTTP beyond this machine: API tokens and reports travel unencrypted; put a TLS proxy in front",
     );
   await shutdownSignal();
   await services.research.stop();
-  for (const session of sessions.values()) await session.close().catch(() => undefined);
-  sessions.clear();
-  await new Promise<void>((resolve) => {
-    http.close(() => resolve());
-    http.closeAllConnections();
-  });
+  await server.close();
 }

@@ -44,6 +44,7 @@ async function harness() {
   const store = openSqliteStore({ file: join(dir.path, "assay.db") });
   const { strategy, started } = waitingStrategy();
   const services: McpServices = {
+    user: "alice",
     store,
     artifacts: new FilesystemArtifactStore(),
     runtimeFor: () =>

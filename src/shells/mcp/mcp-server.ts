@@ -1,6 +1,7 @@
 /**
  * Assay as an MCP server: a `research` tool that runs a research through the runtime and
- * reports progress, `get_report` and `list_runs`, and the published reports as resources.
+ * reports progress, `get_report` and `list_runs`, and the published reports as resources, all
+ * for one user (`McpServices.user`): another user's run does not exist for the client.
  * Transport-free: `mcp-command.ts` connects it to stdio or streamable HTTP.
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -16,8 +17,16 @@ import { z } from "zod";
 import { UserError } from "../../core/errors.js";
 import type { ArtifactFiles, ArtifactStore } from "../../ports/artifact-store.js";
 import type { Model } from "../../ports/model.js";
-import { type RunEvent, type RunRecord, STRATEGY_NAMES, type Store } from "../../ports/store.js";
-import type { RunOutcome, Runtime } from "../../runtime/runtime.js";
+import {
+  isQueued,
+  ownerOf,
+  type RunEvent,
+  type RunRecord,
+  type RunRequest,
+  STRATEGY_NAMES,
+  type Store,
+} from "../../ports/store.js";
+import type { RunOptions, RunOutcome, Runtime } from "../../runtime/runtime.js";
 import { version } from "../../version.js";
 import type { ConfigFile } from "../cli/config-file.js";
 import { modelSpec, resolveModel } from "../cli/model-choice.js";
@@ -55,6 +64,8 @@ export class ActiveResearch {
 }
 
 export interface McpServices {
+  /** The one user the server acts as: it lists, reads and creates only this user's runs. */
+  user: string;
   store: Store;
   artifacts: ArtifactStore;
   /** The runtime of one research, with its model (undefined: `none`). */
@@ -177,10 +188,48 @@ export function buildMcpServer(services: McpServices): McpServer {
     return errorResult(`internal error: ${error instanceof Error ? error.message : String(error)}`);
   };
 
-  const runOf = async (runId: number): Promise<RunRecord> => {
+  /** The user's run, or undefined: another user's run is answered as one that does not exist. */
+  const ownRun = async (runId: number): Promise<RunRecord | undefined> => {
     const run = await store.getRun(runId);
+    return run && ownerOf(run) === services.user ? run : undefined;
+  };
+
+  const runOf = async (runId: number): Promise<RunRecord> => {
+    const run = await ownRun(runId);
     if (!run) throw new UserError(`there is no run ${runId}; list_runs lists the runs`);
     return run;
+  };
+
+  /** The user's runs, most recent first (the store's own filter, as the HTTP API lists them). */
+  const ownRuns = (limit: number): Promise<RunRecord[]> => store.listRuns({ userId: services.user, limit });
+
+  /**
+   * Records the run as the user's (queued: no worker yet), then starts it in this process, as
+   * the HTTP API does. A run that could not start (its scope did not open) is failed, not left queued.
+   */
+  const startOwnRun = async (
+    model: Model | undefined,
+    request: RunRequest,
+    options: RunOptions,
+  ): Promise<RunOutcome> => {
+    const runtime = services.runtimeFor(model);
+    const run = await store.createRun(request, {
+      originAt: new Date().toISOString(),
+      worker: "",
+      userId: services.user,
+    });
+    try {
+      return await runtime.start(run.id, options);
+    } catch (error) {
+      const now = await store.getRun(run.id);
+      if (now && isQueued(now))
+        await store.updateRun(run.id, {
+          status: "failed",
+          error: `the run could not start: ${error instanceof Error ? error.message : String(error)}`,
+          finishedAt: new Date().toISOString(),
+        });
+      throw error;
+    }
   };
 
   const currentFiles = async (run: RunRecord): Promise<{ version: string; files: ArtifactFiles } | undefined> =>
@@ -245,7 +294,7 @@ export function buildMcpServer(services: McpServices): McpServer {
       const progress = progressReporter(extra, request.budgets.maxSources);
       const signal = AbortSignal.any([extra.signal, services.research.signal]);
       const outcome = await services.research.track(
-        services.runtimeFor(model).run(request, { listeners: progress ? [progress.listener] : [], signal }),
+        startOwnRun(model, request, { listeners: progress ? [progress.listener] : [], signal }),
       );
       await progress?.flush();
       return await researchResult(outcome);
@@ -294,7 +343,7 @@ export function buildMcpServer(services: McpServices): McpServer {
     "list_runs",
     {
       title: "List runs",
-      description: "Recent runs, most recent first: id, status, what was published, question, scope, report URI.",
+      description: "Your recent runs, most recent first: id, status, what was published, question, scope, report URI.",
       inputSchema: {
         limit: z.number().int().positive().max(200).optional().describe("How many (default 20, at most 200)."),
       },
@@ -302,7 +351,7 @@ export function buildMcpServer(services: McpServices): McpServer {
     },
     async ({ limit }) => {
       try {
-        const runs = (await store.listRuns({ limit: limit ?? 20 })).map((run) => ({
+        const runs = (await ownRuns(limit ?? 20)).map((run) => ({
           id: run.id,
           status: displayStatus(run),
           artifactStatus: run.artifactStatus,
@@ -329,7 +378,7 @@ export function buildMcpServer(services: McpServices): McpServer {
       `report-${extension}`,
       new ResourceTemplate(`assay://runs/{runId}/report.${extension}`, {
         list: async () => ({
-          resources: (await store.listRuns({ limit: 200 })).filter(hasReport).map((run) => ({
+          resources: (await ownRuns(200)).filter(hasReport).map((run) => ({
             uri: reportUri(run.id, format),
             name: `run-${run.id}-report.${extension}`,
             title: `Run ${run.id}: ${run.request.question.slice(0, 120)}`,
@@ -346,7 +395,7 @@ export function buildMcpServer(services: McpServices): McpServer {
         const raw = variables.runId;
         const text = Array.isArray(raw) ? raw[0] : raw;
         const runId = /^[1-9]\d{0,15}$/.test(text ?? "") ? Number(text) : undefined;
-        const run = runId === undefined ? undefined : await store.getRun(runId);
+        const run = runId === undefined ? undefined : await ownRun(runId);
         if (!run) throw new McpError(-32002, `Resource not found: there is no run ${text ?? ""}`);
         const current = await currentFiles(run);
         if (current === undefined)

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, EXAMPLE_CORPUS, REPO_ROOT } from "../../testing/cli.js";
+import { BIN, EXAMPLE_CORPUS, REPO_ROOT, runCli } from "../../testing/cli.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const QUESTION = "Who built the first cell with a carbon anode and a lithium cobalt oxide cathode";
@@ -45,7 +45,7 @@ describe("assay mcp over stdio", () => {
   beforeAll(async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, "mcp", "--corpus-root", EXAMPLE_CORPUS],
+      args: [BIN, "mcp", "--user", "alice", "--corpus-root", EXAMPLE_CORPUS],
       env: environment(home.path),
       cwd: REPO_ROOT,
       stderr: "pipe",
@@ -160,12 +160,17 @@ describe("assay mcp --http", () => {
     home.cleanup();
   });
 
-  it("serves streamable HTTP on a local port, with progress, and stops on SIGTERM", async () => {
-    const server = spawn(process.execPath, [BIN, "mcp", "--http", "0", "--corpus-root", EXAMPLE_CORPUS], {
-      cwd: REPO_ROOT,
-      env: environment(home.path),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+  it("serves streamable HTTP on a local port to the holder of a token, with progress, and stops on SIGTERM", async () => {
+    const created = await runCli(["tokens", "create", "--user", "alice", "--json"], { home: home.path });
+    expect(created.code, created.stderr).toBe(0);
+    const secret = (JSON.parse(created.stdout) as { token: string }).token;
+    const tokenFile = join(home.path, "token");
+    writeFileSync(tokenFile, `${secret}\n`);
+    const server = spawn(
+      process.execPath,
+      [BIN, "mcp", "--http", "0", "--token-file", tokenFile, "--corpus-root", EXAMPLE_CORPUS],
+      { cwd: REPO_ROOT, env: environment(home.path), stdio: ["ignore", "pipe", "pipe"] },
+    );
     child = server;
     let stderr = "";
     const url = await new Promise<string>((resolve, reject) => {
@@ -187,9 +192,18 @@ describe("assay mcp --http", () => {
       request.end("{}");
     });
     expect(rebound).toBe(403);
+    expect(stderr).toContain("as user alice");
+
+    // Without a token: 401.
+    const anonymous = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(anonymous.status).toBe(401);
 
     const client = new Client({ name: "assay-test", version: "0.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${secret}` } },
+      }),
+    );
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("research");
     const progress: Progress[] = [];
@@ -206,5 +220,24 @@ describe("assay mcp --http", () => {
     const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
     server.kill("SIGTERM");
     expect(await exited).toBe(0);
+  });
+});
+
+describe("assay mcp start-up", () => {
+  const home = tempDir("assay-mcp-start-");
+  afterAll(() => home.cleanup());
+
+  it("refuses to start without a user or a token (exit code 2), saying what to pass", async () => {
+    const result = await runCli(["mcp"], { home: home.path });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("pass --user NAME, or an API token with --token-file FILE or ASSAY_TOKEN");
+  });
+
+  it("refuses --no-auth on an address beyond this machine (exit code 2)", async () => {
+    const result = await runCli(["mcp", "--user", "alice", "--http", "0", "--host", "0.0.0.0", "--no-auth"], {
+      home: home.path,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--no-auth is refused on 0.0.0.0");
   });
 });
