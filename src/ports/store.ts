@@ -119,6 +119,29 @@ export interface RunLease {
   expiresAt: string;
 }
 
+/** What a fenced store's writes carry (`Store.fenced`): the lease, and who hears of a refused write. */
+export interface StoreFence {
+  lease: RunLease;
+  onLost: ((error: LeaseLostError) => void) | undefined;
+}
+
+/**
+ * Inside a write's transaction, with the run row's lease as read there: refuses the write
+ * (`LeaseLostError`, `onLost` told) when a fence on this run no longer matches it. The one
+ * fencing rule of every Store implementation.
+ */
+export function checkFence(
+  fence: StoreFence | undefined,
+  runId: number,
+  row: { lease_holder: string; lease_epoch: number | string } | undefined,
+): void {
+  if (!fence || fence.lease.runId !== runId) return;
+  if (row && Number(row.lease_epoch) === fence.lease.epoch && row.lease_holder === fence.lease.holder) return;
+  const error = new LeaseLostError(runId, fence.lease.epoch);
+  fence.onLost?.(error);
+  throw error;
+}
+
 export type LeaseAttempt =
   | { ok: true; lease: RunLease }
   | { ok: false; holder: string; expiresAt: string; status: RunStatus | "missing" };

@@ -5,7 +5,7 @@
 
 import pg from "pg";
 import { UserError } from "../../../core/errors.js";
-import { LeaseLostError, type RunLease } from "../../../ports/store.js";
+import { checkFence, type StoreFence } from "../../../ports/store.js";
 
 /** The protocols that select the PostgreSQL store (`--db postgres://…`). */
 export function isPostgresUrl(value: string): boolean {
@@ -121,25 +121,12 @@ export async function inTransaction<T>(
  * (event seq, `sq_`, `s_`, `q_`/`c_`/`ch_` ids) queue here, as they do behind SQLite's
  * BEGIN IMMEDIATE. NO KEY UPDATE does not block inserts that only reference the run.
  */
-export async function lockRun(client: pg.PoolClient, runId: number, fence?: PgFence): Promise<void> {
+export async function lockRun(client: pg.PoolClient, runId: number, fence?: StoreFence): Promise<void> {
   const result = await client.query<{ lease_holder: string; lease_epoch: number }>(
     "SELECT lease_holder, lease_epoch FROM runs WHERE id = $1 FOR NO KEY UPDATE",
     [runId],
   );
-  if (!fence || fence.lease.runId !== runId) return;
-  const row = result.rows[0];
-  if (row && Number(row.lease_epoch) === fence.lease.epoch && row.lease_holder === fence.lease.holder) return;
-  const error = new LeaseLostError(runId, fence.lease.epoch);
-  fence.onLost?.(error);
-  throw error;
-}
-
-/**
- * The lease a fenced store's writes carry (`Store.fenced`): `lockRun` refuses the write, under
- * the run's row lock, when the run's lease moved on. Taking the lease updates that row, so it
- * waits for a fenced write in flight to commit, and every later write sees the new epoch.
- */
-export interface PgFence {
-  lease: RunLease;
-  onLost: ((error: LeaseLostError) => void) | undefined;
+  // Under the row lock: taking the lease updates this row, so it waits for a fenced write in
+  // flight to commit, and every later write sees the new epoch.
+  checkFence(fence, runId, result.rows[0]);
 }

@@ -9,8 +9,9 @@ import { describeError, StoreError } from "../../../core/errors.js";
 import { chunkId } from "../../../core/ids.js";
 import type { Attempt, Challenge, Mutation, Question, Transition } from "../../../core/investigative/types.js";
 import { IdConflictError, LedgerIntegrityError } from "../../../ports/investigation-store.js";
+import type { StoreFence } from "../../../ports/store.js";
 import { num, type Row, text } from "../store-rows.js";
-import { inTransaction, lockRun, type PgFence } from "./postgres-connection.js";
+import { inTransaction, lockRun } from "./postgres-connection.js";
 
 /** Per-run counters by id prefix: `q_001`, `c_001`, `d_001`, `ch_001`. */
 const ID_PATTERN = /^(q|c|d|ch)_(\d+)$/;
@@ -283,7 +284,7 @@ export async function applyMutation(
   pool: pg.Pool,
   runId: number,
   mutation: Mutation,
-  options: { stateSeq: number; now: string; fence?: PgFence | undefined },
+  options: { stateSeq: number; now: string; fence?: StoreFence | undefined },
 ): Promise<{ notesSeq?: number }> {
   try {
     return await inTransaction(pool, async (client): Promise<{ notesSeq?: number }> => {

@@ -7,10 +7,17 @@
 import type pg from "pg";
 import { describeError, StoreError } from "../../../core/errors.js";
 import { sourceId } from "../../../core/ids.js";
-import type { ChunkRecord, NewSource, PersistResult, Provenance, SourceRecord } from "../../../ports/store.js";
+import type {
+  ChunkRecord,
+  NewSource,
+  PersistResult,
+  Provenance,
+  SourceRecord,
+  StoreFence,
+} from "../../../ports/store.js";
 import { LeaseLostError } from "../../../ports/store.js";
 import { chunkFromRow, provenanceFromRow, type Row, sourceFromRow, text } from "../store-rows.js";
-import { inTransaction, lockRun, type PgFence } from "./postgres-connection.js";
+import { inTransaction, lockRun } from "./postgres-connection.js";
 
 async function insertProvenance(
   client: pg.PoolClient,
@@ -30,7 +37,7 @@ async function insertSource(
   client: pg.PoolClient,
   runId: number,
   source: NewSource,
-  options: { offsetNow: () => number; now: string; fence?: PgFence | undefined },
+  options: { offsetNow: () => number; now: string; fence?: StoreFence | undefined },
 ): Promise<{ id: string; duplicate: boolean }> {
   await lockRun(client, runId, options.fence);
   const existing = await client.query<{ id: string }>(
@@ -138,7 +145,7 @@ export async function persistSource(
   pool: pg.Pool,
   runId: number,
   source: NewSource,
-  options: { offsetNow: () => number; now: string; fence?: PgFence | undefined },
+  options: { offsetNow: () => number; now: string; fence?: StoreFence | undefined },
 ): Promise<PersistResult> {
   let written: { id: string; duplicate: boolean };
   try {

@@ -30,6 +30,7 @@ import type {
   SearchCallRecord,
   SourceRecord,
   Store,
+  StoreFence,
   WebSessionRecord,
 } from "../../../ports/store.js";
 import {
@@ -44,14 +45,7 @@ import {
   text,
   webSessionFromRow,
 } from "../store-rows.js";
-import {
-  checkPostgresUrl,
-  createPool,
-  inTransaction,
-  lockRun,
-  type PgFence,
-  redactUrl,
-} from "./postgres-connection.js";
+import { checkPostgresUrl, createPool, inTransaction, lockRun, redactUrl } from "./postgres-connection.js";
 import { applyMutation } from "./postgres-investigation.js";
 import { listNotesVersions, loadInvestigation } from "./postgres-investigation-read.js";
 import { migrate } from "./postgres-migrations.js";
@@ -105,10 +99,10 @@ const RUN_COLUMNS: Record<keyof RunPatch, string> = {
 export class PostgresStore implements Store, InvestigationStore {
   readonly pool: pg.Pool;
   readonly #now: () => Date;
-  readonly #fence: PgFence | undefined;
+  readonly #fence: StoreFence | undefined;
   #closed = false;
 
-  constructor(pool: pg.Pool, now: () => Date, fence?: PgFence) {
+  constructor(pool: pg.Pool, now: () => Date, fence?: StoreFence) {
     this.pool = pool;
     this.#now = now;
     this.#fence = fence;

@@ -12,6 +12,7 @@ import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../.
 import {
   type ApiTokenRecord,
   type ChunkRecord,
+  checkFence,
   type Diagnostic,
   type LeaseAttempt,
   LeaseLostError,
@@ -32,6 +33,7 @@ import {
   type SearchCallRecord,
   type SourceRecord,
   type Store,
+  type StoreFence,
   type WebSessionRecord,
 } from "../../../ports/store.js";
 import {
@@ -78,17 +80,12 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   return new SqliteStore(db, options.now ?? (() => new Date()));
 }
 
-interface Fence {
-  lease: RunLease;
-  onLost: ((error: LeaseLostError) => void) | undefined;
-}
-
 export class SqliteStore implements Store, InvestigationStore {
   readonly db: Database;
   readonly #now: () => Date;
-  readonly #fence: Fence | undefined;
+  readonly #fence: StoreFence | undefined;
 
-  constructor(db: Database, now: () => Date, fence?: Fence) {
+  constructor(db: Database, now: () => Date, fence?: StoreFence) {
     this.db = db;
     this.#now = now;
     this.#fence = fence;
@@ -96,15 +93,11 @@ export class SqliteStore implements Store, InvestigationStore {
 
   /** Inside a write's transaction: refuses it when the run's lease moved on from the fence's. */
   #guard(runId: number): void {
-    const fence = this.#fence;
-    if (!fence || fence.lease.runId !== runId) return;
+    if (this.#fence?.lease.runId !== runId) return;
     const row = this.db.prepare("SELECT lease_holder, lease_epoch FROM runs WHERE id = ?").get(runId) as
       | { lease_holder: string; lease_epoch: number }
       | undefined;
-    if (row?.lease_epoch === fence.lease.epoch && row.lease_holder === fence.lease.holder) return;
-    const error = new LeaseLostError(runId, fence.lease.epoch);
-    fence.onLost?.(error);
-    throw error;
+    checkFence(this.#fence, runId, row);
   }
 
   fenced(lease: RunLease, onLost?: (error: LeaseLostError) => void): this {
