@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS, NO_USE, remaining, resolveBudgets, spend } from "./budgets.js";
+import {
+  costAllows,
+  DEFAULT_BUDGETS,
+  NO_USE,
+  parseBudgetAssignment,
+  remaining,
+  resolveBudgets,
+  spend,
+} from "./budgets.js";
 
 describe("budgets", () => {
   it("fills defaults and keeps given values", () => {
@@ -10,11 +18,46 @@ describe("budgets", () => {
   it("refuses values outside the limits, non-integers and unknown keys", () => {
     expect(resolveBudgets({ maxSources: 0 })).toEqual({
       ok: false,
-      error: expect.stringMatching(/maxSources must be an integer from 1 to 500 \(got 0\)/),
+      error: expect.stringMatching(/maxSources must be a whole number from 1 to 500 \(got 0\)/),
     });
     expect(resolveBudgets({ maxSearchCalls: 2.5 }).ok).toBe(false);
     expect(resolveBudgets({ wallClockMs: 10 }).ok).toBe(false);
-    expect(resolveBudgets({ bogus: 1 } as never)).toEqual({ ok: false, error: 'unknown budget "bogus"' });
+    expect(resolveBudgets({ bogus: 1 } as never)).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^unknown budget "bogus" \(known: wallClockMs, .*maxCostUsd\)$/),
+    });
+  });
+
+  it("takes a decimal cost limit, and only that budget as a decimal", () => {
+    expect(resolveBudgets({ maxCostUsd: 0.25 })).toEqual({ ok: true, value: { ...DEFAULT_BUDGETS, maxCostUsd: 0.25 } });
+    expect(resolveBudgets({ maxCostUsd: 0 }).ok).toBe(false);
+    expect(parseBudgetAssignment("maxCostUsd=0.5")).toEqual({ ok: true, value: { name: "maxCostUsd", value: 0.5 } });
+    expect(parseBudgetAssignment("maxSources=2.5")).toEqual({
+      ok: false,
+      error: "budget maxSources must be a whole number from 1 to 500 (got 2.5)",
+    });
+    expect(parseBudgetAssignment("maxSources")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^expected name=value/),
+    });
+    expect(parseBudgetAssignment("bogus=1")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^unknown budget "bogus"/),
+    });
+  });
+
+  it("lets generations start under a cost limit only while the known spend is below it and every cost was known", () => {
+    const limited = { ...DEFAULT_BUDGETS, maxCostUsd: 0.1 };
+    expect(costAllows(DEFAULT_BUDGETS, { usd: 1000, unknown: true }).ok).toBe(true);
+    expect(costAllows(limited, { usd: 0.0999, unknown: false }).ok).toBe(true);
+    expect(costAllows(limited, { usd: 0.1, unknown: false })).toEqual({
+      ok: false,
+      error: "the cost limit of $0.1 is spent ($0.1000)",
+    });
+    expect(costAllows(limited, { usd: 0, unknown: true })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/cost is not known/),
+    });
   });
 
   it("requires the publish reserve to fit inside the wall clock", () => {

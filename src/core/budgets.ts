@@ -31,6 +31,11 @@ export interface Budgets {
   excerptCharsPerSource: number;
   /** Characters of verbatim excerpt shown in a source-backed report overall. */
   excerptCharsTotal: number;
+  /**
+   * Model spend in USD (a decimal); none by default. With it, the run makes no generation
+   * once its spend reached it, nor after one whose cost is not known (a model without a price).
+   */
+  maxCostUsd?: number;
 }
 
 export const DEFAULT_BUDGETS: Readonly<Budgets> = Object.freeze({
@@ -64,7 +69,42 @@ export const BUDGET_LIMITS: Readonly<Record<keyof Budgets, readonly [number, num
   maxPacketChars: [1_000, 2_000_000],
   excerptCharsPerSource: [50, 20_000],
   excerptCharsTotal: [50, 200_000],
+  maxCostUsd: [0.0001, 100_000],
 });
+
+/** The budgets whose values may have decimals; every other one is a whole number. */
+const DECIMAL_BUDGETS: ReadonlySet<keyof Budgets> = new Set(["maxCostUsd"]);
+
+/** The names of every budget, for messages. */
+export const BUDGET_NAMES: readonly (keyof Budgets)[] = Object.freeze(Object.keys(BUDGET_LIMITS) as (keyof Budgets)[]);
+
+/** `name` as a budget name, or an error listing the known ones. Pure. */
+export function budgetName(name: string): Result<keyof Budgets> {
+  if (!Object.hasOwn(BUDGET_LIMITS, name)) return err(`unknown budget "${name}" (known: ${BUDGET_NAMES.join(", ")})`);
+  return ok(name as keyof Budgets);
+}
+
+/** The one rule of a budget's value: within its hard limits, and whole unless the budget is a decimal one. Pure. */
+export function checkBudget(name: keyof Budgets, value: number): Result<number> {
+  const [min, max] = BUDGET_LIMITS[name];
+  const decimal = DECIMAL_BUDGETS.has(name);
+  if (!Number.isFinite(value) || (!decimal && !Number.isInteger(value)) || value < min || value > max)
+    return err(
+      `budget ${name} must be ${decimal ? "a number" : "a whole number"} from ${min} to ${max} (got ${value})`,
+    );
+  return ok(value);
+}
+
+/** `name=value` (as a flag gives it) into a budget and its checked value. Pure. */
+export function parseBudgetAssignment(text: string): Result<{ name: keyof Budgets; value: number }> {
+  const match = /^([A-Za-z]+)=(\d+(?:\.\d+)?)$/.exec(text.trim());
+  if (!match?.[1] || match[2] === undefined) return err(`expected name=value, e.g. maxSearchCalls=10 (got "${text}")`);
+  const name = budgetName(match[1]);
+  if (!name.ok) return name;
+  const value = checkBudget(name.value, Number(match[2]));
+  if (!value.ok) return value;
+  return ok({ name: name.value, value: value.value });
+}
 
 /**
  * Completes partial budgets with the defaults and checks every limit and relation.
@@ -74,11 +114,10 @@ export function resolveBudgets(partial: Partial<Budgets> = {}): Result<Budgets> 
   const budgets: Budgets = { ...DEFAULT_BUDGETS };
   for (const [key, value] of Object.entries(partial) as [keyof Budgets, number | undefined][]) {
     if (value === undefined) continue;
-    const limits = BUDGET_LIMITS[key];
-    if (!limits) return err(`unknown budget "${key}"`);
-    if (!Number.isInteger(value) || value < limits[0] || value > limits[1]) {
-      return err(`budget ${key} must be an integer from ${limits[0]} to ${limits[1]} (got ${value})`);
-    }
+    const name = budgetName(key);
+    if (!name.ok) return name;
+    const checked = checkBudget(name.value, value);
+    if (!checked.ok) return checked;
     budgets[key] = value;
   }
   if (budgets.publishReserveMs >= budgets.wallClockMs) {
@@ -110,7 +149,7 @@ export const NO_USE: Readonly<BudgetUse> = Object.freeze({
   sources: 0,
 });
 
-const LIMIT_OF: Record<BudgetKind, keyof Budgets> = {
+const LIMIT_OF: Record<BudgetKind, Exclude<keyof Budgets, "maxCostUsd">> = {
   generations: "maxGenerations",
   turns: "maxTurns",
   searchCalls: "maxSearchCalls",
@@ -129,6 +168,28 @@ export function remaining(budgets: Budgets, use: BudgetUse, kind: BudgetKind): n
  */
 export function completeBudgets(stored: Partial<Budgets>): Budgets {
   return { ...DEFAULT_BUDGETS, ...stored };
+}
+
+/** What a run's generations cost so far: the sum of the known costs, and whether one was not known. */
+export interface CostSpent {
+  usd: number;
+  /** A generation's cost was not known (a model without a price): the spend is a lower bound. */
+  unknown: boolean;
+}
+
+/**
+ * Whether another generation may start under `maxCostUsd`: always without it; with it, while
+ * the known spend is below it and no generation's cost was unknown. The reason when not. Pure.
+ */
+export function costAllows(budgets: Budgets, spent: CostSpent): Result<void, string> {
+  const limit = budgets.maxCostUsd;
+  if (limit === undefined) return ok(undefined);
+  if (spent.unknown)
+    return err(
+      `a generation's cost is not known (the model has no price), so the cost limit of $${limit} cannot be kept`,
+    );
+  if (spent.usd >= limit) return err(`the cost limit of $${limit} is spent ($${spent.usd.toFixed(4)})`);
+  return ok(undefined);
 }
 
 /** Spends one unit of `kind`, or says it is exhausted. Pure. */

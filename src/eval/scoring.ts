@@ -2,8 +2,10 @@
  * Scoring of one run, computed outside the runtime from what it published (report.json)
  * and its durable event log. Pure.
  */
+
 import type { ReportDocument } from "../core/report/report-document.js";
 import { runTimings } from "../core/timings.js";
+import { usageOf as usageOfEvents } from "../core/usage.js";
 import type { EvalCase } from "./cases.js";
 import type { EvalRunRow, SciFactLabel } from "./eval-types.js";
 
@@ -81,25 +83,10 @@ export interface GenerationUsage {
   costUsd: number | null;
 }
 
-/** Tokens and cost of every generation of a run, from its events. */
+/** Tokens and cost of every generation of a run, from its events (the one rule in core/usage). */
 export function usageOf(events: readonly { type: string; data: Record<string, unknown> }[]): GenerationUsage {
-  const total: GenerationUsage = { generations: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
-  for (const event of events) {
-    if (event.type !== "generation-finished" && event.type !== "generation-failed") continue;
-    const usage = (event.data.usage ?? {}) as { inputTokens?: unknown; outputTokens?: unknown; costUsd?: unknown };
-    const input = typeof usage.inputTokens === "number" ? usage.inputTokens : 0;
-    const output = typeof usage.outputTokens === "number" ? usage.outputTokens : 0;
-    total.generations += 1;
-    total.inputTokens += input;
-    total.outputTokens += output;
-    if (typeof usage.costUsd === "number") {
-      if (total.costUsd !== null) total.costUsd += usage.costUsd;
-    } else if (input + output > 0) {
-      // A priced model reports a cost; tokens without one mean the price is unknown.
-      total.costUsd = null;
-    }
-  }
-  return total;
+  const { generations, inputTokens, outputTokens, costUsd } = usageOfEvents(events);
+  return { generations, inputTokens, outputTokens, costUsd };
 }
 
 /** The strategies whose reports rest on a claim ledger with verification (seed 000 "Claims and cross-checking"). */

@@ -54,8 +54,8 @@ async function bounded<T>(
 }
 
 /**
- * Runs one generation of `purpose` when the generations budget allows it. Returns
- * undefined when it was not started (budget spent or deadline passed).
+ * Runs one generation of `purpose` when the generations budget and the cost budget allow it.
+ * Returns undefined when it was not started (a budget spent or the deadline passed).
  */
 export async function generate<T>(
   host: RunHost,
@@ -64,12 +64,14 @@ export async function generate<T>(
   call: (options: CallOptions) => Promise<Generation<T>>,
 ): Promise<Generation<T> | undefined> {
   if (host.signal.aborted) return undefined;
+  if (!(await host.costAllows())) return undefined;
   if (!(await host.trySpend(purpose === "turn" ? "turns" : "generations"))) return undefined;
   const { wallClockMs, publishReserveMs, modelCallTimeoutMs } = host.request.budgets;
   const timeoutMs = Math.max(1, Math.min(modelCallTimeoutMs, wallClockMs - publishReserveMs - host.clock.offset()));
   await host.emit("generation-started", { purpose, model: model.name, timeoutMs });
   const result = await bounded(call, host.signal, timeoutMs);
   const cost = model.cost?.(result.usage);
+  host.spendCost(cost, result.usage.inputTokens + result.usage.outputTokens);
   const usage = {
     inputTokens: result.usage.inputTokens,
     outputTokens: result.usage.outputTokens,

@@ -3,7 +3,16 @@
  * acquisition deadline. Strategies reach the outside world only through this object and
  * the services built on it (acquisition, publication).
  */
-import { type BudgetKind, type BudgetUse, NO_USE, remaining, spend } from "../core/budgets.js";
+import {
+  type BudgetKind,
+  type BudgetUse,
+  type CostSpent,
+  costAllows,
+  NO_USE,
+  remaining,
+  spend,
+} from "../core/budgets.js";
+import { usageOf } from "../core/usage.js";
 import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { Clock } from "../ports/clock.js";
 import type { Fetcher } from "../ports/fetcher.js";
@@ -68,7 +77,8 @@ export class RunHost {
   #reservedSources = 0;
   #sources: SourceRecord[] = [];
   #searchCalls: SearchCallRecord[] = [];
-  #exhausted = new Set<BudgetKind>();
+  #exhausted = new Set<BudgetKind | "cost">();
+  #cost: CostSpent = { usd: 0, unknown: false };
   #slotWaiters: (() => void)[] = [];
   #failedAnchors = new Set<string>();
 
@@ -124,6 +134,8 @@ export class RunHost {
       fetchAttempts: count("source-fetched") + count("fetch-failed"),
       sources: this.#sources.length,
     };
+    const usage = usageOf(events);
+    this.#cost = { usd: usage.knownCostUsd, unknown: usage.unpriced > 0 };
     for (const event of events) {
       const failed = event.type === "fetch-failed" || event.type === "persist-failed";
       if (failed && typeof event.data.anchor === "string") this.#failedAnchors.add(event.data.anchor);
@@ -194,10 +206,40 @@ export class RunHost {
     return false;
   }
 
-  async #exhaust(kind: BudgetKind): Promise<void> {
+  async #exhaust(
+    kind: BudgetKind | "cost",
+    limit = kind === "cost" ? "" : BUDGET_NAMES[kind](this.request),
+  ): Promise<void> {
     if (this.#exhausted.has(kind)) return;
     this.#exhausted.add(kind);
-    await this.emit("budget-exhausted", { budget: kind, limit: BUDGET_NAMES[kind](this.request) });
+    await this.emit("budget-exhausted", { budget: kind, limit });
+  }
+
+  /**
+   * Whether the cost budget (`maxCostUsd`) lets another generation start; when it does not,
+   * a budget event says why (spent, or a cost that was not known), once.
+   */
+  async costAllows(): Promise<boolean> {
+    // A model without any price cannot be held to a cost limit: not even its first call starts.
+    if (
+      this.request.budgets.maxCostUsd !== undefined &&
+      this.model !== undefined &&
+      this.model.cost?.({ inputTokens: 1, outputTokens: 1 }) === undefined
+    )
+      this.#cost = { ...this.#cost, unknown: true };
+    const allowed = costAllows(this.request.budgets, this.#cost);
+    if (allowed.ok) return true;
+    const why = this.#cost.unknown
+      ? "a model call's cost is not known: its model has no price"
+      : `$${this.#cost.usd.toFixed(4)} spent`;
+    await this.#exhaust("cost", `cost limit of $${this.request.budgets.maxCostUsd} (${why})`);
+    return false;
+  }
+
+  /** Adds a generation's cost (undefined: not known) to the run's spend. */
+  spendCost(costUsd: number | undefined, tokens: number): void {
+    if (costUsd !== undefined) this.#cost = { ...this.#cost, usd: this.#cost.usd + costUsd };
+    else if (tokens > 0) this.#cost = { ...this.#cost, unknown: true };
   }
 
   /**

@@ -9,6 +9,7 @@ import type { Budgets } from "../core/budgets.js";
 import { StoreError } from "../core/errors.js";
 import type { InvestigationConfig } from "../core/investigative/types.js";
 import type { ArtifactStatus } from "../core/report/report-document.js";
+import type { GenerationUsage } from "../core/usage.js";
 import type { FetchedDocument } from "./fetcher.js";
 import type { SearchHit, SearchQuery } from "./search-provider.js";
 
@@ -275,6 +276,11 @@ export interface Store {
   updateRun(runId: number, patch: RunPatch): Promise<void>;
 
   appendEvent(runId: number, event: NewEvent): Promise<RunEvent>;
+  /**
+   * The model usage of every run of `userId` (tokens, cost, generations of unknown price), from
+   * their generation events; with `since` (an ISO time), only the generations recorded since.
+   */
+  userUsage(userId: string, options?: { since?: string }): Promise<GenerationUsage>;
   /** In seq order; with `afterSeq`, only the events after it (a live reader's next page). */
   listEvents(runId: number, options?: { afterSeq?: number }): Promise<RunEvent[]>;
 

@@ -52,8 +52,8 @@ describe("live state of a run", () => {
       ["Model calls", 1],
       ["Seconds", 0],
     ]);
-    expect(state.tokens).toEqual({ input: 100, output: 20 });
-    expect(state.costUsd).toBeCloseTo(0.01);
+    expect(state.usage).toMatchObject({ generations: 1, inputTokens: 100, outputTokens: 20, unpriced: 0 });
+    expect(state.usage.costUsd).toBeCloseTo(0.01);
     expect(state.report).toEqual({ kind: "final", status: "synthesized", version: "0002" });
     expect(state.sources).toEqual([{ title: "A", anchor: "a.md", recovered: false }]);
     expect(state.elapsedMs).toBe(40);

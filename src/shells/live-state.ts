@@ -3,6 +3,8 @@
  * passed and the current one, the sources as they arrive, budget use, model use, the latest
  * report version and the recent activity lines.
  */
+
+import { type GenerationUsage, usageOf } from "../core/usage.js";
 import type { RunEvent, RunRecord } from "../ports/store.js";
 import { describeEvent } from "./event-lines.js";
 
@@ -25,9 +27,8 @@ export interface LiveState {
   researchState: string;
   sources: LiveSource[];
   budgets: BudgetUse[];
-  tokens: { input: number; output: number };
-  /** Known cost in USD; undefined when no model call was priced. */
-  costUsd: number | undefined;
+  /** Model use of the run's generations (tokens and cost). */
+  usage: GenerationUsage;
   /** Milliseconds from the run's start to its last event (or to `now` while it goes on). */
   elapsedMs: number;
   /** The latest published report: `preliminary` or `final`, its artifact status and version. */
@@ -37,8 +38,6 @@ export interface LiveState {
   /** The last event's seq (the live page's stream continues after it). */
   lastSeq: number;
 }
-
-const num = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 
 /** The state of `run` after `events` (in seq order); `now` (ms since the epoch) for a run still going on. Pure. */
 export function liveState(
@@ -53,17 +52,8 @@ export function liveState(
   let reads = 0;
   let generations = 0;
   let turns = 0;
-  const tokens = { input: 0, output: 0 };
-  let costUsd: number | undefined;
   let report: LiveState["report"];
   const activity: LiveState["activity"] = [];
-  const addUsage = (usage: unknown) => {
-    if (typeof usage !== "object" || usage === null) return;
-    const record = usage as Record<string, unknown>;
-    tokens.input += num(record.inputTokens);
-    tokens.output += num(record.outputTokens);
-    if (typeof record.costUsd === "number") costUsd = (costUsd ?? 0) + record.costUsd;
-  };
   for (const event of events) {
     const data = event.data;
     switch (event.type) {
@@ -92,13 +82,8 @@ export function liveState(
       case "generation-started":
         generations += 1;
         break;
-      case "generation-finished":
-      case "generation-failed":
-        addUsage(data.usage);
-        break;
       case "investigative-turn":
         turns += 1;
-        addUsage(data.usage);
         break;
       case "preliminary-published":
       case "final-published":
@@ -136,8 +121,7 @@ export function liveState(
         : { label: "Model calls", used: generations, limit: budgets.maxGenerations },
       { label: "Seconds", used: Math.round(elapsedMs / 1000), limit: Math.round(budgets.wallClockMs / 1000) },
     ],
-    tokens,
-    costUsd,
+    usage: usageOf(events),
     elapsedMs,
     report,
     activity: activity.slice(-(options.recent ?? 12)),

@@ -136,6 +136,55 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         expect((await store.listRuns({ limit: 10 })).length).toBe(3);
       }));
 
+    it("sums one user's model usage over all their runs, since a time when asked", () =>
+      withStore(async (store) => {
+        const a = await store.createRun(sampleRequest(), { ...origin, userId: "alice" });
+        const a2 = await store.createRun(sampleRequest(), { ...origin, userId: "alice" });
+        const b = await store.createRun(sampleRequest(), { ...origin, userId: "bob" });
+        const generation = (at: string, usage: Record<string, unknown>, type = "generation-finished") => ({
+          type,
+          offsetMs: 1,
+          at,
+          data: { purpose: "synthesis", model: "m", usage },
+        });
+        await store.appendEvent(
+          a.id,
+          generation("2026-01-14T23:59:59.000Z", { inputTokens: 10, outputTokens: 5, costUsd: 0.5 }),
+        );
+        await store.appendEvent(
+          a.id,
+          generation("2026-01-15T00:00:00.000Z", { inputTokens: 20, outputTokens: 5, costUsd: 0.25 }),
+        );
+        await store.appendEvent(
+          a2.id,
+          generation(
+            "2026-01-15T10:00:00.000Z",
+            { inputTokens: 1, outputTokens: 0, costUsd: 0.125 },
+            "generation-failed",
+          ),
+        );
+        // Not a generation: its usage is not counted again.
+        await store.appendEvent(
+          a2.id,
+          generation("2026-01-15T10:00:01.000Z", { inputTokens: 1, outputTokens: 1, costUsd: 9 }, "investigative-turn"),
+        );
+        await store.appendEvent(b.id, generation("2026-01-15T11:00:00.000Z", { inputTokens: 7, outputTokens: 7 }));
+        expect(await store.userUsage("alice")).toEqual({
+          generations: 3,
+          inputTokens: 31,
+          outputTokens: 10,
+          costUsd: 0.875,
+          knownCostUsd: 0.875,
+          unpriced: 0,
+        });
+        expect(await store.userUsage("alice", { since: "2026-01-15T00:00:00.000Z" })).toMatchObject({
+          generations: 2,
+          costUsd: 0.375,
+        });
+        expect(await store.userUsage("bob")).toMatchObject({ generations: 1, costUsd: null, unpriced: 1 });
+        expect(await store.userUsage("carol")).toMatchObject({ generations: 0, costUsd: 0 });
+      }));
+
     it("keeps API tokens by hash: find, list, touch, revoke once", () =>
       withStore(async (store) => {
         const hash = (digit: string) => digit.repeat(64);

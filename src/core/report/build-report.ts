@@ -69,12 +69,12 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** Reader-safe sentences about what limited acquisition. */
 /** The queries run, each once (a query run twice, by two sub-agents or on a retry, is one line), in first-run order. */
 function queriesRun(queries: readonly string[]): string[] {
   return [...new Set(queries.map((query) => readerLine(query, 300)).filter(Boolean))];
 }
 
+/** Reader-safe sentences about what limited acquisition. */
 export function describeBoundaries(facts: AcquisitionFacts): string[] {
   const lines: string[] = [];
   if (facts.failedSearches > 0) {
@@ -84,7 +84,7 @@ export function describeBoundaries(facts: AcquisitionFacts): string[] {
     lines.push(`${facts.failedFetches} of ${plural(facts.fetchAttempts, "document")} could not be read.`);
   }
   for (const limit of facts.limitsReached) {
-    const what = /generation/.test(limit) ? "Model work stopped" : "Reading stopped";
+    const what = /generation|model turns|^cost limit/.test(limit) ? "Model work stopped" : "Reading stopped";
     lines.push(`${what} at the ${readerLine(limit, 120)}.`);
   }
   if (facts.deadlineReached) lines.push("The time limit was reached before all planned reading was done.");

@@ -145,7 +145,9 @@ describe("settings: the config file and --set", () => {
     writeFileSync(file, '{"budget": {"maxSources": 2}}');
     const unknown = await run();
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe(`assay: config file ${file}: unknown key "budget" (known: investigative, budgets)\n`);
+    expect(unknown.stderr).toBe(
+      `assay: config file ${file}: unknown key "budget" (known: investigative, budgets, policy)\n`,
+    );
     const missing = await runCli(["run", "q", "--corpus", EXAMPLE_CORPUS, "--config", join(dir, "nope.json")], {
       home: dir,
     });

@@ -32,6 +32,46 @@ const KNOWN =
   "max_challenges_per_target, gate_priority, max_reopens, max_parallel; the camelCase names work too";
 
 describe("parseConfigFile", () => {
+  it("reads the operator's policy section, naming a wrong value by its key", () => {
+    expect(
+      parse({
+        policy: {
+          models: ["offline", "openai:gpt-4o-mini"],
+          maxBudgets: { maxSources: 20, maxCostUsd: 0.5 },
+          maxCostUsdPerDay: 5,
+        },
+      }),
+    ).toEqual({
+      ok: true,
+      value: {
+        file: FILE,
+        investigative: {},
+        budgets: {},
+        policy: {
+          models: ["offline", "openai:gpt-4o-mini"],
+          maxBudgets: { maxSources: 20, maxCostUsd: 0.5 },
+          maxCostUsdPerDay: 5,
+        },
+      },
+    });
+    const error = (value: unknown) => {
+      const parsed = parse(value);
+      return parsed.ok ? undefined : parsed.error;
+    };
+    expect(error({ policy: { maxBudgets: { maxSources: 501 } } })).toBe(
+      `config file ${FILE}: policy.maxBudgets.maxSources must be a whole number from 1 to 500 (got 501)`,
+    );
+    expect(error({ policy: { maxBudgets: { maxSorces: 5 } } })).toMatch(
+      new RegExp(`^config file ${FILE}: unknown budget "policy.maxBudgets.maxSorces" \\(known: wallClockMs, `),
+    );
+    expect(error({ policy: { maxCostUsdPerDay: 0 } })).toBe(
+      `config file ${FILE}: policy.maxCostUsdPerDay: must be a positive number of USD`,
+    );
+    expect(error({ policy: { model: ["x"] } })).toBe(
+      `config file ${FILE}: policy: unknown key "model" (known: models, maxBudgets, maxCostUsdPerDay)`,
+    );
+  });
+
   it("reads knobs in either case style and budgets, with camelCase names", () => {
     expect(
       parse({
@@ -59,7 +99,7 @@ describe("parseConfigFile", () => {
     );
     expect(error([1])).toBe(`config file ${FILE}: Invalid input: expected object, received array`);
     expect(error({ investigative: {}, invesitgative: {} })).toBe(
-      `config file ${FILE}: unknown key "invesitgative" (known: investigative, budgets)`,
+      `config file ${FILE}: unknown key "invesitgative" (known: investigative, budgets, policy)`,
     );
     expect(error({ investigative: { max_dpeth: 2 } })).toBe(
       `config file ${FILE}: unknown investigative knob "investigative.max_dpeth" (${KNOWN})`,

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { BUDGET_LIMITS, type Budgets } from "../../core/budgets.js";
+import { BUDGET_NAMES, type Budgets, budgetName, checkBudget } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import {
   describeRange,
@@ -33,13 +33,30 @@ export interface ConfigFile {
   file: string;
   investigative: Partial<InvestigationConfig>;
   budgets: Partial<Budgets>;
+  /** The operator's policy for shared servers (`assay serve`, `assay mcp`); `assay run` does not read it. */
+  policy?: FilePolicy;
 }
 
-const SECTIONS = ["investigative", "budgets"] as const;
+/** The config file's `policy` section: the models users may pick, budget ceilings per run, cost per user and day. */
+export interface FilePolicy {
+  models?: string[];
+  maxBudgets?: Partial<Budgets>;
+  maxCostUsdPerDay?: number;
+}
+
+const SECTIONS = ["investigative", "budgets", "policy"] as const;
+const POLICY_KEYS = ["models", "maxBudgets", "maxCostUsdPerDay"] as const;
 
 const configFileSchema = z.strictObject({
   investigative: z.record(z.string(), z.number()).optional(),
   budgets: z.record(z.string(), z.number()).optional(),
+  policy: z
+    .strictObject({
+      models: z.array(z.string().trim().min(1, "a model spec is empty")).optional(),
+      maxBudgets: z.record(z.string(), z.number()).optional(),
+      maxCostUsdPerDay: z.number().positive("must be a positive number of USD").optional(),
+    })
+    .optional(),
 });
 
 const KNOWN_KNOBS = `known: ${INVESTIGATION_KNOBS.map(snakeCaseOf).join(", ")}; the camelCase names work too`;
@@ -47,7 +64,8 @@ const KNOWN_KNOBS = `known: ${INVESTIGATION_KNOBS.map(snakeCaseOf).join(", ")}; 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") {
     const keys = issue.keys.map((key) => `"${key}"`).join(", ");
-    return `unknown key ${keys} (known: ${SECTIONS.join(", ")})`;
+    if (issue.path.length === 0) return `unknown key ${keys} (known: ${SECTIONS.join(", ")})`;
+    return `${issue.path.map(String).join(".")}: unknown key ${keys} (known: ${POLICY_KEYS.join(", ")})`;
   }
   const where = issue.path.map(String).join(".");
   return where === "" ? issue.message : `${where}: ${issue.message}`;
@@ -79,13 +97,12 @@ function fileKnobs(values: Record<string, number>): Result<Partial<Investigation
 
 function fileBudgets(values: Record<string, number>): Result<Partial<Budgets>> {
   const budgets: Partial<Budgets> = {};
-  for (const [name, value] of Object.entries(values)) {
-    if (!Object.hasOwn(BUDGET_LIMITS, name))
-      return err(`unknown budget "budgets.${name}" (known: ${Object.keys(BUDGET_LIMITS).join(", ")})`);
-    const [min, max] = BUDGET_LIMITS[name as keyof Budgets];
-    if (!Number.isInteger(value) || value < min || value > max)
-      return err(`budgets.${name} must be a whole number from ${min} to ${max} (got ${value})`);
-    budgets[name as keyof Budgets] = value;
+  for (const [given, value] of Object.entries(values)) {
+    const name = budgetName(given);
+    if (!name.ok) return err(`unknown budget "budgets.${given}" (known: ${BUDGET_NAMES.join(", ")})`);
+    const checked = checkBudget(name.value, value);
+    if (!checked.ok) return err(checked.error.replace(`budget ${given}`, `budgets.${given}`));
+    budgets[name.value] = value;
   }
   return ok(budgets);
 }
@@ -107,7 +124,23 @@ export function parseConfigFile(file: string, text: string): Result<ConfigFile> 
   if (!investigative.ok) return err(`config file ${file}: ${investigative.error}`);
   const budgets = fileBudgets(parsed.data.budgets ?? {});
   if (!budgets.ok) return err(`config file ${file}: ${budgets.error}`);
-  return ok({ file, investigative: investigative.value, budgets: budgets.value });
+  const policy = parsed.data.policy;
+  const ceilings = fileBudgets(policy?.maxBudgets ?? {});
+  if (!ceilings.ok) return err(`config file ${file}: ${ceilings.error.replaceAll("budgets.", "policy.maxBudgets.")}`);
+  return ok({
+    file,
+    investigative: investigative.value,
+    budgets: budgets.value,
+    ...(policy === undefined
+      ? {}
+      : {
+          policy: {
+            ...(policy.models === undefined ? {} : { models: policy.models }),
+            ...(policy.maxBudgets === undefined ? {} : { maxBudgets: ceilings.value }),
+            ...(policy.maxCostUsdPerDay === undefined ? {} : { maxCostUsdPerDay: policy.maxCostUsdPerDay }),
+          },
+        }),
+  });
 }
 
 /**

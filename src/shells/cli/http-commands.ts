@@ -1,10 +1,9 @@
 /** Registers `assay serve` and `assay tokens create | list | revoke` on the CLI program. */
 import { type Command, InvalidArgumentError, Option } from "commander";
-import type { Budgets } from "../../core/budgets.js";
 import { DEFAULT_LIMITS } from "../http/app.js";
-import { parseCeiling } from "../http/run-policy.js";
 import { type ServeOptions, serveCommand } from "../http/serve-command.js";
 import { dataPaths } from "./paths.js";
+import { addPolicyOptions } from "./policy-options.js";
 import { positiveInteger } from "./run-request.js";
 import { createTokenCommand, listTokensCommand, revokeTokenCommand } from "./tokens-command.js";
 import { withStore } from "./wiring.js";
@@ -19,7 +18,7 @@ function port(value: string): number {
 }
 
 export function registerHttpCommands(program: Command, dbOption: () => Option): void {
-  program
+  const serve = program
     .command("serve")
     .description(
       "serve the web UI and the HTTP API (runs, live events, reports) to holders of API tokens (docs/web-ui.md, docs/http-api.md)",
@@ -35,23 +34,17 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .option("--cors <origin>", "a browser origin allowed to call the API (repeatable; default none)", repeat)
     .option("--queue", "with a PostgreSQL --db: queue created runs for `assay worker` instead of running them here")
     .option("--model <spec>", "the model of runs that name none: offline (default), none or provider:model-name")
-    .option(
-      "--allow-model <spec>",
-      "another model users may pick (repeatable; by default only the --model one), billed to this server's keys",
-      repeat,
-    )
-    .option(
-      "--max-budget <name=value>",
-      "the most a user may set a budget to per run, e.g. maxSources=20 or wallClockMs=600000 (repeatable; defaults above it are lowered to it)",
-      (value: string, previous?: Partial<Budgets>) => {
-        try {
-          return parseCeiling(value, previous);
-        } catch (error) {
-          throw new InvalidArgumentError(error instanceof Error ? error.message : String(error));
-        }
-      },
-    )
     .option("--search <provider[:url]>", "web search of web runs: searxng[:URL] (default), tavily, brave or serper")
+    .option(
+      "--session-idle <minutes>",
+      "a web UI sign-in ends after this many minutes without a request (default 120)",
+      positiveInteger,
+    )
+    .option(
+      "--session-max <hours>",
+      "a web UI sign-in ends this many hours after it began (default 12)",
+      positiveInteger,
+    )
     .option(
       "--rate-limit <n>",
       `requests a minute per user (default ${DEFAULT_LIMITS.requestsPerMinute})`,
@@ -65,10 +58,10 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .option("--max-body <bytes>", `largest request body (default ${DEFAULT_LIMITS.maxBodyBytes})`, positiveInteger)
     .option("--config <file>", "settings file (default: $ASSAY_HOME/config.json when it exists)")
     .option("--no-config", "read no settings file")
-    .option("--quiet", "no log on stderr")
-    .action(async (options: ServeOptions) => {
-      process.exitCode = await serveCommand(dataPaths(process.env), options, process.env);
-    });
+    .option("--quiet", "no log on stderr");
+  addPolicyOptions(serve).action(async (options: ServeOptions) => {
+    process.exitCode = await serveCommand(dataPaths(process.env), options, process.env);
+  });
 
   const tokens = program.command("tokens").description("API tokens of the HTTP API (stored hashed)");
   tokens

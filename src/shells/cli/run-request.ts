@@ -7,7 +7,7 @@ import { InvalidArgumentError } from "commander";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
 import { parseSearchSpec, searchKeyVariable } from "../../adapters/search/search-registry.js";
 import { isPostgresUrl } from "../../adapters/store/postgres/postgres-connection.js";
-import { type Budgets, DEFAULT_BUDGETS, resolveBudgets } from "../../core/budgets.js";
+import { type Budgets, parseBudgetAssignment, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { EvidenceScope, RunRequest, StrategyName } from "../../ports/store.js";
 import { type ConfigFile, resolveRunSettings, strategyBudgets } from "./config-file.js";
@@ -46,13 +46,9 @@ export function parseFault(value: string): Fault {
 
 /** `name=value` for one budget (`maxSearchCalls=10`); accumulates over repeated flags. */
 export function budgetAssignment(value: string, previous: Partial<Budgets> | undefined): Partial<Budgets> {
-  const match = /^([A-Za-z]+)=(\d+)$/.exec(value.trim());
-  const name = match?.[1];
-  if (!match || name === undefined) throw new InvalidArgumentError("expected name=value, e.g. maxSearchCalls=10");
-  if (!Object.hasOwn(DEFAULT_BUDGETS, name)) {
-    throw new InvalidArgumentError(`unknown budget "${name}" (known: ${Object.keys(DEFAULT_BUDGETS).join(", ")})`);
-  }
-  return { ...previous, [name]: Number(match[2]) };
+  const assignment = parseBudgetAssignment(value);
+  if (!assignment.ok) throw new InvalidArgumentError(assignment.error);
+  return { ...previous, [assignment.value.name]: assignment.value.value };
 }
 
 export interface CommonOptions {

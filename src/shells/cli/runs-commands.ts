@@ -1,4 +1,5 @@
 /** `assay runs list`, `assay runs show` and `assay runs export`. */
+
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
@@ -19,6 +20,7 @@ import {
   transitionsTimeline,
 } from "../../core/investigative/observability.js";
 import { runTimings } from "../../core/timings.js";
+import { describeCost, usageOf } from "../../core/usage.js";
 import { describeQuery } from "../../host/publication.js";
 import type { ArtifactFiles } from "../../ports/artifact-store.js";
 import {
@@ -30,21 +32,13 @@ import type { RunEvent, RunRecord, Store } from "../../ports/store.js";
 import { displayStatus } from "./run-state.js";
 import { artifactStoreFor } from "./wiring.js";
 
-/** "   2 generations, 1 800 in / 240 out tokens, $0.0012" from the generation events. */
+/** "   (2 generations, 1800 in / 240 out tokens, $0.0012)" from the generation events. */
 function usageLine(events: readonly RunEvent[]): string {
-  const done = events.filter((event) => event.type === "generation-finished" || event.type === "generation-failed");
-  if (done.length === 0) return "";
-  let input = 0;
-  let output = 0;
-  let cost: number | undefined;
-  for (const event of done) {
-    const usage = event.data.usage as { inputTokens?: number; outputTokens?: number; costUsd?: number } | undefined;
-    input += usage?.inputTokens ?? 0;
-    output += usage?.outputTokens ?? 0;
-    if (usage?.costUsd !== undefined) cost = (cost ?? 0) + usage.costUsd;
-  }
-  const price = cost === undefined ? "" : `, $${cost.toFixed(4)}`;
-  return `   (${done.length} generation${done.length === 1 ? "" : "s"}, ${input} in / ${output} out tokens${price})`;
+  const usage = usageOf(events);
+  if (usage.generations === 0) return "";
+  const price =
+    usage.costUsd === 0 && usage.knownCostUsd === 0 && usage.unpriced === 0 ? "" : `, ${describeCost(usage)}`;
+  return `   (${usage.generations} generation${usage.generations === 1 ? "" : "s"}, ${usage.inputTokens} in / ${usage.outputTokens} out tokens${price})`;
 }
 
 const ms = (value: number | undefined): string => (value === undefined ? "—" : `${Math.round(value)} ms`);

@@ -250,6 +250,8 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     return c.json({ runs: listed.map(view) });
   });
 
+  app.get("/api/usage", async (c) => c.json(await runs.usage(c.get("userId"))));
+
   /** The caller's run named in the path, or 404. */
   const ownRun = (c: Context<Env>): Promise<RunRecord> => runs.ownRun(c.get("userId"), c.req.param("id") ?? "");
 

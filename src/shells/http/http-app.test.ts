@@ -77,6 +77,7 @@ describe("HTTP API: authentication", () => {
         "/api/runs/{id}/report.json",
         "/api/runs/{id}/report.md",
         "/api/runs/{id}/resume",
+        "/api/usage",
       ].sort(),
     );
     expect(Object.keys(document.paths["/api/runs"] ?? {}).sort()).toEqual(["get", "post"]);

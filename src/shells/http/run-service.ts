@@ -9,10 +9,11 @@ import { isQueued, ownerOf, type RunRecord, type Store } from "../../ports/store
 import type { Runtime } from "../../runtime/runtime.js";
 import type { ConfigFile } from "../cli/config-file.js";
 import { displayStatus } from "../cli/run-state.js";
+import { checkModel, dayStart, PolicyError, type RunPolicy, underPolicy } from "../run-policy.js";
+import { spendOf } from "../user-spend.js";
 import { HttpError, parsed, runNotFound } from "./errors.js";
 import { definedBudgets, requestFromBody } from "./run-body.js";
 import { RunDrives } from "./run-drives.js";
-import { checkModel, type RunPolicy, underPolicy } from "./run-policy.js";
 import { type CreateRunBody, RunIdParams, type RunView } from "./schemas.js";
 
 export interface RunServiceOptions {
@@ -116,9 +117,19 @@ export function createRunService(options: RunServiceOptions) {
     return run;
   };
 
-  const activeRuns = async (userId: string): Promise<number> => {
+  const activeRuns = async (userId: string): Promise<RunRecord[]> => {
     const runs = await store.listRuns({ userId, limit: 1000 });
-    return runs.filter((run) => ["running", "queued"].includes(statusOf(run))).length;
+    return runs.filter((run) => ["running", "queued"].includes(statusOf(run)));
+  };
+
+  /** `check` with a policy refusal answered as a 403 that names the limit. */
+  const policed = async <T>(check: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await check();
+    } catch (error) {
+      if (error instanceof PolicyError) throw new HttpError(403, error.code, error.message, { field: error.field });
+      throw error;
+    }
   };
 
   const runtimeFor = (model: string): Runtime => {
@@ -138,24 +149,23 @@ export function createRunService(options: RunServiceOptions) {
     // One creation of a user at a time in this process: the limit check and the new row go together.
     const release = await lockUser(userId);
     try {
-      if ((await activeRuns(userId)) >= options.concurrentRuns)
+      const active = await activeRuns(userId);
+      if (active.length >= options.concurrentRuns)
         throw tooMany(
           `you have ${options.concurrentRuns} runs queued or running, the most this server allows; wait for one to finish or cancel one`,
         );
       const model = body.model ?? options.defaultModel;
-      checkModel(model, policy);
+      await policed(() => checkModel(model, policy));
       // Built now, so that a spec the server cannot run is refused before the run is recorded.
       const runtime = options.enqueue ? undefined : runtimeFor(model);
-      const request = underPolicy(
-        await requestFromBody(body, {
-          model,
-          corpusRoots: options.corpusRoots,
-          file: options.configFile,
-          ...(options.search === undefined ? {} : { search: options.search }),
-        }),
-        definedBudgets(body.budgets ?? {}),
-        policy,
-      );
+      const asked = await requestFromBody(body, {
+        model,
+        corpusRoots: options.corpusRoots,
+        file: options.configFile,
+        ...(options.search === undefined ? {} : { search: options.search }),
+      });
+      const spend = policy.maxCostUsdPerDay === undefined ? undefined : await spendOf(store, userId, active, now());
+      const request = await policed(() => underPolicy(asked, definedBudgets(body.budgets ?? {}), policy, spend));
       // Recorded as queued (no worker) with its owner; this server or a worker starts it.
       const run = await store.createRun(request, { originAt: new Date(now()).toISOString(), worker: "", userId });
       release();
@@ -218,7 +228,7 @@ export function createRunService(options: RunServiceOptions) {
           "workers_resume",
           `run ${run.id} belongs to the job queue: a worker resumes it when its lease runs out (assay queue retry for a dead-lettered one)`,
         );
-      if ((await activeRuns(userId)) >= options.concurrentRuns + (statusOf(run) === "queued" ? 1 : 0))
+      if ((await activeRuns(userId)).length >= options.concurrentRuns + (statusOf(run) === "queued" ? 1 : 0))
         throw tooMany(`you have ${options.concurrentRuns} runs running; wait for one to finish`);
       const runtime = runtimeFor(run.request.model);
       if (isQueued(run)) drives.start(run.id, (signal) => runtime.start(run.id, { signal }), watch(run.id));
@@ -240,5 +250,25 @@ export function createRunService(options: RunServiceOptions) {
   const currentReport = async (run: RunRecord) =>
     run.artifactStatus === "" ? undefined : options.artifacts.current({ runId: run.id, outDir: run.request.outDir });
 
-  return { drives, statusOf, view, ownRun, create, cancel, resume, currentReport, models: policy.models };
+  /** The user's model spend: today (UTC) and in all, with the policy's cost limits. */
+  const usage = async (userId: string) => {
+    const at = now();
+    const [today, total] = await Promise.all([
+      store.userUsage(userId, { since: dayStart(at) }),
+      store.userUsage(userId),
+    ]);
+    const perRun = policy.ceilings.maxCostUsd;
+    const perDay = policy.maxCostUsdPerDay;
+    return {
+      user: userId,
+      today: { since: dayStart(at), ...today },
+      total,
+      limits: {
+        ...(perRun === undefined ? {} : { costUsdPerRun: perRun }),
+        ...(perDay === undefined ? {} : { costUsdPerDay: perDay }),
+      },
+    };
+  };
+
+  return { drives, statusOf, view, ownRun, create, cancel, resume, currentReport, usage, models: policy.models };
 }

@@ -10,9 +10,12 @@ import { STRATEGY_NAMES } from "../../ports/store.js";
 /** Web search providers a remote user may name (the server's own settings give their URLs and keys). */
 export const WEB_PROVIDERS = ["searxng", "tavily", "brave", "serper"] as const;
 
-const budgetShape = Object.fromEntries(
-  Object.keys(DEFAULT_BUDGETS).map((name) => [name, z.number().int().nonnegative().optional()]),
-) as Record<keyof typeof DEFAULT_BUDGETS, z.ZodOptional<z.ZodNumber>>;
+const budgetShape = {
+  ...(Object.fromEntries(
+    Object.keys(DEFAULT_BUDGETS).map((name) => [name, z.number().int().nonnegative().optional()]),
+  ) as Record<keyof typeof DEFAULT_BUDGETS, z.ZodOptional<z.ZodNumber>>),
+  maxCostUsd: z.number().positive().optional().openapi({ description: "Model spend limit of the run, in USD" }),
+};
 
 export const CreateRunBody = z
   .strictObject({
@@ -99,6 +102,25 @@ export const RunIdParams = z.object({
     .openapi({ param: { name: "id", in: "path" }, example: 1 }),
 });
 
+const UsageFigures = z.object({
+  generations: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  costUsd: z.number().nullable().openapi({ description: "null when a model call's price is not known" }),
+  knownCostUsd: z.number().openapi({ description: "The part of the spend whose price is known" }),
+  unpriced: z.number().int().openapi({ description: "Model calls of unknown price" }),
+});
+
+export const UsageView = z
+  .object({
+    user: z.string(),
+    today: UsageFigures.extend({ since: z.string().openapi({ description: "00:00 UTC today" }) }),
+    total: UsageFigures,
+    limits: z.object({ costUsdPerRun: z.number().optional(), costUsdPerDay: z.number().optional() }),
+  })
+  .openapi("Usage");
+export type UsageView = z.infer<typeof UsageView>;
+
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -138,7 +160,10 @@ export const routes = [
     responses: {
       201: json(RunView, "The run was created"),
       ...failures,
-      403: json(ErrorView, "A model the operator does not offer, or a budget over its ceiling; `field` names it"),
+      403: json(
+        ErrorView,
+        "A model the operator does not offer, a budget over its ceiling, or a day's cost limit spent (code daily_cost_over_limit); `field` names it",
+      ),
       413: json(ErrorView, "The body is too large"),
     },
   }),
@@ -149,6 +174,13 @@ export const routes = [
     security: bearer,
     request: { query: ListQuery },
     responses: { 200: json(z.object({ runs: z.array(RunView) }), "Your runs"), ...failures },
+  }),
+  createRoute({
+    method: "get",
+    path: "/api/usage",
+    summary: "Your model spend: today (since 00:00 UTC) and in all, with this server's cost limits",
+    security: bearer,
+    responses: { 200: json(UsageView, "Your usage"), ...failures },
   }),
   createRoute({
     method: "get",

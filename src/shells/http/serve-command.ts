@@ -8,16 +8,16 @@ import { realpath } from "node:fs/promises";
 import { type ServerType, serve } from "@hono/node-server";
 import { openPgBossQueue, type PgBossQueue } from "../../adapters/queue/pg-boss/pg-boss-queue.js";
 import { isPostgresUrl } from "../../adapters/store/postgres/postgres-connection.js";
-import type { Budgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import { readConfigFile } from "../cli/config-file.js";
 import { modelSpec, resolveModel } from "../cli/model-choice.js";
 import type { DataPaths } from "../cli/paths.js";
+import { type PolicyFlags, serverPolicy } from "../cli/policy-options.js";
 import { DEFAULT_RETRY_POLICY } from "../cli/queue-commands.js";
 import { artifactStoreFor, buildRuntime, openStore } from "../cli/wiring.js";
 import { createHttpApp, DEFAULT_LIMITS } from "./app.js";
 
-export interface ServeOptions {
+export interface ServeOptions extends PolicyFlags {
   port: number;
   host: string;
   db?: string;
@@ -25,10 +25,10 @@ export interface ServeOptions {
   cors?: string[];
   queue?: boolean;
   model?: string;
-  /** Model specs users may pick besides `model` (`--allow-model`, repeatable). */
-  allowModel?: string[];
-  /** Budget ceilings per run (`--max-budget name=value`, repeatable). */
-  maxBudget?: Partial<Budgets>;
+  /** Minutes without a request after which a web UI sign-in ends (`--session-idle`). */
+  sessionIdle?: number;
+  /** Hours after sign-in at which a web UI sign-in ends (`--session-max`). */
+  sessionMax?: number;
   search?: string;
   rateLimit?: number;
   maxRuns?: number;
@@ -60,6 +60,13 @@ export async function serveCommand(
   }
   const defaultModel = modelSpec(options.model, environment);
   const configFile = readConfigFile({ explicit: options.config, home: paths.home });
+  const policy = serverPolicy(defaultModel, configFile, options, environment);
+  if (
+    options.sessionIdle !== undefined &&
+    options.sessionMax !== undefined &&
+    options.sessionIdle > options.sessionMax * 60
+  )
+    throw new UserError("--session-idle is longer than --session-max: a sign-in would always end at --session-max");
   const store = await openStore(paths, options.db);
   let queue: PgBossQueue | undefined;
   try {
@@ -74,9 +81,10 @@ export async function serveCommand(
     artifacts: artifactStoreFor(store),
     runtimeFor: (model) => buildRuntime(paths, store, resolveModel(model, environment), environment),
     defaultModel,
-    policy: {
-      models: [...new Set([defaultModel, ...(options.allowModel ?? []).map((spec) => modelSpec(spec, environment))])],
-      ceilings: options.maxBudget ?? {},
+    policy,
+    sessions: {
+      ...(options.sessionIdle === undefined ? {} : { idleMs: options.sessionIdle * 60_000 }),
+      ...(options.sessionMax === undefined ? {} : { absoluteMs: options.sessionMax * 3_600_000 }),
     },
     corpusRoots,
     ...(configFile === undefined ? {} : { configFile }),

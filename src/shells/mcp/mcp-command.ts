@@ -10,13 +10,14 @@ import { UserError } from "../../core/errors.js";
 import { collectAssignment, readConfigFile } from "../cli/config-file.js";
 import { modelSpec, resolveModel } from "../cli/model-choice.js";
 import { dataPaths } from "../cli/paths.js";
+import { addPolicyOptions, type PolicyFlags, serverPolicy } from "../cli/policy-options.js";
 import { artifactStoreFor, buildRuntime, openStore } from "../cli/wiring.js";
 import { resolveCorpusRoots } from "./corpus-roots.js";
 import { isLoopback, listenMcpHttp, type McpHttpOptions } from "./mcp-http.js";
 import { ActiveResearch, buildMcpServer, type McpServices } from "./mcp-server.js";
 import { resolveUser, userSource } from "./mcp-user.js";
 
-export interface McpCommandOptions {
+export interface McpCommandOptions extends PolicyFlags {
   db?: string;
   http?: number;
   host: string;
@@ -48,7 +49,7 @@ export function portNumber(value: string): number {
 
 /** Adds `assay mcp` to the program. */
 export function registerMcpCommand(program: Command, dbOption: () => Option): void {
-  program
+  const mcp = program
     .command("mcp")
     .description("serve Assay to MCP clients: research, get_report, list_runs, reports as resources (see docs/mcp.md)")
     .addOption(dbOption())
@@ -72,14 +73,14 @@ export function registerMcpCommand(program: Command, dbOption: () => Option): vo
     .option("--model <spec>", "the model of a research that names none: offline (default), none, provider:model-name")
     .option("--search <provider[:url]>", "the search provider of web research: searxng[:URL] (default), tavily, ...")
     .option("--config <file>", "settings file (default: $ASSAY_HOME/config.json when it exists)")
-    .option("--no-config", "read no settings file")
-    .action(async (options: McpCommandOptions) => {
-      process.exitCode = await mcpCommand(options, {
-        environment: process.env,
-        cwd: process.cwd(),
-        stderr: process.stderr,
-      });
+    .option("--no-config", "read no settings file");
+  addPolicyOptions(mcp).action(async (options: McpCommandOptions) => {
+    process.exitCode = await mcpCommand(options, {
+      environment: process.env,
+      cwd: process.cwd(),
+      stderr: process.stderr,
     });
+  });
 }
 
 export async function mcpCommand(options: McpCommandOptions, context: McpCommandContext): Promise<number> {
@@ -100,6 +101,7 @@ export async function mcpCommand(options: McpCommandOptions, context: McpCommand
   const config = readConfigFile({ explicit: options.config, home: paths.home });
   // A server model that cannot be built (a missing key) is refused now, not at the first call.
   if (options.model !== undefined) resolveModel(modelSpec(options.model, environment), environment);
+  const policy = serverPolicy(modelSpec(options.model, environment), config, options, environment);
   if (options.search !== undefined) {
     const spec = parseSearchSpec(options.search);
     if (!spec.ok) throw new UserError(`--search: ${spec.error}`);
@@ -124,6 +126,7 @@ export async function mcpCommand(options: McpCommandOptions, context: McpCommand
       ...(options.search === undefined ? {} : { search: options.search }),
       config,
     },
+    policy,
     research: new ActiveResearch(),
     log,
   };

@@ -39,7 +39,7 @@ function waitingStrategy(): { strategy: Strategy; started: Promise<void> } {
   };
 }
 
-async function harness() {
+async function harness(policy?: McpServices["policy"]) {
   const dir = tempDir("assay-mcp-server-");
   const store = openSqliteStore({ file: join(dir.path, "assay.db") });
   const { strategy, started } = waitingStrategy();
@@ -59,6 +59,7 @@ async function harness() {
     environment: {},
     corpusRoots: [dir.path],
     defaults: { config: undefined },
+    ...(policy === undefined ? {} : { policy }),
     research: new ActiveResearch(),
     log: () => undefined,
   };
@@ -104,14 +105,23 @@ describe("the research tool", () => {
     expect(result.content[0]?.text).toContain("# What is it?");
   });
 
-  it("refuses a model whose key is missing", async () => {
-    const { client, corpus } = await harness();
-    const result = (await client.callTool({
-      name: "research",
-      arguments: { question: "What is it?", corpus, model: "openai:gpt-4o-mini" },
-    })) as { content: { text?: string }[]; isError?: boolean };
-    expect(result.isError).toBe(true);
-    expect(result.content[0]?.text).toMatch(/OPENAI_API_KEY/);
+  it("refuses a model the operator does not offer, and one offered whose key is missing, recording no run", async () => {
+    const ask = async (client: Client, corpus: string) =>
+      (await client.callTool({
+        name: "research",
+        arguments: { question: "What is it?", corpus, model: "openai:gpt-4o-mini" },
+      })) as { content: { text?: string }[]; isError?: boolean };
+    const closed = await harness();
+    const refused = await ask(closed.client, closed.corpus);
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toBe(
+      "the model openai:gpt-4o-mini is not offered by this server; pick one of: offline",
+    );
+    const open = await harness({ models: ["offline", "openai:gpt-4o-mini"], ceilings: {} });
+    const keyless = await ask(open.client, open.corpus);
+    expect(keyless.isError).toBe(true);
+    expect(keyless.content[0]?.text).toMatch(/OPENAI_API_KEY/);
+    expect(await open.store.listRuns()).toEqual([]);
   });
 });
 

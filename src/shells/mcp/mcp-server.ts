@@ -14,6 +14,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { Budgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { ArtifactFiles, ArtifactStore } from "../../ports/artifact-store.js";
 import type { Model } from "../../ports/model.js";
@@ -33,6 +34,8 @@ import { modelSpec, resolveModel } from "../cli/model-choice.js";
 import { buildRequest, type RunCommandOptions } from "../cli/run-request.js";
 import { displayStatus } from "../cli/run-state.js";
 import { describeEvent } from "../event-lines.js";
+import { checkModel, type RunPolicy, underPolicy } from "../run-policy.js";
+import { spendOf } from "../user-spend.js";
 import { allowedCorpus } from "./corpus-roots.js";
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -75,6 +78,8 @@ export interface McpServices {
   corpusRoots: readonly string[];
   /** The server's `--model` (else ASSAY_MODEL, else offline) and `--search`, and its settings file. */
   defaults: { model?: string; search?: string; config: ConfigFile | undefined };
+  /** The operator's policy: the models the user may pick, budget ceilings per run, cost per day (default: the server's model only). */
+  policy?: RunPolicy;
   research: ActiveResearch;
   /** A line for the server's log (stderr: stdout is the protocol in stdio mode). */
   log: (line: string) => void;
@@ -280,6 +285,11 @@ export function buildMcpServer(services: McpServices): McpServer {
         throw new UserError("give an evidence scope: corpus (a folder) or web: true");
       const corpus = args.corpus === undefined ? undefined : await allowedCorpus(args.corpus, services.corpusRoots);
       const spec = modelSpec(args.model ?? services.defaults.model, services.environment);
+      const policy = services.policy ?? {
+        models: [modelSpec(services.defaults.model, services.environment)],
+        ceilings: {},
+      };
+      checkModel(spec, policy);
       const options: RunCommandOptions = {
         strategy: args.strategy ?? "pipeline",
         language: args.language ?? "en",
@@ -289,7 +299,19 @@ export function buildMcpServer(services: McpServices): McpServer {
         ...(args.max_sources === undefined ? {} : { maxSources: args.max_sources }),
         ...(args.timeout_seconds === undefined ? {} : { timeout: args.timeout_seconds }),
       };
-      const request = await buildRequest(args.question, options, { model: spec, file: services.defaults.config });
+      const asked: Partial<Budgets> = {
+        ...(args.max_sources === undefined ? {} : { maxSources: args.max_sources }),
+        ...(args.timeout_seconds === undefined ? {} : { wallClockMs: Math.round(args.timeout_seconds * 1000) }),
+      };
+      const active = (await ownRuns(1000)).filter((run) => displayStatus(run) === "running");
+      const spend =
+        policy.maxCostUsdPerDay === undefined ? undefined : await spendOf(store, services.user, active, Date.now());
+      const request = underPolicy(
+        await buildRequest(args.question, options, { model: spec, file: services.defaults.config }),
+        asked,
+        policy,
+        spend,
+      );
       const model = resolveModel(spec, services.environment);
       const progress = progressReporter(extra, request.budgets.maxSources);
       const signal = AbortSignal.any([extra.signal, services.research.signal]);

@@ -4,6 +4,7 @@
  * status. Followed from the store, so it shows runs that other processes (workers) drive.
  */
 import { Box, Text } from "ink";
+import { describeCost } from "../../core/usage.js";
 import { displayStatus } from "../cli/run-state.js";
 import { elapsedText, liveState } from "../live-state.js";
 import { useColor, useFollowedRun, useKeys, useTerminalSize } from "./hooks.js";
@@ -88,8 +89,8 @@ export function RunView(props: {
         </Text>
       ))}
       <Text dimColor wrap="truncate">
-        {live.tokens.input + live.tokens.output > 0
-          ? `Tokens ${live.tokens.input} in / ${live.tokens.output} out${live.costUsd === undefined ? "" : ` · $${live.costUsd.toFixed(4)}`}`
+        {live.usage.inputTokens + live.usage.outputTokens > 0
+          ? `Tokens ${live.usage.inputTokens} in / ${live.usage.outputTokens} out · ${describeCost(live.usage)}`
           : "Tokens —"}
       </Text>
       <Text bold>Sources ({live.sources.length})</Text>

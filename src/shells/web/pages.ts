@@ -7,8 +7,9 @@
 import { readableTime } from "../../core/render/format.js";
 import { escapeHtml as e, reportBody } from "../../core/render/html.js";
 import type { ReportDocument } from "../../core/report/report-document.js";
+import { describeCost } from "../../core/usage.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
-import type { RunView } from "../http/schemas.js";
+import type { RunView, UsageView } from "../http/schemas.js";
 import { WEB_PROVIDERS } from "../http/schemas.js";
 import { elapsedText, type LiveState } from "../live-state.js";
 import { page } from "./layout.js";
@@ -66,12 +67,23 @@ export function runsTable(runs: readonly RunView[]): string {
 <tbody>${rows.join("\n")}</tbody></table></div></div>`;
 }
 
-export function runsPage(user: string, runs: readonly RunView[]): string {
+const dollars = (value: number): string => `$${value.toFixed(value >= 1 ? 2 : 4)}`;
+
+/** The user's model spend, today against the day's limit and in all (the cost record of `GET /api/usage`). */
+export function usageLine(usage: UsageView): string {
+  const { today, total, limits } = usage;
+  const dayLimit = limits.costUsdPerDay === undefined ? "" : ` of ${dollars(limits.costUsdPerDay)} a day`;
+  const runLimit = limits.costUsdPerRun === undefined ? "" : ` · at most ${dollars(limits.costUsdPerRun)} a run`;
+  const calls = (count: number) => `${count} model call${count === 1 ? "" : "s"}`;
+  return `<p class="meta" id="usage">Model spend today (UTC): ${e(describeCost(today))}${dayLimit}${runLimit} · in all: ${e(describeCost(total))} over ${calls(total.generations)}</p>`;
+}
+
+export function runsPage(user: string, runs: readonly RunView[], usage: UsageView): string {
   return page({
     title: "Runs",
     user,
     current: "runs",
-    body: `<div class="title-row"><h1>Runs</h1><a class="button" href="/runs/new">New research</a></div>\n${runsTable(runs)}`,
+    body: `<div class="title-row"><h1>Runs</h1><a class="button" href="/runs/new">New research</a></div>\n${usageLine(usage)}\n${runsTable(runs)}`,
   });
 }
 
@@ -228,8 +240,8 @@ export function livePanel(run: RunView, live: LiveState): string {
     )
     .join("");
   const usage =
-    live.tokens.input + live.tokens.output > 0
-      ? `<p class="meta">Model tokens: ${live.tokens.input} in, ${live.tokens.output} out${live.costUsd === undefined ? "" : ` · cost $${live.costUsd.toFixed(4)}`}</p>`
+    live.usage.inputTokens + live.usage.outputTokens > 0
+      ? `<p class="meta">Model tokens: ${live.usage.inputTokens} in, ${live.usage.outputTokens} out · cost ${e(describeCost(live.usage))}</p>`
       : "";
   const sources =
     live.sources.length === 0

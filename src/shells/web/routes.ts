@@ -162,7 +162,9 @@ export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
   });
 
   const listed = async (userId: string) => (await store.listRuns({ userId, limit: 100 })).map(runs.view);
-  app.get("/", async (c) => html(c, runsPage(c.get("userId"), await listed(c.get("userId")))));
+  app.get("/", async (c) =>
+    html(c, runsPage(c.get("userId"), await listed(c.get("userId")), await runs.usage(c.get("userId")))),
+  );
   app.get("/runs/fragment", async (c) => html(c, runsTable(await listed(c.get("userId")))));
 
   const choices = async (): Promise<NewRunChoices> => ({

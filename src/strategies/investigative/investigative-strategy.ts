@@ -128,11 +128,14 @@ function newCrew(loops: LoopState[]): Crew {
 
 function limitsOf(host: RunHost, config: InvestigationConfig): BreakerLimits {
   const { budgets } = host.request;
+  // The run's cost budget caps max_cost_usd as its turn budget caps the iterations: the breaker
+  // hands over to synthesis in time, before the Host refuses the next call.
+  const costs = [config.maxCostUsd, budgets.maxCostUsd].filter((limit) => limit !== undefined);
   return {
     // The Host's turn budget caps the iterations too (an investigative run sets it to max_iterations).
     maxIterations: Math.min(config.maxIterations, budgets.maxTurns),
     ...(config.maxTotalTokens === undefined ? {} : { maxTotalTokens: config.maxTotalTokens }),
-    ...(config.maxCostUsd === undefined ? {} : { maxCostUsd: config.maxCostUsd }),
+    ...(costs.length === 0 ? {} : { maxCostUsd: Math.min(...costs) }),
     wallClockMs: budgets.wallClockMs - budgets.publishReserveMs,
     synthesisReserve: config.synthesisReserve,
   };

@@ -68,6 +68,44 @@ async function eventSeen(fixture: RuntimeFixture, type: string, capMs: number, s
   }
 }
 
+describe("the pipeline under a cost limit", () => {
+  const costEvents = async (fixture: RuntimeFixture) => {
+    const [run] = await fixture.store.listRuns({ limit: 1 });
+    return (await fixture.store.listEvents(run?.id ?? 0)).filter(
+      (event) =>
+        (event.type === "budget-exhausted" && event.data.budget === "cost") || event.type === "generation-finished",
+    );
+  };
+
+  it("starts no generation once the spend reached maxCostUsd, and publishes from the sources it read", async () => {
+    // 150 tokens a call at $0.001 a token: the plan costs $0.15, over the $0.1 limit.
+    const model = new ScriptedModel({ usdPerToken: 0.001 }).onPlan(async () =>
+      succeed({ queries: [{ text: "cathode density cost" }] }),
+    );
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 4, maxCostUsd: 0.1 }));
+    model.assertConsumed();
+    expect(model.calls.map((call) => call.call)).toEqual(["plan"]);
+    expect(outcome.artifactStatus).toBe("source-backed");
+    const events = await costEvents(fixture);
+    expect(events.map((event) => event.type)).toEqual(["generation-finished", "budget-exhausted"]);
+    expect(events[1]?.data).toEqual({ budget: "cost", limit: "cost limit of $0.1 ($0.1500 spent)" });
+    expect(report(fixture).acquisitionBoundaries).toContain(
+      "Model work stopped at the cost limit of $0.1 ($0.1500 spent).",
+    );
+  });
+
+  it("makes no call at all with a model that has no price, since its spend could not be kept under the limit", async () => {
+    const model = new ScriptedModel();
+    const fixture = make(model);
+    const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 4, maxCostUsd: 5 }));
+    expect(model.calls).toEqual([]);
+    expect(outcome.artifactStatus).toBe("source-backed");
+    const [event] = await costEvents(fixture);
+    expect(event?.data.limit).toBe("cost limit of $5 (a model call's cost is not known: its model has no price)");
+  });
+});
+
 describe("the pipeline with a model", () => {
   it("publishes a synthesized report; an invalid sibling and its dependant are dropped, the rest survive", async () => {
     const model = new ScriptedModel()

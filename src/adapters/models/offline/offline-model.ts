@@ -126,6 +126,8 @@ export function offlineTurn(input: AgentTurnInput): AgentTurn {
 export function createOfflineModel(): Model {
   return {
     name: "offline",
+    // It runs on this machine: every call is free.
+    cost: () => 0,
     kind: "extractive",
 
     async plan(input: PlannerInput, options: CallOptions): Promise<Generation<PlannerOutput>> {

@@ -4,10 +4,12 @@
  * guarantees: every write commits before it resolves, and the per-run counters are taken
  * under the run's row lock inside the writing transaction.
  */
+
 import type pg from "pg";
 import { describeError, StoreError, UserError } from "../../../core/errors.js";
 import { queryId } from "../../../core/ids.js";
 import type { Mutation } from "../../../core/investigative/types.js";
+import { type GenerationUsage, usageOf } from "../../../core/usage.js";
 import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../../../ports/investigation-store.js";
 import type {
   ApiTokenRecord,
@@ -38,6 +40,7 @@ import {
   diagnosticFromRow,
   eventFromRow,
   num,
+  parseJson,
   type Row,
   runFromRow,
   runOptionsOf,
@@ -326,6 +329,17 @@ export class PostgresStore implements Store, InvestigationStore {
       return num(result.rows[0] ?? {}, "seq");
     });
     return { ...event, runId, seq };
+  }
+
+  async userUsage(userId: string, options: { since?: string } = {}): Promise<GenerationUsage> {
+    const rows = await this.#rows(
+      `SELECT e.type, e.data FROM run_events e JOIN runs r ON r.id = e.run_id
+       WHERE r.user_id = $1 AND e.type IN ('generation-finished', 'generation-failed') AND e.at >= $2`,
+      [userId, options.since ?? ""],
+    );
+    return usageOf(
+      rows.map((row) => ({ type: String(row.type), data: parseJson<Record<string, unknown>>(row.data, "event data") })),
+    );
   }
 
   async listEvents(runId: number, options: { afterSeq?: number } = {}): Promise<RunEvent[]> {

@@ -2,12 +2,14 @@
  * The embedded store: one SQLite file, WAL, synchronous=FULL. Every method commits before
  * it resolves.
  */
+
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { describeError, StoreError, UserError } from "../../../core/errors.js";
 import { queryId, sourceId } from "../../../core/ids.js";
 import type { Mutation } from "../../../core/investigative/types.js";
+import { type GenerationUsage, usageOf } from "../../../core/usage.js";
 import type { InvestigationStore, NotesVersion, StoredInvestigation } from "../../../ports/investigation-store.js";
 import {
   type ApiTokenRecord,
@@ -42,6 +44,7 @@ import {
   diagnosticFromRow,
   eventFromRow,
   num,
+  parseJson,
   provenanceFromRow,
   type Row,
   runFromRow,
@@ -319,6 +322,18 @@ export class SqliteStore implements Store, InvestigationStore {
       return next;
     });
     return { ...event, runId, seq: insert.immediate() };
+  }
+
+  async userUsage(userId: string, options: { since?: string } = {}): Promise<GenerationUsage> {
+    const rows = this.db
+      .prepare(
+        `SELECT e.type, e.data FROM run_events e JOIN runs r ON r.id = e.run_id
+         WHERE r.user_id = ? AND e.type IN ('generation-finished', 'generation-failed') AND e.at >= ?`,
+      )
+      .all(userId, options.since ?? "") as { type: string; data: string }[];
+    return usageOf(
+      rows.map((row) => ({ type: row.type, data: parseJson<Record<string, unknown>>(row.data, "event data") })),
+    );
   }
 
   async listEvents(runId: number, options: { afterSeq?: number } = {}): Promise<RunEvent[]> {
