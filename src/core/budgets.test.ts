@@ -52,7 +52,7 @@ describe("budgets", () => {
     expect(costAllows(limited, { usd: 0.0999, unknown: false }).ok).toBe(true);
     expect(costAllows(limited, { usd: 0.1, unknown: false })).toEqual({
       ok: false,
-      error: "the cost limit of $0.1 is spent ($0.1000)",
+      error: "cost limit of $0.1 ($0.1000 spent)",
     });
     expect(costAllows(limited, { usd: 0, unknown: true })).toMatchObject({
       ok: false,

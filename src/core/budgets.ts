@@ -3,6 +3,7 @@
  * Every figure is a maximum, never a target: a run that finds enough stops early.
  */
 import { err, ok, type Result } from "./result.js";
+import { formatUsd } from "./usage.js";
 
 export interface Budgets {
   /** Whole-run wall clock, from the run origin. */
@@ -179,17 +180,16 @@ export interface CostSpent {
 
 /**
  * Whether another generation may start under `maxCostUsd`: always without it; with it, while
- * the known spend is below it and no generation's cost was unknown. The reason when not. Pure.
+ * the known spend is below it and no generation's cost was unknown. When not, the limit as a
+ * run's events and report name it ("cost limit of $0.5 ($0.5012 spent)"). Pure.
  */
 export function costAllows(budgets: Budgets, spent: CostSpent): Result<void, string> {
   const limit = budgets.maxCostUsd;
-  if (limit === undefined) return ok(undefined);
-  if (spent.unknown)
-    return err(
-      `a generation's cost is not known (the model has no price), so the cost limit of $${limit} cannot be kept`,
-    );
-  if (spent.usd >= limit) return err(`the cost limit of $${limit} is spent ($${spent.usd.toFixed(4)})`);
-  return ok(undefined);
+  if (limit === undefined || (!spent.unknown && spent.usd < limit)) return ok(undefined);
+  const why = spent.unknown
+    ? "a model call's cost is not known: its model has no price"
+    : `${formatUsd(spent.usd)} spent`;
+  return err(`cost limit of $${limit} (${why})`);
 }
 
 /** Spends one unit of `kind`, or says it is exhausted. Pure. */

@@ -53,10 +53,15 @@ export function usageOf(events: readonly UsageEvent[]): GenerationUsage {
   return { ...total, costUsd: total.unpriced > 0 ? null : total.knownCostUsd };
 }
 
+/** An amount of USD as shown: cents above a dollar, four decimals below ("$2.50", "$0.0123"). */
+export function formatUsd(value: number): string {
+  return `$${value.toFixed(value >= 1 ? 2 : 4)}`;
+}
+
 /** "$0.0123", or "unknown" (with the known part as "≥ $…") for a spend that includes unpriced generations. */
 export function describeCost(usage: Pick<GenerationUsage, "costUsd" | "knownCostUsd">): string {
-  if (usage.costUsd !== null) return `$${usage.costUsd.toFixed(4)}`;
+  if (usage.costUsd !== null) return formatUsd(usage.costUsd);
   return usage.knownCostUsd > 0
-    ? `≥ $${usage.knownCostUsd.toFixed(4)} (a model without a price)`
+    ? `≥ ${formatUsd(usage.knownCostUsd)} (a model without a price)`
     : "unknown (a model without a price)";
 }

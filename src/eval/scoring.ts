@@ -2,7 +2,6 @@
  * Scoring of one run, computed outside the runtime from what it published (report.json)
  * and its durable event log. Pure.
  */
-
 import type { ReportDocument } from "../core/report/report-document.js";
 import { runTimings } from "../core/timings.js";
 import { usageOf as usageOfEvents } from "../core/usage.js";

@@ -12,7 +12,7 @@ import {
   remaining,
   spend,
 } from "../core/budgets.js";
-import { usageOf } from "../core/usage.js";
+import { isGeneration, usageOf } from "../core/usage.js";
 import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { Clock } from "../ports/clock.js";
 import type { Fetcher } from "../ports/fetcher.js";
@@ -123,9 +123,7 @@ export class RunHost {
     this.#searchCalls = await this.store.listSearchCalls(runId);
     const events = await this.store.listEvents(runId);
     const count = (type: string): number => events.filter((event) => event.type === type).length;
-    const generations = events.filter(
-      (event) => event.type === "generation-finished" || event.type === "generation-failed",
-    );
+    const generations = events.filter(isGeneration);
     const turns = generations.filter((event) => event.data.purpose === "turn").length;
     this.#use = {
       generations: generations.length - turns,
@@ -229,10 +227,7 @@ export class RunHost {
       this.#cost = { ...this.#cost, unknown: true };
     const allowed = costAllows(this.request.budgets, this.#cost);
     if (allowed.ok) return true;
-    const why = this.#cost.unknown
-      ? "a model call's cost is not known: its model has no price"
-      : `$${this.#cost.usd.toFixed(4)} spent`;
-    await this.#exhaust("cost", `cost limit of $${this.request.budgets.maxCostUsd} (${why})`);
+    await this.#exhaust("cost", allowed.error);
     return false;
   }
 

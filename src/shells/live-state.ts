@@ -3,7 +3,6 @@
  * passed and the current one, the sources as they arrive, budget use, model use, the latest
  * report version and the recent activity lines.
  */
-
 import { type GenerationUsage, usageOf } from "../core/usage.js";
 import type { RunEvent, RunRecord } from "../ports/store.js";
 import { describeEvent } from "./event-lines.js";

@@ -2,31 +2,13 @@
  * The operator's policy over the real HTTP app: the models users may pick and each budget's
  * ceiling per run, refused with a 403 that names the limit; defaults above a ceiling lowered.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_BUDGETS } from "../core/budgets.js";
 import { UserError } from "../core/errors.js";
-import { type Harness, httpHarness } from "../testing/http-harness.js";
+import { corpusRun, errorOf, type Harness, httpHarnesses } from "../testing/http-harness.js";
 import { parseCeiling } from "./run-policy.js";
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-const harness = async (...args: Parameters<typeof httpHarness>): Promise<Harness> => {
-  const made = await httpHarness(...args);
-  cleanups.push(made.close);
-  return made;
-};
-
-const corpusRun = (extra: Record<string, unknown> = {}) => ({
-  question: "Who built the first lithium-ion cell with a carbon anode?",
-  scope: { kind: "corpus", path: "batteries" },
-  ...extra,
-});
-
-const errorOf = async (response: Response) =>
-  ((await response.json()) as { error: { code: string; message: string; field?: string } }).error;
+const harness = httpHarnesses();
 
 describe("operator policy", () => {
   it("offers only the server's model unless the operator allows others, and records nothing refused", async () => {

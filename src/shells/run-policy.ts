@@ -8,6 +8,7 @@
  */
 import { type Budgets, budgetName, checkBudget, parseBudgetAssignment, resolveBudgets } from "../core/budgets.js";
 import { UserError } from "../core/errors.js";
+import { formatUsd } from "../core/usage.js";
 import type { Model } from "../ports/model.js";
 import type { RunRequest } from "../ports/store.js";
 
@@ -111,8 +112,6 @@ export function checkModel(model: string, policy: RunPolicy): void {
     );
 }
 
-const usd = (value: number): string => `$${value.toFixed(value >= 1 ? 2 : 4)}`;
-
 /**
  * `request` under `policy`: refused for a model outside the allow-list, a budget the user
  * asked beyond its ceiling (`asked`: the budgets the body set), or a day whose cost ceiling
@@ -144,22 +143,22 @@ export function underPolicy(
     if (spend.unpricedToday > 0)
       throw new PolicyError(
         "daily_cost_over_limit",
-        `your spend today is not known (${spend.unpricedToday} model calls of unknown price), so this server's limit of ${usd(perDay)} a day cannot be kept; try again after 00:00 UTC`,
+        `your spend today is not known (${spend.unpricedToday} model calls of unknown price), so this server's limit of ${formatUsd(perDay)} a day cannot be kept; try again after 00:00 UTC`,
         "budgets.maxCostUsd",
       );
     const left = perDay - spend.todayUsd - spend.heldUsd;
-    const held = spend.heldUsd > 0 ? ` and your runs in progress hold ${usd(spend.heldUsd)}` : "";
+    const held = spend.heldUsd > 0 ? ` and your runs in progress hold ${formatUsd(spend.heldUsd)}` : "";
     if (left < 0.0001)
       throw new PolicyError(
         "daily_cost_over_limit",
-        `you have spent ${usd(spend.todayUsd)} today${held}, all of this server's limit of ${usd(perDay)} a day; try again after 00:00 UTC`,
+        `you have spent ${formatUsd(spend.todayUsd)} today${held}, all of this server's limit of ${formatUsd(perDay)} a day; try again after 00:00 UTC`,
         "budgets.maxCostUsd",
       );
     const wanted = asked.maxCostUsd;
     if (wanted !== undefined && wanted > left)
       throw new PolicyError(
         "daily_cost_over_limit",
-        `budgets.maxCostUsd ${wanted} is over what is left of this server's limit of ${usd(perDay)} a day: ${usd(left)} (spent ${usd(spend.todayUsd)} today${held})`,
+        `budgets.maxCostUsd ${wanted} is over what is left of this server's limit of ${formatUsd(perDay)} a day: ${formatUsd(left)} (spent ${formatUsd(spend.todayUsd)} today${held})`,
         "budgets.maxCostUsd",
       );
     budgets.maxCostUsd = Math.min(budgets.maxCostUsd ?? left, left);

@@ -1,6 +1,7 @@
 /** An in-process harness for the HTTP app (API and web UI): SQLite, a fake corpus scope, two users. */
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { FilesystemArtifactStore } from "../adapters/artifacts/filesystem/filesystem-artifact-store.js";
 import { systemClock } from "../adapters/clock/system-clock.js";
 import { FileNotes } from "../adapters/notes/file-notes.js";
@@ -92,4 +93,32 @@ export async function httpHarness(
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
   return { app, drives, store, alice, bob, corpus, clock, call, create, close };
+}
+
+/**
+ * `httpHarness` for the tests of one file: every harness it opens is closed after each test
+ * (registers the file's `afterEach`).
+ */
+export function httpHarnesses(): (...args: Parameters<typeof httpHarness>) => Promise<Harness> {
+  const open: Harness[] = [];
+  afterEach(async () => {
+    for (const made of open.splice(0).reverse()) await made.close();
+  });
+  return async (...args) => {
+    const made = await httpHarness(...args);
+    open.push(made);
+    return made;
+  };
+}
+
+/** A create-run body over the harness's corpus folder, with `extra` fields. */
+export const corpusRun = (extra: Record<string, unknown> = {}) => ({
+  question: "Who built the first lithium-ion cell with a carbon anode?",
+  scope: { kind: "corpus", path: "batteries" },
+  ...extra,
+});
+
+/** The `error` of an error response's JSON body. */
+export async function errorOf(response: Response): Promise<{ code: string; message: string; field?: string }> {
+  return ((await response.json()) as { error: { code: string; message: string; field?: string } }).error;
 }

@@ -4,11 +4,9 @@ import { DEFAULT_LIMITS } from "../http/app.js";
 import { type ServeOptions, serveCommand } from "../http/serve-command.js";
 import { dataPaths } from "./paths.js";
 import { addPolicyOptions } from "./policy-options.js";
-import { positiveInteger } from "./run-request.js";
+import { positiveInteger, repeatable } from "./run-request.js";
 import { createTokenCommand, listTokensCommand, revokeTokenCommand } from "./tokens-command.js";
 import { withStore } from "./wiring.js";
-
-const repeat = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -29,9 +27,9 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .option(
       "--corpus-root <dir>",
       "a folder whose subfolders corpus runs may read (repeatable; none: web runs only)",
-      repeat,
+      repeatable,
     )
-    .option("--cors <origin>", "a browser origin allowed to call the API (repeatable; default none)", repeat)
+    .option("--cors <origin>", "a browser origin allowed to call the API (repeatable; default none)", repeatable)
     .option("--queue", "with a PostgreSQL --db: queue created runs for `assay worker` instead of running them here")
     .option("--model <spec>", "the model of runs that name none: offline (default), none or provider:model-name")
     .option("--search <provider[:url]>", "web search of web runs: searxng[:URL] (default), tavily, brave or serper")

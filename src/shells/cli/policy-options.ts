@@ -4,6 +4,7 @@ import type { Budgets } from "../../core/budgets.js";
 import { parseCeiling, policyFrom, type RunPolicy, requirePrices } from "../run-policy.js";
 import type { ConfigFile } from "./config-file.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
+import { repeatable } from "./run-request.js";
 
 /** The flags as commander parses them. */
 export interface PolicyFlags {
@@ -14,8 +15,6 @@ export interface PolicyFlags {
   /** USD one user's runs may spend in a day (`--max-cost-per-day`). */
   maxCostPerDay?: number;
 }
-
-const repeat = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 function positiveUsd(value: string): number {
   const parsed = Number(value);
@@ -30,7 +29,7 @@ export function addPolicyOptions(command: Command): Command {
     .option(
       "--allow-model <spec>",
       "another model users may pick (repeatable; by default only the --model one), billed to this server's keys",
-      repeat,
+      repeatable,
     )
     .option(
       "--max-budget <name=value>",

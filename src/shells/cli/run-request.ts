@@ -44,6 +44,9 @@ export function parseFault(value: string): Fault {
   throw new InvalidArgumentError("known faults: crash-after-persisted:K, crash-after:<event-type>");
 }
 
+/** Commander collector of a repeatable option: every value given, in order. */
+export const repeatable = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
 /** `name=value` for one budget (`maxSearchCalls=10`); accumulates over repeated flags. */
 export function budgetAssignment(value: string, previous: Partial<Budgets> | undefined): Partial<Budgets> {
   const assignment = parseBudgetAssignment(value);

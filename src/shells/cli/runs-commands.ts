@@ -1,5 +1,4 @@
 /** `assay runs list`, `assay runs show` and `assay runs export`. */
-
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";

@@ -1,28 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Harness, httpHarness } from "../../testing/http-harness.js";
+import { describe, expect, it } from "vitest";
+import { corpusRun, errorOf, type Harness, httpHarnesses } from "../../testing/http-harness.js";
 import { reportCsp } from "./app.js";
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-const harness = async (...args: Parameters<typeof httpHarness>): Promise<Harness> => {
-  const made = await httpHarness(...args);
-  cleanups.push(made.close);
-  return made;
-};
-
-const corpusRun = (extra: Record<string, unknown> = {}) => ({
-  question: "Who built the first lithium-ion cell with a carbon anode?",
-  scope: { kind: "corpus", path: "batteries" },
-  ...extra,
-});
-
-async function errorOf(response: Response): Promise<{ code: string; message: string; field?: string }> {
-  const body = (await response.json()) as { error: { code: string; message: string; field?: string } };
-  return body.error;
-}
+const harness = httpHarnesses();
 
 /** Creates a run as alice and waits until this server has finished driving it. */
 async function finishedRun(h: Harness): Promise<number> {

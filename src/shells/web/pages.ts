@@ -7,7 +7,7 @@
 import { readableTime } from "../../core/render/format.js";
 import { escapeHtml as e, reportBody } from "../../core/render/html.js";
 import type { ReportDocument } from "../../core/report/report-document.js";
-import { describeCost } from "../../core/usage.js";
+import { describeCost, formatUsd } from "../../core/usage.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
 import type { RunView, UsageView } from "../http/schemas.js";
 import { WEB_PROVIDERS } from "../http/schemas.js";
@@ -67,13 +67,11 @@ export function runsTable(runs: readonly RunView[]): string {
 <tbody>${rows.join("\n")}</tbody></table></div></div>`;
 }
 
-const dollars = (value: number): string => `$${value.toFixed(value >= 1 ? 2 : 4)}`;
-
 /** The user's model spend, today against the day's limit and in all (the cost record of `GET /api/usage`). */
 export function usageLine(usage: UsageView): string {
   const { today, total, limits } = usage;
-  const dayLimit = limits.costUsdPerDay === undefined ? "" : ` of ${dollars(limits.costUsdPerDay)} a day`;
-  const runLimit = limits.costUsdPerRun === undefined ? "" : ` · at most ${dollars(limits.costUsdPerRun)} a run`;
+  const dayLimit = limits.costUsdPerDay === undefined ? "" : ` of ${formatUsd(limits.costUsdPerDay)} a day`;
+  const runLimit = limits.costUsdPerRun === undefined ? "" : ` · at most ${formatUsd(limits.costUsdPerRun)} a run`;
   const calls = (count: number) => `${count} model call${count === 1 ? "" : "s"}`;
   return `<p class="meta" id="usage">Model spend today (UTC): ${e(describeCost(today))}${dayLimit}${runLimit} · in all: ${e(describeCost(total))} over ${calls(total.generations)}</p>`;
 }

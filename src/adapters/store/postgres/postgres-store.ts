@@ -4,7 +4,6 @@
  * guarantees: every write commits before it resolves, and the per-run counters are taken
  * under the run's row lock inside the writing transaction.
  */
-
 import type pg from "pg";
 import { describeError, StoreError, UserError } from "../../../core/errors.js";
 import { queryId } from "../../../core/ids.js";

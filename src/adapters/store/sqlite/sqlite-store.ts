@@ -2,7 +2,6 @@
  * The embedded store: one SQLite file, WAL, synchronous=FULL. Every method commits before
  * it resolves.
  */
-
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
