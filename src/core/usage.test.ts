@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeCost, usageOf } from "./usage.js";
+import { describeCost, runCost, usageOf } from "./usage.js";
 
 const generation = (type: string, usage: Record<string, unknown>) => ({ type, data: { usage } });
 
@@ -39,5 +39,18 @@ describe("model usage from generation events", () => {
       { type: "generation-finished", data: {} },
     ]);
     expect(usage).toMatchObject({ generations: 2, inputTokens: 0, outputTokens: 0, costUsd: 0, unpriced: 0 });
+  });
+});
+
+describe("the cost a run's line shows", () => {
+  it("is none when no cost was known, the cost otherwise, a lower bound when some was not", () => {
+    const line = (...usages: Record<string, unknown>[]) =>
+      runCost(usageOf(usages.map((usage) => generation("generation-finished", usage))));
+    expect(line({ inputTokens: 5, outputTokens: 1 })).toBeUndefined();
+    expect(line({ inputTokens: 0, outputTokens: 0, costUsd: 0 })).toBeUndefined();
+    expect(line({ inputTokens: 5, outputTokens: 1, costUsd: 0.5 })).toBe("$0.5000");
+    expect(line({ inputTokens: 5, outputTokens: 1, costUsd: 0.5 }, { inputTokens: 5, outputTokens: 1 })).toBe(
+      "≥ $0.5000 (a model without a price)",
+    );
   });
 });

@@ -65,3 +65,11 @@ export function describeCost(usage: Pick<GenerationUsage, "costUsd" | "knownCost
     ? `≥ ${formatUsd(usage.knownCostUsd)} (a model without a price)`
     : "unknown (a model without a price)";
 }
+
+/**
+ * The cost a run's line shows, or undefined when none was known (a free model, or one without
+ * a price: its line shows tokens only, as it always has).
+ */
+export function runCost(usage: Pick<GenerationUsage, "costUsd" | "knownCostUsd">): string | undefined {
+  return usage.knownCostUsd > 0 ? describeCost(usage) : undefined;
+}

@@ -19,7 +19,7 @@ import {
   transitionsTimeline,
 } from "../../core/investigative/observability.js";
 import { runTimings } from "../../core/timings.js";
-import { describeCost, usageOf } from "../../core/usage.js";
+import { runCost, usageOf } from "../../core/usage.js";
 import { describeQuery } from "../../host/publication.js";
 import type { ArtifactFiles } from "../../ports/artifact-store.js";
 import {
@@ -35,8 +35,8 @@ import { artifactStoreFor } from "./wiring.js";
 function usageLine(events: readonly RunEvent[]): string {
   const usage = usageOf(events);
   if (usage.generations === 0) return "";
-  const price =
-    usage.costUsd === 0 && usage.knownCostUsd === 0 && usage.unpriced === 0 ? "" : `, ${describeCost(usage)}`;
+  const cost = runCost(usage);
+  const price = cost === undefined ? "" : `, ${cost}`;
   return `   (${usage.generations} generation${usage.generations === 1 ? "" : "s"}, ${usage.inputTokens} in / ${usage.outputTokens} out tokens${price})`;
 }
 

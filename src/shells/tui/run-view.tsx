@@ -4,7 +4,7 @@
  * status. Followed from the store, so it shows runs that other processes (workers) drive.
  */
 import { Box, Text } from "ink";
-import { describeCost } from "../../core/usage.js";
+import { runCost } from "../../core/usage.js";
 import { displayStatus } from "../cli/run-state.js";
 import { elapsedText, liveState } from "../live-state.js";
 import { useColor, useFollowedRun, useKeys, useTerminalSize } from "./hooks.js";
@@ -42,6 +42,7 @@ export function RunView(props: {
     );
   const now = props.now();
   const live = liveState(run, followed.events, { now, recent: 3 });
+  const cost = runCost(live.usage);
   const status = displayStatus(run, now);
   const going = status === "running" || status === "queued";
   const investigative = run.request.strategy === "investigative";
@@ -90,7 +91,7 @@ export function RunView(props: {
       ))}
       <Text dimColor wrap="truncate">
         {live.usage.inputTokens + live.usage.outputTokens > 0
-          ? `Tokens ${live.usage.inputTokens} in / ${live.usage.outputTokens} out · ${describeCost(live.usage)}`
+          ? `Tokens ${live.usage.inputTokens} in / ${live.usage.outputTokens} out${cost === undefined ? "" : ` · ${cost}`}`
           : "Tokens —"}
       </Text>
       <Text bold>Sources ({live.sources.length})</Text>

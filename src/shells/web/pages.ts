@@ -7,7 +7,7 @@
 import { readableTime } from "../../core/render/format.js";
 import { escapeHtml as e, reportBody } from "../../core/render/html.js";
 import type { ReportDocument } from "../../core/report/report-document.js";
-import { describeCost, formatUsd } from "../../core/usage.js";
+import { describeCost, formatUsd, runCost } from "../../core/usage.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
 import type { RunView, UsageView } from "../http/schemas.js";
 import { WEB_PROVIDERS } from "../http/schemas.js";
@@ -237,9 +237,10 @@ export function livePanel(run: RunView, live: LiveState): string {
         `<div class="budget"><span class="label">${budget.label}</span> <meter min="0" max="${budget.limit}" value="${Math.min(budget.used, budget.limit)}" aria-label="${budget.label}: ${budget.used} of ${budget.limit}"></meter> <span class="value">${budget.used} / ${budget.limit}</span></div>`,
     )
     .join("");
+  const cost = runCost(live.usage);
   const usage =
     live.usage.inputTokens + live.usage.outputTokens > 0
-      ? `<p class="meta">Model tokens: ${live.usage.inputTokens} in, ${live.usage.outputTokens} out · cost ${e(describeCost(live.usage))}</p>`
+      ? `<p class="meta">Model tokens: ${live.usage.inputTokens} in, ${live.usage.outputTokens} out${cost === undefined ? "" : ` · cost ${e(cost)}`}</p>`
       : "";
   const sources =
     live.sources.length === 0
