@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
@@ -122,6 +123,60 @@ describe("the research tool", () => {
     expect(keyless.isError).toBe(true);
     expect(keyless.content[0]?.text).toMatch(/OPENAI_API_KEY/);
     expect(await open.store.listRuns()).toEqual([]);
+  });
+});
+
+describe("the research tool under the operator's cost and budget ceilings", () => {
+  type Result = { content: { text?: string }[]; isError?: boolean };
+  const ask = async (client: Client, args: Record<string, unknown>) =>
+    (await client.callTool({ name: "research", arguments: { question: "What is it?", ...args } })) as Result;
+
+  it("refuses a budget over its ceiling, naming it, and recording no run", async () => {
+    const h = await harness({ models: ["offline"], ceilings: { maxSources: 4, wallClockMs: 60_000 } });
+    const sources = await ask(h.client, { corpus: h.corpus, max_sources: 5 });
+    expect(sources.isError).toBe(true);
+    expect(sources.content[0]?.text).toBe("budgets.maxSources 5 is over this server's limit of 4 per run");
+    const time = await ask(h.client, { corpus: h.corpus, timeout_seconds: 120 });
+    expect(time.content[0]?.text).toBe("budgets.wallClockMs 120000 is over this server's limit of 60000 per run");
+    expect(await h.store.listRuns()).toEqual([]);
+  });
+
+  it("holds the user's spend of the day under the daily ceiling: a spent day is refused, and the run's cost budget is what is left", async () => {
+    const h = await harness({ models: ["offline"], ceilings: {}, maxCostUsdPerDay: 1 });
+    const now = new Date().toISOString();
+    const earlier = await h.store.createRun(
+      {
+        question: "earlier",
+        language: "en",
+        strategy: "pipeline",
+        model: "offline",
+        scope: { kind: "corpus", root: h.corpus, label: "docs" },
+        budgets: { ...DEFAULT_BUDGETS },
+        outDir: "",
+      },
+      { originAt: now, worker: "old:1", userId: "alice" },
+    );
+    await h.store.updateRun(earlier.id, { status: "finished", finishedAt: now });
+    const spend = (costUsd: number) =>
+      h.store.appendEvent(earlier.id, {
+        type: "generation-finished",
+        offsetMs: 1,
+        at: now,
+        data: { purpose: "synthesis", model: "openai:gpt-4o-mini", usage: { inputTokens: 1, outputTokens: 1, costUsd } },
+      });
+    await spend(0.75);
+    const call = ask(h.client, { corpus: h.corpus });
+    await h.started;
+    const run = (await h.store.listRuns()).find((listed) => listed.id !== earlier.id);
+    expect(run?.request.budgets.maxCostUsd).toBeCloseTo(0.25);
+    await h.services.research.stop();
+    expect((await call).isError).toBeFalsy();
+
+    await spend(0.25);
+    const refused = await ask(h.client, { corpus: h.corpus });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toMatch(/^you have spent \$1\.00 today, all of this server's limit of \$1\.00 a day/);
+    expect(await h.store.listRuns()).toHaveLength(2);
   });
 });
 

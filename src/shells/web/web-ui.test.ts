@@ -6,6 +6,7 @@
  */
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { type Harness, httpHarness } from "../../testing/http-harness.js";
 import { revokeTokenCommand } from "../cli/tokens-command.js";
 import type { HttpAppOptions } from "../http/app.js";
@@ -325,6 +326,49 @@ describe("web UI: runs", () => {
     expect(modelHtml).toMatch(/<input id="model"[^>]*aria-invalid="true"/);
     expect(modelHtml).toContain("the model nosuch:model is not offered by this server");
     expect(await made.store.listRuns()).toHaveLength(0);
+  });
+
+  it("refuses a budget over the operator's ceiling on the form, and shows the user's spend against the day's limit", async () => {
+    const made = await ui({ policy: { models: ["none"], ceilings: { maxSources: 4 }, maxCostUsdPerDay: 2 } });
+    const over = await made.page("/runs", { form: runForm({ maxSources: "9" }) });
+    expect(over.status).toBe(403);
+    const overHtml = await over.text();
+    expect(overHtml).toContain("budgets.maxSources 9 is over this server&#39;s limit of 4 per run");
+    expect(overHtml).toMatch(/<input id="maxSources"[^>]*aria-invalid="true"/);
+    expect(await made.store.listRuns()).toHaveLength(0);
+
+    // Spend recorded today (the harness's clock: 2026-03-01T10:00Z) by alice, and by bob, which is his own.
+    for (const [userId, costUsd] of [
+      ["alice", 0.75],
+      ["bob", 1.5],
+    ] as const) {
+      const run = await made.store.createRun(
+        {
+          question: "earlier",
+          language: "en",
+          strategy: "pipeline",
+          model: "none",
+          scope: { kind: "corpus", root: made.corpus, label: "batteries" },
+          budgets: { ...DEFAULT_BUDGETS },
+          outDir: "",
+        },
+        { originAt: "2026-03-01T08:00:00.000Z", worker: "old:1", userId },
+      );
+      await made.store.updateRun(run.id, { status: "finished", finishedAt: "2026-03-01T08:00:00.000Z" });
+      await made.store.appendEvent(run.id, {
+        type: "generation-finished",
+        offsetMs: 1,
+        at: "2026-03-01T08:00:00.000Z",
+        data: { purpose: "synthesis", model: "openai:gpt-4o-mini", usage: { inputTokens: 10, outputTokens: 5, costUsd } },
+      });
+    }
+    const line = (html: string) => /<p class="meta" id="usage">(.*?)<\/p>/.exec(html)?.[1];
+    const alice = line(await (await made.page("/")).text());
+    expect(alice).toContain("Model spend today (UTC): $0.7500");
+    expect(alice).toContain("$2.00 a day");
+    expect(alice).not.toContain("1.5");
+    const bob = line(await (await made.page("/", { as: made.sessions.bob })).text());
+    expect(bob).toContain("Model spend today (UTC): $1.50");
   });
 
   it("refuses a form posted from another site (CSRF)", async () => {
