@@ -3,10 +3,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
+import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import type { RunEvent } from "../../ports/store.js";
 import { createRuntime } from "../../runtime/runtime.js";
 import type { Strategy } from "../../strategies/strategy.js";
@@ -162,7 +162,11 @@ describe("the research tool under the operator's cost and budget ceilings", () =
         type: "generation-finished",
         offsetMs: 1,
         at: now,
-        data: { purpose: "synthesis", model: "openai:gpt-4o-mini", usage: { inputTokens: 1, outputTokens: 1, costUsd } },
+        data: {
+          purpose: "synthesis",
+          model: "openai:gpt-4o-mini",
+          usage: { inputTokens: 1, outputTokens: 1, costUsd },
+        },
       });
     await spend(0.75);
     const call = ask(h.client, { corpus: h.corpus });
@@ -175,7 +179,9 @@ describe("the research tool under the operator's cost and budget ceilings", () =
     await spend(0.25);
     const refused = await ask(h.client, { corpus: h.corpus });
     expect(refused.isError).toBe(true);
-    expect(refused.content[0]?.text).toMatch(/^you have spent \$1\.00 today, all of this server's limit of \$1\.00 a day/);
+    expect(refused.content[0]?.text).toMatch(
+      /^you have spent \$1\.00 today, all of this server's limit of \$1\.00 a day/,
+    );
     expect(await h.store.listRuns()).toHaveLength(2);
   });
 });

@@ -359,7 +359,11 @@ describe("web UI: runs", () => {
         type: "generation-finished",
         offsetMs: 1,
         at: "2026-03-01T08:00:00.000Z",
-        data: { purpose: "synthesis", model: "openai:gpt-4o-mini", usage: { inputTokens: 10, outputTokens: 5, costUsd } },
+        data: {
+          purpose: "synthesis",
+          model: "openai:gpt-4o-mini",
+          usage: { inputTokens: 10, outputTokens: 5, costUsd },
+        },
       });
     }
     const line = (html: string) => /<p class="meta" id="usage">(.*?)<\/p>/.exec(html)?.[1];
