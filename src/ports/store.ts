@@ -10,6 +10,7 @@ import { StoreError } from "../core/errors.js";
 import type { InvestigationConfig } from "../core/investigative/types.js";
 import type { ArtifactStatus } from "../core/report/report-document.js";
 import type { GenerationUsage } from "../core/usage.js";
+import type { ArtifactStore } from "./artifact-store.js";
 import type { FetchedDocument } from "./fetcher.js";
 import type { SearchHit, SearchQuery } from "./search-provider.js";
 
@@ -268,6 +269,14 @@ export interface RunPatch {
 }
 
 export interface Store {
+  /** Which database this is: PostgreSQL stores are shared by processes on many hosts. */
+  readonly backend: "sqlite" | "postgres";
+  /**
+   * Where this store's reports are published when it keeps them itself (PostgreSQL: in the
+   * database, so any process connected to it serves any run's report); absent, they are files
+   * in the run's folder.
+   */
+  readonly artifacts?: ArtifactStore;
   /** `userId` defaults to 'local'. */
   createRun(request: RunRequest, options: { originAt: string; worker: string; userId?: string }): Promise<RunRecord>;
   getRun(runId: number): Promise<RunRecord | undefined>;

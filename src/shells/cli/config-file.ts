@@ -182,11 +182,6 @@ export function parseKnobAssignment(text: string): Result<{ knob: InvestigationK
   return ok({ knob, value: Number(raw) });
 }
 
-/** Commander collector for the repeatable `--set`: the assignments as typed, checked later. */
-export function collectAssignment(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 /** Where the settings of a run (or of every run of an evaluation) come from. */
 export interface SettingsSources {
   /** The strategies they reach: the run's, or every one an evaluation compares. */

@@ -130,21 +130,6 @@ export function strategiesOf(list: string): string[] {
   return names;
 }
 
-/** `name=value` for one verdict threshold; accumulates over repeated flags. */
-export function thresholdAssignment(
-  value: string,
-  previous: Partial<VerdictThresholds> | undefined,
-): Partial<VerdictThresholds> {
-  const match = /^([A-Za-z]+)=(\d+(?:\.\d+)?)$/.exec(value.trim());
-  const name = match?.[1];
-  if (!match || name === undefined || !Object.hasOwn(DEFAULT_THRESHOLDS, name)) {
-    throw new UserError(
-      `--threshold expects name=value with a name among ${Object.keys(DEFAULT_THRESHOLDS).join(", ")} (got "${value}")`,
-    );
-  }
-  return { ...previous, [name]: Number(match[2]) };
-}
-
 function readRows(file: string): EvalRunRow[] {
   if (!existsSync(file)) return [];
   const rows: EvalRunRow[] = [];

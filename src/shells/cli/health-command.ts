@@ -18,7 +18,8 @@ import {
   queueJobs,
   queueSchemaState,
 } from "../../adapters/queue/pg-boss/pg-boss-inspect.js";
-import { checkPostgresUrl, isPostgresUrl, redactUrl } from "../../adapters/store/postgres/postgres-connection.js";
+import { checkPostgresUrl } from "../../adapters/store/postgres/postgres-connection.js";
+import { isPostgresUrl, redactUrl } from "../../adapters/store/postgres/postgres-url.js";
 import {
   postgresRuns,
   postgresSchemaState,
@@ -30,8 +31,8 @@ import {
 import { describeError } from "../../core/errors.js";
 import { isQueued, type RunRecord } from "../../ports/store.js";
 import { STALE_HEARTBEAT_MS } from "../../runtime/run-worker.js";
+import { EXIT } from "./exit-codes.js";
 import type { DataPaths } from "./paths.js";
-import { EXIT } from "./run-execution.js";
 import { displayStatus, heartbeatAgeMs } from "./run-state.js";
 
 export type CheckStatus = "ok" | "warn" | "fail";

@@ -1,5 +1,5 @@
 /** Which model a run uses: the offline engine by default, none, or a provider (shells only). */
-import { createAiSdkModel } from "../../adapters/models/ai-sdk/ai-sdk-model.js";
+import { createProviderModel } from "../../adapters/models/ai-sdk/provider-model.js";
 import { createOfflineModel } from "../../adapters/models/offline/offline-model.js";
 import { UserError } from "../../core/errors.js";
 import type { Model } from "../../ports/model.js";
@@ -27,5 +27,5 @@ function providerModel(spec: string, environment: Record<string, string | undefi
   const options = modelOptionsFromEnvironment(spec, environment);
   if (!options) return createOfflineModel();
   const prices = readPriceFile(environment);
-  return createAiSdkModel(prices ? { ...options, prices } : options);
+  return createProviderModel(prices ? { ...options, prices } : options);
 }

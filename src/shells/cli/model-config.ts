@@ -12,11 +12,7 @@
  *   optional `ASSAY_MODEL_API_KEY` for an `openai-compatible` server.
  */
 import type { AiSdkModelOptions } from "../../adapters/models/ai-sdk/ai-sdk-model.js";
-import {
-  defaultBaseURLs,
-  type HostedProviderId,
-  parseModelSpec,
-} from "../../adapters/models/ai-sdk/provider-registry.js";
+import { defaultBaseURLs, type HostedProviderId, parseModelSpec } from "../../adapters/models/ai-sdk/model-spec.js";
 import { UserError } from "../../core/errors.js";
 
 export const keyVariables: Readonly<Record<HostedProviderId, string>> = {

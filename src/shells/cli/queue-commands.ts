@@ -3,31 +3,22 @@
  * operators' `assay queue list | retry | purge-dead`.
  */
 import { hostname } from "node:os";
-import { InvalidArgumentError } from "commander";
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import { describeDepth, type QueueJob } from "../../adapters/queue/pg-boss/pg-boss-inspect.js";
 import { openPgBossQueue, type PgBossQueue } from "../../adapters/queue/pg-boss/pg-boss-queue.js";
-import { isPostgresUrl, redactUrl } from "../../adapters/store/postgres/postgres-connection.js";
+import { isPostgresUrl, redactUrl } from "../../adapters/store/postgres/postgres-url.js";
 import { UserError } from "../../core/errors.js";
 import type { RetryPolicy } from "../../ports/job-queue.js";
 import type { RunRequest, Store } from "../../ports/store.js";
 import { closeDeadLetters, startRunWorker } from "../../runtime/run-worker.js";
+import { EXIT } from "./exit-codes.js";
 import { resolveModel } from "./model-choice.js";
+import { DEFAULT_RETRY_POLICY, type Fault } from "./options.js";
 import type { DataPaths } from "./paths.js";
-import { EXIT, faultListener } from "./run-execution.js";
-import type { Fault } from "./run-request.js";
+import { faultListener } from "./run-execution.js";
 import { displayStatus } from "./run-state.js";
-import { buildRuntime, openStore } from "./wiring.js";
-
-/** Defaults of `--retries`, `--retry-delay` and `--lease`. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 3, retryDelaySeconds: 30, leaseSeconds: 60 };
-
-/** `--retries`: 0 or more. */
-export function nonNegativeInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("expected a whole number, 0 or more");
-  return parsed;
-}
+import { openStore } from "./stores.js";
+import { buildRuntime } from "./wiring.js";
 
 function queueUrl(db: string | undefined, command: string): string {
   if (db && isPostgresUrl(db)) return db;

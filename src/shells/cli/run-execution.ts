@@ -4,11 +4,10 @@
  */
 import type { RunEvent, Store } from "../../ports/store.js";
 import type { RunOutcome } from "../../runtime/runtime.js";
+import { EXIT } from "./exit-codes.js";
+import type { Fault } from "./options.js";
 import { progressListener } from "./progress.js";
-import type { CommonOptions, Fault } from "./run-request.js";
-
-/** Exit codes: 0 published; 1 failed; 2 usage or configuration error; 130 interrupted. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+import type { CommonOptions } from "./run-request.js";
 
 export function faultListener(fault: Fault | undefined): ((event: RunEvent) => void)[] {
   if (fault === undefined) return [];

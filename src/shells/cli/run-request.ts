@@ -3,56 +3,14 @@
  * evidence scope and the `RunRequest` with its settings. Shells only.
  */
 import { resolve } from "node:path";
-import { InvalidArgumentError } from "commander";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
 import { parseSearchSpec, searchKeyVariable } from "../../adapters/search/search-registry.js";
-import { isPostgresUrl } from "../../adapters/store/postgres/postgres-connection.js";
-import { type Budgets, parseBudgetAssignment, resolveBudgets } from "../../core/budgets.js";
+import { isPostgresUrl } from "../../adapters/store/postgres/postgres-url.js";
+import { type Budgets, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { EvidenceScope, RunRequest, StrategyName } from "../../ports/store.js";
 import { type ConfigFile, resolveRunSettings, strategyBudgets } from "./config-file.js";
-import { EXPORT_FORMATS, type ExportFormat } from "./runs-commands.js";
-
-export function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a positive whole number");
-  return parsed;
-}
-
-/** `--format` of `runs export`: `json` (the investigation) or `atif` (the agent trajectory). */
-export function exportFormat(value: string): ExportFormat {
-  const format = EXPORT_FORMATS.find((known) => known === value);
-  if (format) return format;
-  throw new InvalidArgumentError(`known formats: ${EXPORT_FORMATS.join(", ")}`);
-}
-
-export function positiveNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a positive number");
-  return parsed;
-}
-
-/** A deterministic crash: SIGKILL right after the K-th persisted source, or after the first event of a type. */
-export type Fault = { afterPersisted: number } | { afterEvent: string };
-
-/** `crash-after-persisted:K` or `crash-after:<event-type>`. */
-export function parseFault(value: string): Fault {
-  const persisted = /^crash-after-persisted:(\d+)$/.exec(value);
-  if (persisted) return { afterPersisted: Number(persisted[1]) };
-  const event = /^crash-after:([a-z]+(?:-[a-z]+)+)$/.exec(value);
-  if (event?.[1]) return { afterEvent: event[1] };
-  throw new InvalidArgumentError("known faults: crash-after-persisted:K, crash-after:<event-type>");
-}
-
-/** Commander collector of a repeatable option: every value given, in order. */
-export const repeatable = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
-/** `name=value` for one budget (`maxSearchCalls=10`); accumulates over repeated flags. */
-export function budgetAssignment(value: string, previous: Partial<Budgets> | undefined): Partial<Budgets> {
-  const assignment = parseBudgetAssignment(value);
-  if (!assignment.ok) throw new InvalidArgumentError(assignment.error);
-  return { ...previous, [assignment.value.name]: assignment.value.value };
-}
+import type { Fault } from "./options.js";
 
 export interface CommonOptions {
   db?: string;

@@ -3,9 +3,7 @@ import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
-import { PostgresArtifactStore } from "../../adapters/artifacts/postgres/postgres-artifact-store.js";
-import { describeDepth, queueDepth, queueSchemaState } from "../../adapters/queue/pg-boss/pg-boss-inspect.js";
-import { PostgresStore } from "../../adapters/store/postgres/postgres-store.js";
+import type { PostgresStore } from "../../adapters/store/postgres/postgres-store.js";
 import { UserError } from "../../core/errors.js";
 import { atifTrajectory } from "../../core/investigative/atif.js";
 import {
@@ -28,8 +26,9 @@ import {
   type StoredInvestigation,
 } from "../../ports/investigation-store.js";
 import type { RunEvent, RunRecord, Store } from "../../ports/store.js";
+import type { ExportFormat } from "./options.js";
 import { displayStatus } from "./run-state.js";
-import { artifactStoreFor } from "./wiring.js";
+import { artifactStoreFor } from "./stores.js";
 
 /** "   (2 generations, 1800 in / 240 out tokens, $0.0012)" from the generation events. */
 function usageLine(events: readonly RunEvent[]): string {
@@ -44,8 +43,12 @@ const ms = (value: number | undefined): string => (value === undefined ? "—" :
 
 /** With PostgreSQL, the queue's line under `runs list`: its jobs by state (read-only). */
 async function queueLine(store: Store): Promise<string | undefined> {
-  if (!(store instanceof PostgresStore)) return undefined;
-  const db = { query: (text: string, values?: unknown[]) => store.pool.query(text, values) };
+  if (store.backend !== "postgres") return undefined;
+  const { pool } = store as PostgresStore;
+  const { describeDepth, queueDepth, queueSchemaState } = await import(
+    "../../adapters/queue/pg-boss/pg-boss-inspect.js"
+  );
+  const db = { query: (text: string, values?: unknown[]) => pool.query(text, values) };
   const schema = await queueSchemaState(db);
   if (!schema.installed || schema.queues.length < 2)
     return "Queue: not set up (no assay worker has used this database)";
@@ -144,9 +147,8 @@ async function reportLocation(
   store: Store,
   run: RunRecord,
 ): Promise<{ store: "database"; version: string | null } | { store: "folder"; dir: string }> {
-  const artifacts = artifactStoreFor(store);
-  if (!(artifacts instanceof PostgresArtifactStore)) return { store: "folder", dir: run.request.outDir };
-  const current = await artifacts.currentVersion(run.id);
+  if (store.backend !== "postgres") return { store: "folder", dir: run.request.outDir };
+  const current = await (store as PostgresStore).artifacts.currentVersion(run.id);
   return { store: "database", version: current?.version ?? null };
 }
 
@@ -230,8 +232,6 @@ export async function showRun(
 }
 
 /** The formats `runs export` writes: the investigation as JSON, or the run's trajectory as ATIF. */
-export const EXPORT_FORMATS = ["json", "atif"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Writes `text` to `file` through a temporary file in the same folder and a rename: readers never see half of it. */
 async function writeAtomically(file: string, text: string): Promise<void> {

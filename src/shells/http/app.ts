@@ -18,22 +18,12 @@ import { investigationDocument } from "../cli/runs-commands.js";
 import { isUiPath, mountWebUi, uiErrorResponse } from "../web/routes.js";
 import { DEFAULT_SESSION_LIFETIMES, type SessionLifetimes, sessionCookie, verifySession } from "../web/session.js";
 import { errorBody, errorResponse, HttpError, parsed } from "./errors.js";
+import { DEFAULT_LIMITS, type HttpLimits } from "./limits.js";
 import { RateLimiter, type RateLimitSettings } from "./rate-limit.js";
 import type { RunDrives } from "./run-drives.js";
 import { createRunService, type RunServiceOptions } from "./run-service.js";
 import { CreateRunBody, EventsHeaders, ExportQuery, ListQuery, routes } from "./schemas.js";
 import { touchDue, verifyToken } from "./tokens.js";
-
-export interface HttpLimits {
-  /** Requests a minute per user (token bucket; bursts up to the same number). */
-  requestsPerMinute: number;
-  /** Runs a user may have queued or running at once. */
-  concurrentRuns: number;
-  /** Largest accepted request body, in bytes. */
-  maxBodyBytes: number;
-}
-
-export const DEFAULT_LIMITS: HttpLimits = { requestsPerMinute: 120, concurrentRuns: 2, maxBodyBytes: 64 * 1024 };
 
 /** The run service's dependencies (store, runtimes, roots, queue, …) and the server's own settings. */
 export interface HttpAppOptions extends Omit<RunServiceOptions, "concurrentRuns" | "now" | "log"> {

@@ -7,15 +7,17 @@
 import { realpath } from "node:fs/promises";
 import { type ServerType, serve } from "@hono/node-server";
 import { openPgBossQueue, type PgBossQueue } from "../../adapters/queue/pg-boss/pg-boss-queue.js";
-import { isPostgresUrl } from "../../adapters/store/postgres/postgres-connection.js";
+import { isPostgresUrl } from "../../adapters/store/postgres/postgres-url.js";
 import { UserError } from "../../core/errors.js";
 import { readConfigFile } from "../cli/config-file.js";
 import { modelSpec, resolveModel } from "../cli/model-choice.js";
+import { DEFAULT_RETRY_POLICY } from "../cli/options.js";
 import type { DataPaths } from "../cli/paths.js";
 import { type PolicyFlags, serverPolicy } from "../cli/policy-options.js";
-import { DEFAULT_RETRY_POLICY } from "../cli/queue-commands.js";
-import { artifactStoreFor, buildRuntime, openStore } from "../cli/wiring.js";
-import { createHttpApp, DEFAULT_LIMITS } from "./app.js";
+import { artifactStoreFor, openStore } from "../cli/stores.js";
+import { buildRuntime } from "../cli/wiring.js";
+import { createHttpApp } from "./app.js";
+import { DEFAULT_LIMITS } from "./limits.js";
 
 export interface ServeOptions extends PolicyFlags {
   port: number;

@@ -4,14 +4,14 @@
  * acting as one user (`--user`, `--token-file` or `ASSAY_TOKEN`; see mcp-user.ts).
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { type Command, InvalidArgumentError, type Option } from "commander";
 import { parseSearchSpec } from "../../adapters/search/search-registry.js";
 import { UserError } from "../../core/errors.js";
-import { collectAssignment, readConfigFile } from "../cli/config-file.js";
+import { readConfigFile } from "../cli/config-file.js";
 import { modelSpec, resolveModel } from "../cli/model-choice.js";
 import { dataPaths } from "../cli/paths.js";
-import { addPolicyOptions, type PolicyFlags, serverPolicy } from "../cli/policy-options.js";
-import { artifactStoreFor, buildRuntime, openStore } from "../cli/wiring.js";
+import { type PolicyFlags, serverPolicy } from "../cli/policy-options.js";
+import { artifactStoreFor, openStore } from "../cli/stores.js";
+import { buildRuntime } from "../cli/wiring.js";
 import { resolveCorpusRoots } from "./corpus-roots.js";
 import { isLoopback, listenMcpHttp, type McpHttpOptions } from "./mcp-http.js";
 import { ActiveResearch, buildMcpServer, type McpServices } from "./mcp-server.js";
@@ -38,49 +38,6 @@ export interface McpCommandContext {
   environment: Record<string, string | undefined>;
   cwd: string;
   stderr: NodeJS.WritableStream;
-}
-
-/** `--http <port>`: 0 to 65535 (0: any free port, printed on stderr). */
-export function portNumber(value: string): number {
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || parsed > 65_535) throw new InvalidArgumentError("expected a port from 0 to 65535");
-  return parsed;
-}
-
-/** Adds `assay mcp` to the program. */
-export function registerMcpCommand(program: Command, dbOption: () => Option): void {
-  const mcp = program
-    .command("mcp")
-    .description("serve Assay to MCP clients: research, get_report, list_runs, reports as resources (see docs/mcp.md)")
-    .addOption(dbOption())
-    .option(
-      "--http <port>",
-      "serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port)",
-      portNumber,
-    )
-    .option("--host <host>", "with --http: the address to listen on", "127.0.0.1")
-    .option("--user <name>", "the user the server acts as: it lists, reads and creates only this user's runs")
-    .option(
-      "--token-file <path>",
-      "a file holding an API token (assay tokens create); its user is the user the server acts as (else $ASSAY_TOKEN)",
-    )
-    .option("--no-auth", "with --http on a loopback address: accept requests without an API token")
-    .option(
-      "--corpus-root <dir>",
-      "a folder clients may research, with everything under it (repeatable; default: the working directory)",
-      collectAssignment,
-    )
-    .option("--model <spec>", "the model of a research that names none: offline (default), none, provider:model-name")
-    .option("--search <provider[:url]>", "the search provider of web research: searxng[:URL] (default), tavily, ...")
-    .option("--config <file>", "settings file (default: $ASSAY_HOME/config.json when it exists)")
-    .option("--no-config", "read no settings file");
-  addPolicyOptions(mcp).action(async (options: McpCommandOptions) => {
-    process.exitCode = await mcpCommand(options, {
-      environment: process.env,
-      cwd: process.cwd(),
-      stderr: process.stderr,
-    });
-  });
 }
 
 export async function mcpCommand(options: McpCommandOptions, context: McpCommandContext): Promise<number> {

@@ -17,7 +17,9 @@ import { conclude, withInterrupt } from "../cli/run-execution.js";
 import type { CommonOptions } from "../cli/run-request.js";
 import { buildRequest } from "../cli/run-request.js";
 import { listRuns } from "../cli/runs-commands.js";
-import { artifactStoreFor, buildRuntime, openStore } from "../cli/wiring.js";
+import { artifactStoreFor, openStore } from "../cli/stores.js";
+import { interactive } from "../cli/terminal.js";
+import { buildRuntime } from "../cli/wiring.js";
 import { corpusChoices } from "../web/form.js";
 import { App } from "./app.js";
 import { type NewResearch, startDetached, storeData, type TuiData } from "./tui-data.js";
@@ -28,11 +30,6 @@ export interface TuiOptions {
   run?: number;
   model?: string;
   config?: string | false;
-}
-
-/** Whether this process talks to a person at a terminal (both ends), so a full-screen UI makes sense. */
-export function interactive(): boolean {
-  return process.stdin.isTTY === true && process.stdout.isTTY === true && process.env.TERM !== "dumb";
 }
 
 const colorAllowed = (environment: Record<string, string | undefined>): boolean =>

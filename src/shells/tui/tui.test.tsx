@@ -17,7 +17,8 @@ import { until } from "../../testing/until.js";
 import { resolveModel } from "../cli/model-choice.js";
 import { dataPaths } from "../cli/paths.js";
 import { buildRequest } from "../cli/run-request.js";
-import { artifactStoreFor, buildRuntime, openStore } from "../cli/wiring.js";
+import { artifactStoreFor, openStore } from "../cli/stores.js";
+import { buildRuntime } from "../cli/wiring.js";
 import { App } from "./app.js";
 import { type NewResearch, storeData, type TuiData } from "./tui-data.js";
 

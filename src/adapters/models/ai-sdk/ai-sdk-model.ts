@@ -40,6 +40,7 @@ import type {
 import { actTurn } from "./act-call.js";
 import { type AgentCallContext, agentTurn, type TurnOutcome } from "./agent-call.js";
 import { parseReply } from "./json-reply.js";
+import { type ModelSpec, parseModelSpec } from "./model-spec.js";
 import { costOf, defaultPrices, type PriceTable } from "./price-table.js";
 import {
   type CallSettings,
@@ -49,7 +50,7 @@ import {
   requestWithRetries,
   type StructuredOutputMode,
 } from "./provider-call.js";
-import { createLanguageModel, type ModelSpec, parseModelSpec } from "./provider-registry.js";
+import { createLanguageModel } from "./provider-registry.js";
 import { judgeWireSchema, plannerWireSchema, synthesisWireSchema } from "./wire-schemas.js";
 
 export type { StructuredOutputMode } from "./provider-call.js";

@@ -23,8 +23,8 @@ import { jsonReplyInstructions } from "../../../core/synthesis/prompts.js";
 import type { ModelUsage } from "../../../ports/model.js";
 import { sleepUnlessAborted } from "../../shared/abortable-sleep.js";
 import { safeParseJson } from "./json-reply.js";
+import type { ProviderId } from "./model-spec.js";
 import { type CallFailure, classifyFailure, mayRejectStructuredOutput } from "./provider-errors.js";
-import type { ProviderId } from "./provider-registry.js";
 
 /**
  * How a reply is constrained to the schema: `native` sends the JSON Schema as the

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../../core/errors.js";
 import { plannerOutputSchema, synthesisOutputSchema } from "../../../core/synthesis/proposals.js";
-import { createLanguageModel, parseModelSpec } from "./provider-registry.js";
+import { parseModelSpec } from "./model-spec.js";
+import { createLanguageModel } from "./provider-registry.js";
 import { plannerWireSchema, synthesisWireSchema } from "./wire-schemas.js";
 
 describe("parseModelSpec", () => {

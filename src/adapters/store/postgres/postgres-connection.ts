@@ -6,25 +6,7 @@
 import pg from "pg";
 import { UserError } from "../../../core/errors.js";
 import { checkFence, type StoreFence } from "../../../ports/store.js";
-
-/** The protocols that select the PostgreSQL store (`--db postgres://…`). */
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(value);
-}
-
-/** The URL with its password replaced by `***`, for messages (never the password itself). */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    for (const key of [...parsed.searchParams.keys()]) {
-      if (/pass|secret|key/i.test(key)) parsed.searchParams.set(key, "***");
-    }
-    return parsed.toString();
-  } catch {
-    return "the database URL";
-  }
-}
+import { redactUrl } from "./postgres-url.js";
 
 /** Throws a UserError naming what is wrong with `url` (without its password). */
 export function checkPostgresUrl(url: string): void {

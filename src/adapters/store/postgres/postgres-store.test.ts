@@ -7,9 +7,9 @@ import { IN_CI, missingPostgresError, noticeMissingPostgres, POSTGRES_AVAILABLE 
 import { useTestPostgres } from "../../../testing/postgres-suite.js";
 import { createQuestions, sampleQuestion, sampleTransition } from "../investigation-contract.js";
 import { runStoreContract, sampleRequest, sampleSource } from "../store-contract.js";
-import { redactUrl } from "./postgres-connection.js";
 import { migrate, tableColumns } from "./postgres-migrations.js";
 import { openPostgresStore, PostgresStore } from "./postgres-store.js";
+import { redactUrl } from "./postgres-url.js";
 
 const origin = { originAt: "2026-01-15T09:00:00.000Z", worker: "test:1" };
 

@@ -34,6 +34,7 @@ import type {
   StoreFence,
   WebSessionRecord,
 } from "../../../ports/store.js";
+import { PostgresArtifactStore } from "../../artifacts/postgres/postgres-artifact-store.js";
 import {
   apiTokenFromRow,
   diagnosticFromRow,
@@ -47,11 +48,12 @@ import {
   text,
   webSessionFromRow,
 } from "../store-rows.js";
-import { checkPostgresUrl, createPool, inTransaction, lockRun, redactUrl } from "./postgres-connection.js";
+import { checkPostgresUrl, createPool, inTransaction, lockRun } from "./postgres-connection.js";
 import { applyMutation } from "./postgres-investigation.js";
 import { listNotesVersions, loadInvestigation } from "./postgres-investigation-read.js";
 import { migrate } from "./postgres-migrations.js";
 import { persistSource, readSources } from "./postgres-sources.js";
+import { redactUrl } from "./postgres-url.js";
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (or `postgresql://`). */
@@ -99,13 +101,16 @@ const RUN_COLUMNS: Record<keyof RunPatch, string> = {
 };
 
 export class PostgresStore implements Store, InvestigationStore {
+  readonly backend = "postgres";
   readonly pool: pg.Pool;
+  readonly artifacts: PostgresArtifactStore;
   readonly #now: () => Date;
   readonly #fence: StoreFence | undefined;
   #closed = false;
 
   constructor(pool: pg.Pool, now: () => Date, fence?: StoreFence) {
     this.pool = pool;
+    this.artifacts = new PostgresArtifactStore({ pool });
     this.#now = now;
     this.#fence = fence;
   }

@@ -83,6 +83,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
 }
 
 export class SqliteStore implements Store, InvestigationStore {
+  readonly backend = "sqlite";
   readonly db: Database;
   readonly #now: () => Date;
   readonly #fence: StoreFence | undefined;

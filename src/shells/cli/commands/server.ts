@@ -1,27 +1,20 @@
 /** Registers `assay serve` and `assay tokens create | list | revoke` on the CLI program. */
-import { type Command, InvalidArgumentError, Option } from "commander";
-import { DEFAULT_LIMITS } from "../http/app.js";
-import { type ServeOptions, serveCommand } from "../http/serve-command.js";
-import { dataPaths } from "./paths.js";
-import { addPolicyOptions } from "./policy-options.js";
-import { positiveInteger, repeatable } from "./run-request.js";
-import { createTokenCommand, listTokensCommand, revokeTokenCommand } from "./tokens-command.js";
-import { withStore } from "./wiring.js";
+import { type Command, Option } from "commander";
+import { DEFAULT_LIMITS } from "../../http/limits.js";
+import type { ServeOptions } from "../../http/serve-command.js";
+import { addPolicyOptions, dbOption, portNumber, positiveInteger, repeatable } from "../options.js";
+import { dataPaths } from "../paths.js";
+import { inStore } from "./in-store.js";
 
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535)
-    throw new InvalidArgumentError("expected a port, 0 to 65535");
-  return parsed;
-}
+const tokensCommand = () => import("../tokens-command.js");
 
-export function registerHttpCommands(program: Command, dbOption: () => Option): void {
+export function registerServerCommands(program: Command): void {
   const serve = program
     .command("serve")
     .description(
       "serve the web UI and the HTTP API (runs, live events, reports) to holders of API tokens (docs/web-ui.md, docs/http-api.md)",
     )
-    .addOption(new Option("--port <n>", "port (0: any free one)").argParser(port).default(8080))
+    .addOption(new Option("--port <n>", "port (0: any free one)").argParser(portNumber).default(8080))
     .option("--host <address>", "address to listen on", "127.0.0.1")
     .addOption(dbOption())
     .option(
@@ -58,6 +51,7 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .option("--no-config", "read no settings file")
     .option("--quiet", "no log on stderr");
   addPolicyOptions(serve).action(async (options: ServeOptions) => {
+    const { serveCommand } = await import("../../http/serve-command.js");
     process.exitCode = await serveCommand(dataPaths(process.env), options, process.env);
   });
 
@@ -70,9 +64,8 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .addOption(dbOption())
     .option("--json", "print JSON")
     .action(async (options: { user: string; name?: string; db?: string; json?: boolean }) => {
-      await withStore(dataPaths(process.env), options.db, async (store) => {
-        await createTokenCommand(store, options, process.stdout);
-      });
+      const { createTokenCommand } = await tokensCommand();
+      await inStore(options.db, (store) => createTokenCommand(store, options, process.stdout));
     });
   tokens
     .command("list")
@@ -81,9 +74,8 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .addOption(dbOption())
     .option("--json", "print JSON")
     .action(async (options: { user?: string; db?: string; json?: boolean }) => {
-      await withStore(dataPaths(process.env), options.db, async (store) => {
-        await listTokensCommand(store, options, process.stdout);
-      });
+      const { listTokensCommand } = await tokensCommand();
+      await inStore(options.db, (store) => listTokensCommand(store, options, process.stdout));
     });
   tokens
     .command("revoke")
@@ -91,8 +83,7 @@ export function registerHttpCommands(program: Command, dbOption: () => Option): 
     .argument("<id>", "token id (assay tokens list)", positiveInteger)
     .addOption(dbOption())
     .action(async (id: number, options: { db?: string }) => {
-      await withStore(dataPaths(process.env), options.db, async (store) => {
-        await revokeTokenCommand(store, id, process.stdout);
-      });
+      const { revokeTokenCommand } = await tokensCommand();
+      await inStore(options.db, (store) => revokeTokenCommand(store, id, process.stdout));
     });
 }

@@ -1,0 +1,88 @@
+/** `assay run` and `assay resume`. */
+import { type Command, Option } from "commander";
+import { STRATEGY_NAMES } from "../../../ports/store.js";
+import {
+  budgetAssignment,
+  DEFAULT_RETRY_POLICY,
+  dbOption,
+  faultOption,
+  nonNegativeInteger,
+  positiveInteger,
+  positiveNumber,
+  repeatable,
+} from "../options.js";
+import type { RunOptions } from "../run-command.js";
+import type { CommonOptions } from "../run-request.js";
+
+export function registerResearchCommands(program: Command): void {
+  program
+    .command("run")
+    .description("research a question and publish a report")
+    .argument("<question>", "the research question")
+    .option("--corpus <dir>", "folder of documents to research (Markdown, text, HTML, PDF)")
+    .option("--web", "research the web instead of a folder")
+    .option("--search <provider[:url]>", "with --web: searxng[:URL] (default), tavily, brave or serper")
+    .option(
+      "--allow-host <host>",
+      "with --web: a host, IP or CIDR the fetcher may reach although it is private (repeatable)",
+      repeatable,
+    )
+    .option("--out <dir>", "publish report.json, report.md and report.html in this folder")
+    .addOption(dbOption())
+    .option("--max-sources <n>", "at most this many persisted sources", positiveInteger)
+    .option("--timeout <seconds>", "wall-clock limit for the whole run", positiveNumber)
+    .option("--language <code>", "report language", "en")
+    .addOption(
+      new Option("--strategy <name>", "how the research is driven").choices(STRATEGY_NAMES).default("pipeline"),
+    )
+    .option(
+      "--budget <name=value>",
+      "set one budget, e.g. maxSearchCalls=10 (repeatable; see docs/configuration.md)",
+      budgetAssignment,
+    )
+    .option(
+      "--set <name=value>",
+      "set one investigative knob, e.g. max_depth=2 (repeatable; --strategy investigative only)",
+      repeatable,
+    )
+    .option("--config <file>", "settings file (default: $ASSAY_HOME/config.json when it exists)")
+    .option("--no-config", "read no settings file")
+    .option("--model <spec>", "offline (default: the embedded extractive engine), none, or provider:model-name")
+    .option("--json", "print a one-line JSON summary on stdout")
+    .option("--quiet", "no progress on stderr")
+    .option("--tui", "on an interactive terminal, follow the run in the terminal UI, then read its report")
+    .option("--queue", "with a PostgreSQL --db: queue the run for `assay worker` and print its id")
+    .option(
+      "--retries <n>",
+      `with --queue: attempts after the first (default ${DEFAULT_RETRY_POLICY.retries})`,
+      nonNegativeInteger,
+    )
+    .option(
+      "--retry-delay <seconds>",
+      `with --queue: delay before the first retry, doubled for each later one (default ${DEFAULT_RETRY_POLICY.retryDelaySeconds})`,
+      positiveInteger,
+    )
+    .option(
+      "--lease <seconds>",
+      `with --queue: how long a worker that stops heartbeating keeps the run (default ${DEFAULT_RETRY_POLICY.leaseSeconds})`,
+      positiveInteger,
+    )
+    .addOption(faultOption())
+    .action(async (question: string, options: RunOptions) => {
+      process.exitCode = await (await import("../run-command.js")).runCommand(question, options);
+    });
+
+  program
+    .command("resume")
+    .description(
+      "continue an interrupted run from its persisted state (or start a recorded one) and publish its report",
+    )
+    .argument("<run>", "run id", positiveInteger)
+    .addOption(dbOption())
+    .option("--json", "print a one-line JSON summary on stdout")
+    .option("--quiet", "no progress on stderr")
+    .addOption(faultOption())
+    .action(async (runId: number, options: CommonOptions) => {
+      process.exitCode = await (await import("../run-command.js")).resumeCommand(runId, options);
+    });
+}

@@ -1,0 +1,85 @@
+/** `assay runs list | show | export`, `assay search` and `assay health`: reading what is stored. */
+import type { Command } from "commander";
+import { dbOption, type ExportFormat, exportFormat, positiveInteger } from "../options.js";
+import { dataPaths } from "../paths.js";
+import type { CommonOptions } from "../run-request.js";
+import type { SearchCommandOptions } from "../search-command.js";
+import { inStore } from "./in-store.js";
+
+const runsCommands = () => import("../runs-commands.js");
+
+export function registerRunsCommands(program: Command): void {
+  program
+    .command("health")
+    .description("check that the database (and with PostgreSQL the job queue and workers) is usable; exit 1 if not")
+    .addOption(dbOption())
+    .option("--json", "print JSON")
+    .action(async (options: CommonOptions) => {
+      const { healthCommand } = await import("../health-command.js");
+      process.exitCode = await healthCommand(dataPaths(process.env), options, process.stdout);
+    });
+
+  program
+    .command("search")
+    .description("search a corpus as a run would (full text, or a linear-time --pattern)")
+    .argument("[terms]", "words to search for")
+    .requiredOption("--corpus <dir>", "folder of documents")
+    .option("--pattern <regex>", "regular expression (RE2 syntax: no backreferences or lookaround)")
+    .option("--under <path>", "with --pattern: only documents under this corpus-relative folder")
+    .option("--limit <n>", "how many hits", positiveInteger, 10)
+    .option("--json", "print JSON")
+    .action(async (terms: string | undefined, options: SearchCommandOptions) => {
+      const { searchCorpus } = await import("../search-command.js");
+      await searchCorpus(dataPaths(process.env), terms, options, process.stdout);
+    });
+
+  const runs = program.command("runs").description("list and inspect runs");
+  runs
+    .command("list")
+    .description("list recent runs")
+    .addOption(dbOption())
+    .option("--json", "print JSON")
+    .option("--limit <n>", "how many", positiveInteger, 50)
+    .action(async (options: CommonOptions & { limit: number }) => {
+      const { listRuns } = await runsCommands();
+      await inStore(options.db, (store) =>
+        listRuns(store, { json: options.json === true, limit: options.limit }, process.stdout),
+      );
+    });
+  runs
+    .command("show")
+    .description("show one run: request, timings, searches, sources, diagnostics")
+    .argument("<run>", "run id", positiveInteger)
+    .addOption(dbOption())
+    .option("--json", "print JSON (with the event log)")
+    .action(async (runId: number, options: CommonOptions) => {
+      const { showRun } = await runsCommands();
+      await inStore(options.db, (store) => showRun(store, runId, { json: options.json === true }, process.stdout));
+    });
+  runs
+    .command("export")
+    .description("export a run's investigation (frontier, transitions, ledger, challenges, stats, events) as JSON")
+    .argument("<run>", "run id", positiveInteger)
+    .addOption(dbOption())
+    .option("--out <file>", "write to this file (atomically) instead of stdout")
+    .option(
+      "--format <format>",
+      "export format: json (the investigation) or atif (the trajectory, Agent Trajectory Interchange Format v1.7)",
+      exportFormat,
+      "json",
+    )
+    .option(
+      "--artifacts <dir>",
+      "instead: write the run's current report (json, md, html) into this folder, atomically",
+    )
+    .action(
+      async (runId: number, options: CommonOptions & { out?: string; format: ExportFormat; artifacts?: string }) => {
+        const { exportArtifacts, exportRun } = await runsCommands();
+        await inStore(options.db, async (store) => {
+          const target = options.out === undefined ? {} : { out: options.out };
+          if (options.artifacts !== undefined) await exportArtifacts(store, runId, options.artifacts, process.stdout);
+          else await exportRun(store, runId, { ...target, format: options.format }, process.stdout);
+        });
+      },
+    );
+}
