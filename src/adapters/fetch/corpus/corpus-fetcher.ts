@@ -7,7 +7,7 @@ import { relative, sep } from "node:path";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
 import type { FetchedDocument, Fetcher, FetchOptions } from "../../../ports/fetcher.js";
 import { resolveCorpusFile } from "../../corpus/corpus-paths.js";
-import { extractFile } from "../../extract/extract-by-type.js";
+import { extractFileOffThread } from "../../extract/extraction-pool.js";
 
 export class CorpusFetcher implements Fetcher {
   readonly #root: string;
@@ -31,7 +31,7 @@ export class CorpusFetcher implements Fetcher {
     // Identity is the real path: a link and its target inside the corpus are one source,
     // so the target's name (not the link's) picks the extractor and the fallback title.
     const canonical = relative(this.#root, resolved.value.absolute).split(sep).join("/");
-    const extracted = await extractFile(canonical, bytes);
+    const extracted = await extractFileOffThread(canonical, bytes, options.signal);
     const truncated = extracted.text.length > options.maxChars;
     return {
       requestedAnchor: anchor,

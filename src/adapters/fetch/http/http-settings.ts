@@ -23,8 +23,8 @@ export interface HttpFetcherOptions {
   /** Most bytes after decompression; default 20 MiB. */
   maxDecodedBytes?: number;
   /**
-   * Most bytes of HTML handed to the extractor (jsdom and Readability cost seconds per MiB of
-   * paragraph-dense markup); the page is cut there and marked truncated. Default 2 MiB.
+   * Most bytes of HTML handed to the extractor (Readability costs about a second per MiB of
+   * paragraph-dense markup, in a worker); the page is cut there and marked truncated. Default 2 MiB.
    */
   maxHtmlBytes?: number;
   /** Default 5. */

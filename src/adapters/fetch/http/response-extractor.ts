@@ -3,8 +3,9 @@
  * text, Markdown, PDF, JSON pretty-printed; anything else, and binary bodies that claim to be
  * text, are skipped with an ExternalServiceError.
  */
-import { ExternalServiceError } from "../../../core/errors.js";
+import { describeError, ExternalServiceError } from "../../../core/errors.js";
 import type { ExtractedDocument } from "../../extract/extracted-document.js";
+import { extractionPool } from "../../extract/extraction-pool.js";
 import { extractMarkdown, extractPlainText } from "../../extract/text-extractor.js";
 import { findCanonicalHref } from "../../web/canonical-link.js";
 import type { BodyRead } from "./body-reader.js";
@@ -69,11 +70,10 @@ export async function extractResponse(input: ResponseInput): Promise<ExtractedPa
   const title = fallbackTitle(url);
   if (mime === "application/pdf") {
     if (body.truncated) throw new ExternalServiceError(`skipped: PDF larger than the body cap: ${url.href}`);
-    const { extractPdf } = await import("../../extract/pdf-extractor.js");
     try {
-      return { ...(await extractPdf(body.bytes, title)), truncated: false };
+      return { ...(await extractionPool().run({ kind: "pdf", bytes: body.bytes, title })), truncated: false };
     } catch (error) {
-      throw new ExternalServiceError(`cannot read the PDF at ${url.href}`, { cause: error });
+      throw new ExternalServiceError(`cannot read the PDF at ${url.href}: ${describeError(error)}`, { cause: error });
     }
   }
   const isJson = mime === "application/json" || mime.endsWith("+json");
@@ -89,8 +89,8 @@ export async function extractResponse(input: ResponseInput): Promise<ExtractedPa
     const cut = body.bytes.length > input.maxHtmlBytes;
     const html = cut ? body.bytes.subarray(0, input.maxHtmlBytes) : body.bytes;
     const raw = decodeText(html, { ...decodeOptions, sniffMeta: true });
-    const { extractHtml } = await import("../../extract/html-extractor.js");
-    const page: ExtractedPage = { ...extractHtml(raw, title, url.href), truncated: body.truncated || cut };
+    const extracted = await extractionPool().run({ kind: "html", raw, title, url: url.href });
+    const page: ExtractedPage = { ...extracted, truncated: body.truncated || cut };
     const canonicalHref = findCanonicalHref(raw);
     if (canonicalHref !== undefined) page.canonicalHref = canonicalHref;
     return page;
