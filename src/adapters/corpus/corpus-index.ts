@@ -10,7 +10,7 @@ import { dirname, join, relative, sep } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { describeError } from "../../core/errors.js";
 import { contentWords, keyTerms } from "../../core/text.js";
-import { extractFile } from "../extract/extract-by-type.js";
+import { extractFileOffThread, extractionPool } from "../extract/extraction-pool.js";
 import { walkCorpus } from "./corpus-paths.js";
 
 const SCHEMA = `
@@ -35,6 +35,22 @@ export interface IndexStats {
   unchanged: number;
   failed: { path: string; reason: string }[];
   skipped: { path: string; reason: string }[];
+}
+
+/** Files extracted so far of those a refresh has to extract. */
+export type IndexProgress = (done: number, total: number) => void;
+
+/** Files per write transaction of a refresh, and the longest wait before a partial batch is written. */
+const BATCH_FILES = 250;
+const BATCH_MS = 1_000;
+
+interface Extracted {
+  path: string;
+  size: number;
+  mtime: number;
+  title: string;
+  body: string;
+  error: string;
 }
 
 export interface IndexedHit {
@@ -94,8 +110,13 @@ export class CorpusIndex {
     return new CorpusIndex(root, db);
   }
 
-  /** Brings the index up to date with the folder. Only changed files are read and extracted. */
-  async refresh(signal?: AbortSignal): Promise<IndexStats> {
+  /**
+   * Brings the index up to date with the folder. Only new and changed files are read and
+   * extracted, several at once (HTML and PDF in the extraction pool's workers), and committed
+   * in batches: a process killed mid-way leaves every committed batch usable, and the next
+   * refresh extracts only what is left. `progress` hears (files done, files to do) as they go.
+   */
+  async refresh(signal?: AbortSignal, progress?: IndexProgress): Promise<IndexStats> {
     const walk = await walkCorpus(this.root);
     const known = new Map(
       (
@@ -116,66 +137,65 @@ export class CorpusIndex {
       failed: [],
       skipped: walk.skipped,
     };
-    // Another process sharing the index (workers on one machine) may have indexed the file since
-    // `known` was read: the row is read again under the write lock and kept when it is current.
-    const upsert = this.#db.transaction(
-      (path: string, size: number, mtime: number, title: string, body: string, error: string): boolean => {
-        const old = this.#db.prepare("SELECT id, size, mtime_ms FROM documents WHERE path = ?").get(path) as
-          | { id: number; size: number; mtime_ms: number }
-          | undefined;
-        if (old && old.size === size && old.mtime_ms === mtime) return false;
-        if (old) {
-          this.#db.prepare("DELETE FROM documents_fts WHERE rowid = ?").run(old.id);
-          this.#db
-            .prepare(
-              "UPDATE documents SET size = ?, mtime_ms = ?, title = ?, body = ?, error = ?, indexed_at = ? WHERE id = ?",
-            )
-            .run(size, mtime, title, body, error, new Date().toISOString(), old.id);
-          if (!error)
-            this.#db
-              .prepare("INSERT INTO documents_fts (rowid, title, body) VALUES (?, ?, ?)")
-              .run(old.id, title, body);
-        } else {
-          const info = this.#db
-            .prepare(
-              "INSERT INTO documents (path, size, mtime_ms, title, body, error, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            )
-            .run(path, size, mtime, title, body, error, new Date().toISOString());
-          if (!error) {
-            this.#db
-              .prepare("INSERT INTO documents_fts (rowid, title, body) VALUES (?, ?, ?)")
-              .run(info.lastInsertRowid, title, body);
-          }
-        }
-        return true;
-      },
-    ).immediate;
-    const seen = new Set<string>();
-    for (const file of walk.files) {
-      signal?.throwIfAborted();
-      seen.add(file.path);
+    const current = (file: { path: string; size: number; mtimeMs: number }): boolean => {
       const old = known.get(file.path);
-      if (old && old.size === file.size && old.mtime_ms === file.mtimeMs) {
-        stats.unchanged++;
-        continue;
+      return old !== undefined && old.size === file.size && old.mtime_ms === file.mtimeMs;
+    };
+    const changed = walk.files.filter((file) => !current(file));
+    stats.unchanged = walk.files.length - changed.length;
+
+    const pool = changed.length > 0 ? extractionPool() : undefined;
+    const pending: Extracted[] = [];
+    let done = 0;
+    let lastCommit = Date.now();
+    const commit = (): void => {
+      const batch = pending.splice(0);
+      if (batch.length === 0) return;
+      for (const [index, written] of this.#writeBatch(batch).entries()) {
+        const entry = batch[index];
+        if (!entry) continue;
+        if (!written) stats.unchanged++;
+        else if (known.has(entry.path)) stats.updated++;
+        else stats.added++;
       }
+      lastCommit = Date.now();
+    };
+    const extractOne = async (file: (typeof changed)[number]): Promise<void> => {
       let title = "";
       let body = "";
       let error = "";
       try {
         // A link is extracted as its target's type (and title), exactly as the fetcher reads it.
         const target = relative(this.root, file.absolute).split(sep).join("/");
-        const extracted = await extractFile(target, await readFile(file.absolute));
+        const extracted = await extractFileOffThread(target, await readFile(file.absolute), signal, pool);
         title = extracted.title;
         body = extracted.text;
       } catch (failure) {
+        if (signal?.aborted) throw failure;
         error = describeError(failure);
         stats.failed.push({ path: file.path, reason: error });
       }
-      if (!upsert(file.path, file.size, file.mtimeMs, title, body, error)) stats.unchanged++;
-      else if (old) stats.updated++;
-      else stats.added++;
+      pending.push({ path: file.path, size: file.size, mtime: file.mtimeMs, title, body, error });
+      done++;
+      progress?.(done, changed.length);
+      if (pending.length >= BATCH_FILES || Date.now() - lastCommit >= BATCH_MS) commit();
+    };
+    // Enough extractions in flight to keep every worker busy while this thread reads and writes.
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(changed.length, (pool?.threads ?? 0) * 2 + 2) }, async () => {
+      while (next < changed.length) {
+        signal?.throwIfAborted();
+        const file = changed[next++];
+        if (file) await extractOne(file);
+      }
+    });
+    try {
+      await Promise.all(lanes);
+    } finally {
+      // What was extracted before a failure or a cancel is kept: the next refresh skips it.
+      commit();
     }
+    const seen = new Set(walk.files.map((file) => file.path));
     const remove = this.#db.transaction((ids: number[]) => {
       for (const id of ids) {
         this.#db.prepare("DELETE FROM documents_fts WHERE rowid = ?").run(id);
@@ -186,7 +206,43 @@ export class CorpusIndex {
     remove(gone);
     stats.removed = gone.length;
     stats.documents = seen.size;
+    stats.failed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return stats;
+  }
+
+  /**
+   * Writes extracted files in one transaction; for each, whether it was written. Another
+   * process sharing the index (workers on one machine) may have indexed a file since it was
+   * read: the row is read again under the write lock and kept when it is current.
+   */
+  #writeBatch(batch: readonly Extracted[]): boolean[] {
+    const find = this.#db.prepare("SELECT id, size, mtime_ms FROM documents WHERE path = ?");
+    const unindex = this.#db.prepare("DELETE FROM documents_fts WHERE rowid = ?");
+    const update = this.#db.prepare(
+      "UPDATE documents SET size = ?, mtime_ms = ?, title = ?, body = ?, error = ?, indexed_at = ? WHERE id = ?",
+    );
+    const insert = this.#db.prepare(
+      "INSERT INTO documents (path, size, mtime_ms, title, body, error, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    const index = this.#db.prepare("INSERT INTO documents_fts (rowid, title, body) VALUES (?, ?, ?)");
+    const write = this.#db.transaction((entries: readonly Extracted[]): boolean[] => {
+      const now = new Date().toISOString();
+      return entries.map(({ path, size, mtime, title, body, error }) => {
+        const old = find.get(path) as { id: number; size: number; mtime_ms: number } | undefined;
+        if (old && old.size === size && old.mtime_ms === mtime) return false;
+        let id: number | bigint;
+        if (old) {
+          unindex.run(old.id);
+          update.run(size, mtime, title, body, error, now, old.id);
+          id = old.id;
+        } else {
+          id = insert.run(path, size, mtime, title, body, error, now).lastInsertRowid;
+        }
+        if (!error) index.run(id, title, body);
+        return true;
+      });
+    });
+    return write.immediate(batch);
   }
 
   /** bm25-ranked documents for the content words of `text` (any word may match). */

@@ -3,12 +3,14 @@ import type { OpenScope, ScopeOpener } from "../../ports/evidence-scope.js";
 import type { EvidenceScope } from "../../ports/store.js";
 import { CorpusFetcher } from "../fetch/corpus/corpus-fetcher.js";
 import { CorpusSearch } from "../search/corpus/corpus-search.js";
-import { CorpusIndex, indexFileFor } from "./corpus-index.js";
+import { CorpusIndex, type IndexProgress, indexFileFor } from "./corpus-index.js";
 import { resolveCorpusRoot } from "./corpus-paths.js";
 
 export interface CorpusScopeOptions {
   /** Folder holding one index file per corpus. */
   indexDir: string;
+  /** Hears how far each refresh of an index has come (a terminal's progress line). */
+  progress?: IndexProgress;
 }
 
 export function corpusScopeOpener(options: CorpusScopeOptions): ScopeOpener {
@@ -21,7 +23,7 @@ export function corpusScopeOpener(options: CorpusScopeOptions): ScopeOpener {
         search: new CorpusSearch(index),
         fetcher: new CorpusFetcher(root),
         async prepare(signal) {
-          const stats = await index.refresh(signal);
+          const stats = await index.refresh(signal, options.progress);
           return {
             documents: stats.documents,
             added: stats.added,

@@ -9,6 +9,24 @@ import { describeEvent } from "../event-lines.js";
 export interface ProgressOptions {
   stream: NodeJS.WriteStream;
   maxSources: number;
+  /** The corpus index being brought up to date, shown on the status line while it lasts. */
+  indexing?: IndexMeter;
+}
+
+/** How far a corpus refresh has come: fed by the index (its IndexProgress), read by the status line. */
+export class IndexMeter {
+  #done = 0;
+  #total = 0;
+  readonly report = (done: number, total: number): void => {
+    this.#done = done;
+    this.#total = total;
+  };
+  /** "indexed 1,200 of 5,183 files" while files are left to index; "" otherwise. */
+  text(): string {
+    if (this.#total === 0 || this.#done >= this.#total) return "";
+    const n = (value: number) => value.toLocaleString("en-US");
+    return `indexed ${n(this.#done)} of ${n(this.#total)} files`;
+  }
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
@@ -22,8 +40,9 @@ export function progressListener(options: ProgressOptions): { listener: (event: 
   let drawn = false;
   let ticker: NodeJS.Timeout | undefined;
   const draw = (): void => {
+    const indexing = options.indexing?.text() ?? "";
     stream.write(
-      `\r\x1b[2K[${stage}] ${sources}/${options.maxSources} sources · ${seconds(performance.now() - started)}`,
+      `\r\x1b[2K[${stage}] ${indexing === "" ? `${sources}/${options.maxSources} sources` : indexing} · ${seconds(performance.now() - started)}`,
     );
     drawn = true;
   };

@@ -4,6 +4,7 @@ import { isQueued } from "../../ports/store.js";
 import { readConfigFile } from "./config-file.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
+import { IndexMeter } from "./progress.js";
 import type { EnqueueOptions } from "./queue-commands.js";
 import { execute } from "./run-execution.js";
 import { buildRequest, type CommonOptions, type RunCommandOptions } from "./run-request.js";
@@ -23,11 +24,16 @@ export async function runCommand(question: string, options: RunOptions): Promise
   const request = await buildRequest(question, options, { model: spec, file });
   if (options.queue) return (await import("./queue-commands.js")).enqueueRun(paths, request, options);
   const store = await openStore(paths, options.db);
-  const runtime = buildRuntime(paths, store, model, process.env);
+  const indexing = new IndexMeter();
+  const runtime = buildRuntime(paths, store, model, process.env, { indexProgress: indexing.report });
   if (options.tui && interactive())
     return (await import("../tui/tui-command.js")).runWithTui(store, runtime, request, options, process.env);
-  return execute(store, options, request.budgets.maxSources, (listeners, signal) =>
-    runtime.run(request, { listeners, signal }),
+  return execute(
+    store,
+    options,
+    request.budgets.maxSources,
+    (listeners, signal) => runtime.run(request, { listeners, signal }),
+    indexing,
   );
 }
 
@@ -51,11 +57,17 @@ export async function resumeCommand(runId: number, options: CommonOptions): Prom
     await store.close();
     throw error;
   }
-  const runtime = buildRuntime(paths, store, model, process.env);
+  const indexing = new IndexMeter();
+  const runtime = buildRuntime(paths, store, model, process.env, { indexProgress: indexing.report });
   // A run recorded but never started (by `assay tui`, or a server that stopped) starts from the beginning.
   const queued = isQueued(run);
   // The run's lease decides who drives it: the runtime refuses a run another process holds.
-  return execute(store, options, run.request.budgets.maxSources, (listeners, signal) =>
-    queued ? runtime.start(runId, { listeners, signal }) : runtime.resume(runId, { listeners, signal }),
+  return execute(
+    store,
+    options,
+    run.request.budgets.maxSources,
+    (listeners, signal) =>
+      queued ? runtime.start(runId, { listeners, signal }) : runtime.resume(runId, { listeners, signal }),
+    indexing,
   );
 }

@@ -6,7 +6,7 @@ import type { RunEvent, Store } from "../../ports/store.js";
 import type { RunOutcome } from "../../runtime/runtime.js";
 import { EXIT } from "./exit-codes.js";
 import type { Fault } from "./options.js";
-import { progressListener } from "./progress.js";
+import { type IndexMeter, progressListener } from "./progress.js";
 import type { CommonOptions } from "./run-request.js";
 
 export function faultListener(fault: Fault | undefined): ((event: RunEvent) => void)[] {
@@ -86,8 +86,11 @@ export async function execute(
   options: CommonOptions,
   maxSources: number,
   start: (listeners: ((event: RunEvent) => void)[], signal: AbortSignal) => Promise<RunOutcome>,
+  indexing?: IndexMeter,
 ): Promise<number> {
-  const progress = options.quiet ? undefined : progressListener({ stream: process.stderr, maxSources });
+  const progress = options.quiet
+    ? undefined
+    : progressListener({ stream: process.stderr, maxSources, ...(indexing ? { indexing } : {}) });
   try {
     const { outcome, interrupted } = await withInterrupt((signal) =>
       start([...(progress ? [progress.listener] : []), ...faultListener(options.fault)], signal),

@@ -2,6 +2,7 @@
 
 import { join } from "node:path";
 import { systemClock } from "../../adapters/clock/system-clock.js";
+import type { IndexProgress } from "../../adapters/corpus/corpus-index.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
 import { FileNotes } from "../../adapters/notes/file-notes.js";
 import { searchKeyVariable } from "../../adapters/search/search-registry.js";
@@ -19,7 +20,7 @@ export function buildRuntime(
   store: Store,
   model: Model | undefined,
   environment: Record<string, string | undefined>,
-  overrides: { leaseMs?: number } = {},
+  overrides: { leaseMs?: number; indexProgress?: IndexProgress } = {},
 ): Runtime {
   return createRuntime({
     ...(model ? { model } : {}),
@@ -28,7 +29,10 @@ export function buildRuntime(
     notes: new FileNotes({ directory: paths.notesDir }),
     clock: systemClock,
     scopes: scopeRouter({
-      corpus: corpusScopeOpener({ indexDir: paths.indexDir }),
+      corpus: corpusScopeOpener({
+        indexDir: paths.indexDir,
+        ...(overrides.indexProgress ? { progress: overrides.indexProgress } : {}),
+      }),
       web: webScopeOpener({
         apiKeyFor: (provider) => {
           const variable = searchKeyVariable(provider);
