@@ -16,7 +16,7 @@ import { progressListener } from "../cli/progress.js";
 import { conclude, withInterrupt } from "../cli/run-execution.js";
 import type { CommonOptions } from "../cli/run-request.js";
 import { buildRequest } from "../cli/run-request.js";
-import { listRuns } from "../cli/runs-commands.js";
+import { listRuns } from "../cli/runs-list.js";
 import { artifactStoreFor, openStore } from "../cli/stores.js";
 import { interactive } from "../cli/terminal.js";
 import { buildRuntime } from "../cli/wiring.js";

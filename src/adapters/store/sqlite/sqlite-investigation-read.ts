@@ -20,20 +20,22 @@ import {
   text,
   transitionFromRow,
 } from "../store-rows.js";
+import { prepared } from "./sqlite-statements.js";
 
 /** Id order: by prefix, then numerically (`q_999` before `q_1000`). */
 const ID_ORDER = "SUBSTR(id, 1, INSTR(id, '_')), LENGTH(id), id";
 
 /** Reads the whole investigation of a run. */
 export function loadInvestigation(db: Database, runId: number): StoredInvestigation {
-  const all = (sql: string): Row[] => db.prepare(sql).all(runId) as Row[];
+  const all = (sql: string): Row[] => prepared(db, sql).all(runId) as Row[];
   const challengeSources = challengeSourceMap(
     all("SELECT challenge_id, source_id FROM inv_challenge_sources WHERE run_id = ? ORDER BY rowid"),
   );
-  const latest = db
-    .prepare("SELECT seq, text, reason FROM inv_notes_versions WHERE run_id = ? ORDER BY seq DESC LIMIT 1")
-    .get(runId) as Row | undefined;
-  const { count } = db.prepare("SELECT COUNT(*) AS count FROM inv_notes_versions WHERE run_id = ?").get(runId) as {
+  const latest = prepared(
+    db,
+    "SELECT seq, text, reason FROM inv_notes_versions WHERE run_id = ? ORDER BY seq DESC LIMIT 1",
+  ).get(runId) as Row | undefined;
+  const { count } = prepared(db, "SELECT COUNT(*) AS count FROM inv_notes_versions WHERE run_id = ?").get(runId) as {
     count: number;
   };
   return {
@@ -61,6 +63,6 @@ export function loadInvestigation(db: Database, runId: number): StoredInvestigat
 
 /** All notes versions of a run, oldest first. */
 export function listNotesVersions(db: Database, runId: number): NotesVersion[] {
-  const rows = db.prepare("SELECT * FROM inv_notes_versions WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
+  const rows = prepared(db, "SELECT * FROM inv_notes_versions WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
   return rows.map(notesVersionFromRow);
 }

@@ -9,6 +9,7 @@ import { chunkId } from "../../../core/ids.js";
 import type { Attempt, Challenge, Mutation, Question, Transition } from "../../../core/investigative/types.js";
 import { IdConflictError, LedgerIntegrityError } from "../../../ports/investigation-store.js";
 import { num, type Row, text } from "../store-rows.js";
+import { prepared } from "./sqlite-statements.js";
 
 /** Per-run counters by id prefix: `q_001`, `c_001`, `d_001`, `ch_001`. */
 const ID_PATTERN = /^(q|c|d|ch)_(\d+)$/;
@@ -26,7 +27,7 @@ class MutationWriter {
   }
 
   #get(sql: string, ...values: unknown[]): Row | undefined {
-    return this.#db.prepare(sql).get(this.#runId, ...values) as Row | undefined;
+    return prepared(this.#db, sql).get(this.#runId, ...values) as Row | undefined;
   }
 
   /** Checks that `id` is either stored in `table` or exactly the next of its prefix's counter. */
@@ -40,7 +41,7 @@ class MutationWriter {
     let last = this.#counters.get(prefix);
     if (last === undefined) {
       last = 0;
-      for (const row of this.#db.prepare(`SELECT id FROM ${table} WHERE run_id = ?`).all(this.#runId) as Row[]) {
+      for (const row of prepared(this.#db, `SELECT id FROM ${table} WHERE run_id = ?`).all(this.#runId) as Row[]) {
         const stored = ID_PATTERN.exec(text(row, "id"));
         if (stored?.[1] === prefix) last = Math.max(last, Number(stored[2]));
       }
@@ -82,7 +83,7 @@ class MutationWriter {
 
   /** Runs `sql` with named parameters; `@runId` is this run. */
   #write(sql: string, values: object): number {
-    return this.#db.prepare(sql).run({ ...values, runId: this.#runId }).changes;
+    return prepared(this.#db, sql).run({ ...values, runId: this.#runId }).changes;
   }
 
   questions(questions: readonly Question[]): void {

@@ -56,6 +56,7 @@ import {
 import { applyMutation } from "./sqlite-investigation.js";
 import { listNotesVersions, loadInvestigation } from "./sqlite-investigation-read.js";
 import { migrate } from "./sqlite-migrations.js";
+import { prepared } from "./sqlite-statements.js";
 
 export interface SqliteStoreOptions {
   /** Database file, or ':memory:'. */
@@ -97,7 +98,7 @@ export class SqliteStore implements Store, InvestigationStore {
   /** Inside a write's transaction: refuses it when the run's lease moved on from the fence's. */
   #guard(runId: number): void {
     if (this.#fence?.lease.runId !== runId) return;
-    const row = this.db.prepare("SELECT lease_holder, lease_epoch FROM runs WHERE id = ?").get(runId) as
+    const row = prepared(this.db, "SELECT lease_holder, lease_epoch FROM runs WHERE id = ?").get(runId) as
       | { lease_holder: string; lease_epoch: number }
       | undefined;
     checkFence(this.#fence, runId, row);
@@ -112,9 +113,10 @@ export class SqliteStore implements Store, InvestigationStore {
     claim: { holder: string; now: string; expiresAt: string; replacing?: string },
   ): Promise<LeaseAttempt> {
     const take = this.db.transaction((): LeaseAttempt => {
-      const row = this.db
-        .prepare("SELECT status, lease_holder, lease_epoch, lease_expires_at FROM runs WHERE id = ?")
-        .get(runId) as
+      const row = prepared(
+        this.db,
+        "SELECT status, lease_holder, lease_epoch, lease_expires_at FROM runs WHERE id = ?",
+      ).get(runId) as
         | { status: RunStatus; lease_holder: string; lease_epoch: number; lease_expires_at: string }
         | undefined;
       if (!row) return { ok: false, holder: "", expiresAt: "", status: "missing" };
@@ -122,33 +124,30 @@ export class SqliteStore implements Store, InvestigationStore {
       if (row.status !== "running" || !free)
         return { ok: false, holder: row.lease_holder, expiresAt: row.lease_expires_at, status: row.status };
       const epoch = row.lease_epoch + 1;
-      this.db
-        .prepare(
-          `UPDATE runs SET lease_holder = ?, lease_epoch = ?, lease_expires_at = ?, heartbeat_at = ?, updated_at = ?
+      prepared(
+        this.db,
+        `UPDATE runs SET lease_holder = ?, lease_epoch = ?, lease_expires_at = ?, heartbeat_at = ?, updated_at = ?
            WHERE id = ?`,
-        )
-        .run(claim.holder, epoch, claim.expiresAt, claim.now, this.#iso(), runId);
+      ).run(claim.holder, epoch, claim.expiresAt, claim.now, this.#iso(), runId);
       return { ok: true, lease: { runId, holder: claim.holder, epoch, expiresAt: claim.expiresAt } };
     });
     return take.immediate();
   }
 
   async renewLease(lease: RunLease, renewal: { now: string; expiresAt: string }): Promise<RunLease | undefined> {
-    const info = this.db
-      .prepare(
-        `UPDATE runs SET lease_expires_at = ?, heartbeat_at = ?
+    const info = prepared(
+      this.db,
+      `UPDATE runs SET lease_expires_at = ?, heartbeat_at = ?
          WHERE id = ? AND lease_holder = ? AND lease_epoch = ? AND lease_holder <> ''`,
-      )
-      .run(renewal.expiresAt, renewal.now, lease.runId, lease.holder, lease.epoch);
+    ).run(renewal.expiresAt, renewal.now, lease.runId, lease.holder, lease.epoch);
     return info.changes === 1 ? { ...lease, expiresAt: renewal.expiresAt } : undefined;
   }
 
   async releaseLease(lease: RunLease): Promise<void> {
-    this.db
-      .prepare(
-        "UPDATE runs SET lease_holder = '', lease_expires_at = '' WHERE id = ? AND lease_holder = ? AND lease_epoch = ?",
-      )
-      .run(lease.runId, lease.holder, lease.epoch);
+    prepared(
+      this.db,
+      "UPDATE runs SET lease_holder = '', lease_expires_at = '' WHERE id = ? AND lease_holder = ? AND lease_epoch = ?",
+    ).run(lease.runId, lease.holder, lease.epoch);
   }
 
   #iso(): string {
@@ -160,122 +159,124 @@ export class SqliteStore implements Store, InvestigationStore {
     options: { originAt: string; worker: string; userId?: string },
   ): Promise<RunRecord> {
     const now = this.#iso();
-    const info = this.db
-      .prepare(
-        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, options, origin_at, worker,
+    const info = prepared(
+      this.db,
+      `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, options, origin_at, worker,
            user_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        request.question,
-        request.language,
-        request.strategy,
-        request.model,
-        JSON.stringify(request.scope),
-        JSON.stringify(request.budgets),
-        request.outDir,
-        runOptionsOf(request),
-        options.originAt,
-        options.worker,
-        options.userId ?? "local",
-        now,
-        now,
-      );
+    ).run(
+      request.question,
+      request.language,
+      request.strategy,
+      request.model,
+      JSON.stringify(request.scope),
+      JSON.stringify(request.budgets),
+      request.outDir,
+      runOptionsOf(request),
+      options.originAt,
+      options.worker,
+      options.userId ?? "local",
+      now,
+      now,
+    );
     const run = await this.getRun(Number(info.lastInsertRowid));
     if (!run) throw new StoreError("the run just created cannot be read back");
     return run;
   }
 
   async getRun(runId: number): Promise<RunRecord | undefined> {
-    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(runId) as Row | undefined;
+    const row = prepared(this.db, "SELECT * FROM runs WHERE id = ?").get(runId) as Row | undefined;
     return row ? runFromRow(row) : undefined;
   }
 
   async listRuns(options: { limit?: number; userId?: string } = {}): Promise<RunRecord[]> {
     const rows = (
       options.userId === undefined
-        ? this.db.prepare("SELECT * FROM runs ORDER BY id DESC LIMIT ?").all(options.limit ?? 50)
-        : this.db
-            .prepare("SELECT * FROM runs WHERE user_id = ? ORDER BY id DESC LIMIT ?")
-            .all(options.userId, options.limit ?? 50)
+        ? prepared(this.db, "SELECT * FROM runs ORDER BY id DESC LIMIT ?").all(options.limit ?? 50)
+        : prepared(this.db, "SELECT * FROM runs WHERE user_id = ? ORDER BY id DESC LIMIT ?").all(
+            options.userId,
+            options.limit ?? 50,
+          )
     ) as Row[];
     return rows.map((row) => runFromRow(row));
   }
 
   async createApiToken(token: NewApiToken): Promise<ApiTokenRecord> {
-    const info = this.db
-      .prepare("INSERT INTO api_tokens (user_id, name, token_sha256, created_at) VALUES (?, ?, ?, ?)")
-      .run(token.userId, token.name, token.hash, token.createdAt);
-    const row = this.db.prepare("SELECT * FROM api_tokens WHERE id = ?").get(Number(info.lastInsertRowid)) as Row;
+    const info = prepared(
+      this.db,
+      "INSERT INTO api_tokens (user_id, name, token_sha256, created_at) VALUES (?, ?, ?, ?)",
+    ).run(token.userId, token.name, token.hash, token.createdAt);
+    const row = prepared(this.db, "SELECT * FROM api_tokens WHERE id = ?").get(Number(info.lastInsertRowid)) as Row;
     return apiTokenFromRow(row);
   }
 
   async findApiToken(hash: string): Promise<ApiTokenRecord | undefined> {
-    const row = this.db.prepare("SELECT * FROM api_tokens WHERE token_sha256 = ?").get(hash) as Row | undefined;
+    const row = prepared(this.db, "SELECT * FROM api_tokens WHERE token_sha256 = ?").get(hash) as Row | undefined;
     return row ? apiTokenFromRow(row) : undefined;
   }
 
   async listApiTokens(options: { userId?: string } = {}): Promise<ApiTokenRecord[]> {
     const rows = (
       options.userId === undefined
-        ? this.db.prepare("SELECT * FROM api_tokens ORDER BY id DESC").all()
-        : this.db.prepare("SELECT * FROM api_tokens WHERE user_id = ? ORDER BY id DESC").all(options.userId)
+        ? prepared(this.db, "SELECT * FROM api_tokens ORDER BY id DESC").all()
+        : prepared(this.db, "SELECT * FROM api_tokens WHERE user_id = ? ORDER BY id DESC").all(options.userId)
     ) as Row[];
     return rows.map(apiTokenFromRow);
   }
 
   async revokeApiToken(id: number, at: string): Promise<boolean> {
     return this.db.transaction(() => {
-      const info = this.db.prepare("UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at = ''").run(at, id);
-      this.db.prepare("DELETE FROM web_sessions WHERE token_id = ?").run(id);
+      const info = prepared(this.db, "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at = ''").run(
+        at,
+        id,
+      );
+      prepared(this.db, "DELETE FROM web_sessions WHERE token_id = ?").run(id);
       return info.changes > 0;
     })();
   }
 
   async touchApiToken(id: number, at: string): Promise<void> {
-    this.db.prepare("UPDATE api_tokens SET last_used_at = ? WHERE id = ?").run(at, id);
+    prepared(this.db, "UPDATE api_tokens SET last_used_at = ? WHERE id = ?").run(at, id);
   }
 
   async createWebSession(session: NewWebSession): Promise<WebSessionRecord> {
-    const info = this.db
-      .prepare(
-        `INSERT INTO web_sessions (session_sha256, user_id, token_id, created_at, expires_at, idle_timeout_ms,
+    const info = prepared(
+      this.db,
+      `INSERT INTO web_sessions (session_sha256, user_id, token_id, created_at, expires_at, idle_timeout_ms,
            last_used_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        session.hash,
-        session.userId,
-        session.tokenId,
-        session.createdAt,
-        session.expiresAt,
-        session.idleTimeoutMs,
-        session.createdAt,
-      );
-    const row = this.db.prepare("SELECT * FROM web_sessions WHERE id = ?").get(Number(info.lastInsertRowid)) as Row;
+    ).run(
+      session.hash,
+      session.userId,
+      session.tokenId,
+      session.createdAt,
+      session.expiresAt,
+      session.idleTimeoutMs,
+      session.createdAt,
+    );
+    const row = prepared(this.db, "SELECT * FROM web_sessions WHERE id = ?").get(Number(info.lastInsertRowid)) as Row;
     return webSessionFromRow(row);
   }
 
   async findWebSession(hash: string): Promise<WebSessionRecord | undefined> {
-    const row = this.db
-      .prepare(
-        `SELECT s.* FROM web_sessions s JOIN api_tokens t ON t.id = s.token_id
+    const row = prepared(
+      this.db,
+      `SELECT s.* FROM web_sessions s JOIN api_tokens t ON t.id = s.token_id
          WHERE s.session_sha256 = ? AND t.revoked_at = ''`,
-      )
-      .get(hash) as Row | undefined;
+    ).get(hash) as Row | undefined;
     return row ? webSessionFromRow(row) : undefined;
   }
 
   async touchWebSession(id: number, at: string): Promise<void> {
-    this.db.prepare("UPDATE web_sessions SET last_used_at = ? WHERE id = ?").run(at, id);
+    prepared(this.db, "UPDATE web_sessions SET last_used_at = ? WHERE id = ?").run(at, id);
   }
 
   async deleteWebSession(hash: string): Promise<boolean> {
-    return this.db.prepare("DELETE FROM web_sessions WHERE session_sha256 = ?").run(hash).changes > 0;
+    return prepared(this.db, "DELETE FROM web_sessions WHERE session_sha256 = ?").run(hash).changes > 0;
   }
 
   async pruneWebSessions(at: string): Promise<number> {
-    return this.db.prepare("DELETE FROM web_sessions WHERE expires_at <= ?").run(at).changes;
+    return prepared(this.db, "DELETE FROM web_sessions WHERE expires_at <= ?").run(at).changes;
   }
 
   async updateRun(runId: number, patch: RunPatch): Promise<void> {
@@ -305,7 +306,7 @@ export class SqliteStore implements Store, InvestigationStore {
     this.db
       .transaction(() => {
         this.#guard(runId);
-        this.db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...values);
+        prepared(this.db, `UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...values);
       })
       .immediate();
   }
@@ -313,123 +314,124 @@ export class SqliteStore implements Store, InvestigationStore {
   async appendEvent(runId: number, event: NewEvent): Promise<RunEvent> {
     const insert = this.db.transaction(() => {
       this.#guard(runId);
-      const { next } = this.db
-        .prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM run_events WHERE run_id = ?")
-        .get(runId) as { next: number };
-      this.db
-        .prepare("INSERT INTO run_events (run_id, seq, type, offset_ms, at, data) VALUES (?, ?, ?, ?, ?, ?)")
-        .run(runId, next, event.type, event.offsetMs, event.at, JSON.stringify(event.data));
+      const { next } = prepared(
+        this.db,
+        "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM run_events WHERE run_id = ?",
+      ).get(runId) as { next: number };
+      prepared(
+        this.db,
+        "INSERT INTO run_events (run_id, seq, type, offset_ms, at, data) VALUES (?, ?, ?, ?, ?, ?)",
+      ).run(runId, next, event.type, event.offsetMs, event.at, JSON.stringify(event.data));
       return next;
     });
     return { ...event, runId, seq: insert.immediate() };
   }
 
   async userUsage(userId: string, options: { since?: string } = {}): Promise<GenerationUsage> {
-    const rows = this.db
-      .prepare(
-        `SELECT e.type, e.data FROM run_events e JOIN runs r ON r.id = e.run_id
+    const rows = prepared(
+      this.db,
+      `SELECT e.type, e.data FROM run_events e JOIN runs r ON r.id = e.run_id
          WHERE r.user_id = ? AND e.type IN ('generation-finished', 'generation-failed') AND e.at >= ?`,
-      )
-      .all(userId, options.since ?? "") as { type: string; data: string }[];
+    ).all(userId, options.since ?? "") as { type: string; data: string }[];
     return usageOf(
       rows.map((row) => ({ type: row.type, data: parseJson<Record<string, unknown>>(row.data, "event data") })),
     );
   }
 
   async listEvents(runId: number, options: { afterSeq?: number } = {}): Promise<RunEvent[]> {
-    const rows = this.db
-      .prepare("SELECT * FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq")
-      .all(runId, options.afterSeq ?? 0) as Row[];
+    const rows = prepared(this.db, "SELECT * FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq").all(
+      runId,
+      options.afterSeq ?? 0,
+    ) as Row[];
     return rows.map((row) => eventFromRow(runId, row));
   }
 
   async recordSearchCall(runId: number, call: NewSearchCall): Promise<SearchCallRecord> {
     const insert = this.db.transaction(() => {
       this.#guard(runId);
-      const { count } = this.db.prepare("SELECT COUNT(*) AS count FROM search_calls WHERE run_id = ?").get(runId) as {
+      const { count } = prepared(this.db, "SELECT COUNT(*) AS count FROM search_calls WHERE run_id = ?").get(runId) as {
         count: number;
       };
       const id = queryId(count + 1);
-      this.db
-        .prepare(
-          `INSERT INTO search_calls (run_id, id, origin, query, status, hits, error, started_ms, finished_ms, created_at)
+      prepared(
+        this.db,
+        `INSERT INTO search_calls (run_id, id, origin, query, status, hits, error, started_ms, finished_ms, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          runId,
-          id,
-          call.origin,
-          JSON.stringify(call.query),
-          call.status,
-          JSON.stringify(call.hits),
-          call.error,
-          call.startedMs,
-          call.finishedMs,
-          this.#iso(),
-        );
+      ).run(
+        runId,
+        id,
+        call.origin,
+        JSON.stringify(call.query),
+        call.status,
+        JSON.stringify(call.hits),
+        call.error,
+        call.startedMs,
+        call.finishedMs,
+        this.#iso(),
+      );
       return id;
     });
     return { ...call, runId, id: insert.immediate() };
   }
 
   async listSearchCalls(runId: number): Promise<SearchCallRecord[]> {
-    const rows = this.db.prepare("SELECT * FROM search_calls WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
+    const rows = prepared(this.db, "SELECT * FROM search_calls WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
     return rows.map((row) => searchCallFromRow(runId, row));
   }
 
   #insertProvenance(runId: number, id: string, provenance: Provenance): void {
-    this.db
-      .prepare(
-        `INSERT OR IGNORE INTO source_provenance (run_id, source_id, query_id, rank, requested_anchor, created_at)
+    prepared(
+      this.db,
+      `INSERT OR IGNORE INTO source_provenance (run_id, source_id, query_id, rank, requested_anchor, created_at)
          VALUES (?, ?, ?, ?, ?, ?)`,
-      )
-      .run(runId, id, provenance.queryId, provenance.rank, provenance.requestedAnchor, this.#iso());
+    ).run(runId, id, provenance.queryId, provenance.rank, provenance.requestedAnchor, this.#iso());
   }
 
   async persistSource(runId: number, source: NewSource, offsetNow: () => number): Promise<PersistResult> {
     const write = this.db.transaction((): { id: string; duplicate: boolean } => {
       this.#guard(runId);
-      const existing = this.db
-        .prepare("SELECT id FROM sources WHERE run_id = ? AND canonical_anchor = ?")
-        .get(runId, source.canonicalAnchor) as { id: string } | undefined;
+      const existing = prepared(this.db, "SELECT id FROM sources WHERE run_id = ? AND canonical_anchor = ?").get(
+        runId,
+        source.canonicalAnchor,
+      ) as { id: string } | undefined;
       if (existing) {
         this.#insertProvenance(runId, existing.id, source.provenance);
         return { id: existing.id, duplicate: true };
       }
-      const { count } = this.db.prepare("SELECT COUNT(*) AS count FROM sources WHERE run_id = ?").get(runId) as {
+      const { count } = prepared(this.db, "SELECT COUNT(*) AS count FROM sources WHERE run_id = ?").get(runId) as {
         count: number;
       };
       const id = sourceId(count + 1);
-      this.db
-        .prepare(
-          `INSERT INTO sources (run_id, id, requested_anchor, canonical_anchor, title, transport, path, url, domain,
+      prepared(
+        this.db,
+        `INSERT INTO sources (run_id, id, requested_anchor, canonical_anchor, title, transport, path, url, domain,
              content_type, content, truncated, sha256, captured_at, fetched_ms, persisted_ms)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          runId,
-          id,
-          source.requestedAnchor,
-          source.canonicalAnchor,
-          source.title,
-          source.transport,
-          source.path ?? "",
-          source.url ?? "",
-          source.domain,
-          source.contentType,
-          source.content,
-          source.truncated ? 1 : 0,
-          source.sha256,
-          source.capturedAt,
-          source.fetchedMs,
-          0,
-        );
-      const insertChunk = this.db.prepare(
+      ).run(
+        runId,
+        id,
+        source.requestedAnchor,
+        source.canonicalAnchor,
+        source.title,
+        source.transport,
+        source.path ?? "",
+        source.url ?? "",
+        source.domain,
+        source.contentType,
+        source.content,
+        source.truncated ? 1 : 0,
+        source.sha256,
+        source.capturedAt,
+        source.fetchedMs,
+        0,
+      );
+      const insertChunk = prepared(
+        this.db,
         "INSERT INTO chunks (run_id, source_id, seq, start_offset, end_offset, text) VALUES (?, ?, ?, ?, ?, ?)",
       );
       for (const chunk of source.chunks) insertChunk.run(runId, id, chunk.seq, chunk.start, chunk.end, chunk.text);
       this.#insertProvenance(runId, id, source.provenance);
-      this.db.prepare("UPDATE sources SET persisted_ms = ? WHERE run_id = ? AND id = ?").run(offsetNow(), runId, id);
+      prepared(this.db, "UPDATE sources SET persisted_ms = ? WHERE run_id = ? AND id = ?").run(offsetNow(), runId, id);
       return { id, duplicate: false };
     });
     let written: { id: string; duplicate: boolean };
@@ -447,16 +449,18 @@ export class SqliteStore implements Store, InvestigationStore {
   }
 
   #chunks(runId: number, id: string): ChunkRecord[] {
-    const rows = this.db
-      .prepare("SELECT * FROM chunks WHERE run_id = ? AND source_id = ? ORDER BY seq")
-      .all(runId, id) as Row[];
+    const rows = prepared(this.db, "SELECT * FROM chunks WHERE run_id = ? AND source_id = ? ORDER BY seq").all(
+      runId,
+      id,
+    ) as Row[];
     return rows.map((row) => chunkFromRow(id, row));
   }
 
   #provenance(runId: number, id: string): Provenance[] {
-    const rows = this.db
-      .prepare("SELECT * FROM source_provenance WHERE run_id = ? AND source_id = ? ORDER BY rowid")
-      .all(runId, id) as Row[];
+    const rows = prepared(
+      this.db,
+      "SELECT * FROM source_provenance WHERE run_id = ? AND source_id = ? ORDER BY rowid",
+    ).all(runId, id) as Row[];
     return rows.map(provenanceFromRow);
   }
 
@@ -467,12 +471,14 @@ export class SqliteStore implements Store, InvestigationStore {
   }
 
   #source(runId: number, id: string): SourceRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM sources WHERE run_id = ? AND id = ?").get(runId, id) as Row | undefined;
+    const row = prepared(this.db, "SELECT * FROM sources WHERE run_id = ? AND id = ?").get(runId, id) as
+      | Row
+      | undefined;
     return row ? this.#sourceFromRow(row) : undefined;
   }
 
   async listSources(runId: number): Promise<SourceRecord[]> {
-    const rows = this.db.prepare("SELECT * FROM sources WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
+    const rows = prepared(this.db, "SELECT * FROM sources WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
     return rows.map((row) => this.#sourceFromRow(row));
   }
 
@@ -480,26 +486,25 @@ export class SqliteStore implements Store, InvestigationStore {
     const at = this.#iso();
     const insert = this.db.transaction(() => {
       this.#guard(runId);
-      return this.db
-        .prepare(
-          "INSERT INTO diagnostics (run_id, stage, code, message, data, offset_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        )
-        .run(
-          runId,
-          diagnostic.stage,
-          diagnostic.code,
-          diagnostic.message,
-          JSON.stringify(diagnostic.data ?? {}),
-          diagnostic.offsetMs,
-          at,
-        );
+      return prepared(
+        this.db,
+        "INSERT INTO diagnostics (run_id, stage, code, message, data, offset_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ).run(
+        runId,
+        diagnostic.stage,
+        diagnostic.code,
+        diagnostic.message,
+        JSON.stringify(diagnostic.data ?? {}),
+        diagnostic.offsetMs,
+        at,
+      );
     });
     const info = insert.immediate();
     return { ...diagnostic, runId, id: Number(info.lastInsertRowid), at };
   }
 
   async listDiagnostics(runId: number): Promise<Diagnostic[]> {
-    const rows = this.db.prepare("SELECT * FROM diagnostics WHERE run_id = ? ORDER BY id").all(runId) as Row[];
+    const rows = prepared(this.db, "SELECT * FROM diagnostics WHERE run_id = ? ORDER BY id").all(runId) as Row[];
     return rows.map((row) => diagnosticFromRow(runId, row));
   }
 

@@ -41,7 +41,7 @@ export function registerRunsCommands(program: Command): void {
     .option("--json", "print JSON")
     .option("--limit <n>", "how many", positiveInteger, 50)
     .action(async (options: CommonOptions & { limit: number }) => {
-      const { listRuns } = await runsCommands();
+      const { listRuns } = await import("../runs-list.js");
       await inStore(options.db, (store) =>
         listRuns(store, { json: options.json === true, limit: options.limit }, process.stdout),
       );
