@@ -1,18 +1,28 @@
 /**
- * Extraction throughput of extractHtml (jsdom + Readability) over real HTML pages that no one
+ * Extraction throughput and quality of extractHtml (linkedom + Readability) over real HTML pages that no one
  * here wrote: the HTML manual of Debian's PostgreSQL documentation package, downloaded at bench
  * time with `apt-get download` into a temporary folder and unpacked with `dpkg-deb -x` (nothing is
  * committed or installed). Where apt or dpkg is missing, or the download fails, it prints one
  * "skipped" line and returns.
+ *
+ * Beside the figures of one thread it prints those of the extraction pool (every core) and the
+ * event loop's delay while pages are extracted in it, and compares the text with what the same
+ * pipeline over jsdom (the DOM it replaced, docs/decisions/0008-linkedom-for-extraction.md) reads.
  *
  * Environment: ASSAY_BENCH_EXTRACT_PAGES (pages to extract, default 100, at most every .html file
  * of the package).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
-import { performance } from "node:perf_hooks";
-import { extractHtml } from "../adapters/extract/html-extractor.js";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { JSDOM } from "jsdom";
+import { parseHTML } from "linkedom";
+import type { ExtractedDocument } from "../adapters/extract/extracted-document.js";
+import { ExtractionPool } from "../adapters/extract/extraction-pool.js";
+import { extractHtml, type HtmlParser } from "../adapters/extract/html-extractor.js";
+import { fixed, median, printFigures, quantile } from "./figures.js";
 
 /** Packages tried in this order; the first one apt knows is used. All ship a large HTML manual. */
 const PACKAGES = [
@@ -26,12 +36,10 @@ const PACKAGES = [
   "python3.13-doc",
 ] as const;
 /**
- * 100, not 400: extractHtml takes roughly 50-90 ms per page of this manual on one core here, so
- * six passes (1 warm-up + 5) over 400 pages would take about three minutes; 100 keep it under ~60 s.
+ * 100, not 400: the jsdom comparison takes roughly 50-90 ms per page of this manual on one core
+ * here; 100 pages keep the whole section near a minute.
  */
 const DEFAULT_PAGES = 100;
-/** The page count first asked for; the printout says how long that would have taken. */
-const SUGGESTED_PAGES = 400;
 const PASSES = 5;
 /** If the warm-up pass alone takes longer than this, the measured passes use fewer pages. */
 const WARMUP_BUDGET_MS = 12_000;
@@ -164,75 +172,150 @@ function pick<T>(items: readonly T[], count: number): T[] {
   );
 }
 
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  // Nearest rank.
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
-  return sorted[rank - 1] ?? Number.NaN;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const count = sorted.length;
-  if (count === 0) return Number.NaN;
-  const middle = Math.floor(count / 2);
-  return count % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
 interface Pass {
   totalMs: number;
   perPageMs: number[];
-  textChars: number;
   textBytes: number;
 }
 
-/**
- * One pass, sequential. Each page's time covers extractHtml plus one turn of the event loop:
- * jsdom's window.close() leaves part of its teardown to a later task, and a loop that never
- * yields keeps every page's DOM alive (several MB per page, measured), so it would time a
- * growing heap rather than extraction. The Host extracts between awaits, as this does.
- */
-async function extractAll(pages: readonly Page[]): Promise<Pass> {
+/** One pass on this thread, sequential, yielding to the event loop after each page. */
+async function extractAll(pages: readonly Page[], parser?: HtmlParser): Promise<Pass & { docs: ExtractedDocument[] }> {
   const perPageMs: number[] = [];
-  let textChars = 0;
+  const docs: ExtractedDocument[] = [];
   let textBytes = 0;
   const started = performance.now();
   for (const page of pages) {
     const before = performance.now();
-    const doc = extractHtml(page.html, page.name, `https://corpus.invalid/${page.path}`);
+    const doc = extractHtml(page.html, page.name, `https://corpus.invalid/${page.path}`, parser);
+    // jsdom's window.close() leaves part of its teardown to a later task.
     await new Promise<void>((resolve) => setImmediate(resolve));
     perPageMs.push(performance.now() - before);
-    textChars += doc.text.length;
+    docs.push(doc);
     textBytes += Buffer.byteLength(doc.text, "utf8");
   }
-  return { totalMs: performance.now() - started, perPageMs, textChars, textBytes };
+  return { totalMs: performance.now() - started, perPageMs, textBytes, docs };
 }
 
-const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
+/** One pass through `pool`, `concurrency` pages in flight; the event loop's delay is sampled meanwhile. */
+async function extractInPool(
+  pool: ExtractionPool,
+  pages: readonly Page[],
+  concurrency: number,
+): Promise<Pass & { delayP50: number; delayP99: number; delayMax: number }> {
+  const perPageMs: number[] = [];
+  let textBytes = 0;
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < pages.length) {
+        const page = pages[next++];
+        if (!page) continue;
+        const before = performance.now();
+        const doc = await pool.run({
+          kind: "html",
+          raw: page.html,
+          title: page.name,
+          url: `https://corpus.invalid/${page.path}`,
+        });
+        perPageMs.push(performance.now() - before);
+        textBytes += Buffer.byteLength(doc.text, "utf8");
+      }
+    }),
+  );
+  const totalMs = performance.now() - started;
+  delay.disable();
+  const ms = (ns: number): number => ns / 1e6;
+  return {
+    totalMs,
+    perPageMs,
+    textBytes,
+    delayP50: ms(delay.percentile(50)),
+    delayP99: ms(delay.percentile(99)),
+    delayMax: ms(delay.max),
+  };
+}
 
-function printRows(rows: readonly (readonly string[])[]): void {
-  const head = ["", "figure", "pages", "passes", "median", "min", "max", "unit"];
-  const all = [head, ...rows];
-  const widths = head.map((_, column) => Math.max(...all.map((cell) => (cell[column] ?? "").length)));
-  const numeric = new Set([2, 3, 4, 5, 6]);
-  const line = (cell: readonly string[]): string =>
-    cell
-      .map((value, column) =>
-        numeric.has(column) ? value.padStart(widths[column] ?? 0) : value.padEnd(widths[column] ?? 0),
-      )
-      .join("  ")
-      .trimEnd();
-  console.log(line(head));
-  console.log(widths.map((width) => "-".repeat(width)).join("  "));
-  for (const cell of rows) console.log(line(cell));
+const jsdomParser: HtmlParser = (page) => new JSDOM(page).window.document;
+
+const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const squash = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+interface Quality {
+  /** Words of the jsdom text that the linkedom text holds too (as a multiset), over all pages. */
+  kept: number;
+  /** Words of the linkedom text that the jsdom text lacks, over all linkedom words. */
+  extra: number;
+  pagesBelow95: string[];
+  titlesDiffering: number;
+  /** Pages whose text holds the text of one of their <script>, <style> or navigation elements. */
+  leaks: { linkedom: string[]; jsdom: string[] };
+}
+
+/** The text of each script, style and navigation element of a page, at least 24 characters long. */
+function noiseTexts(html: string): string[] {
+  const { document } = parseHTML(html);
+  return Array.from(document.querySelectorAll("script, style, noscript, nav, [role=navigation]"))
+    .map((element) => squash(element.textContent ?? ""))
+    .filter((text) => text.length >= 24);
+}
+
+function compare(
+  pages: readonly Page[],
+  now: readonly ExtractedDocument[],
+  before: readonly ExtractedDocument[],
+): Quality {
+  let keptWords = 0;
+  let beforeWords = 0;
+  let extraWords = 0;
+  let nowWords = 0;
+  const quality: Quality = {
+    kept: 0,
+    extra: 0,
+    pagesBelow95: [],
+    titlesDiffering: 0,
+    leaks: { linkedom: [], jsdom: [] },
+  };
+  for (const [index, page] of pages.entries()) {
+    const a = before[index];
+    const b = now[index];
+    if (!a || !b) continue;
+    if (a.title !== b.title) quality.titlesDiffering++;
+    const bag = new Map<string, number>();
+    const nowList = words(b.text);
+    nowWords += nowList.length;
+    for (const word of nowList) bag.set(word, (bag.get(word) ?? 0) + 1);
+    const beforeList = words(a.text);
+    let kept = 0;
+    for (const word of beforeList) {
+      const left = bag.get(word) ?? 0;
+      if (left > 0) {
+        kept++;
+        bag.set(word, left - 1);
+      }
+    }
+    for (const left of bag.values()) extraWords += left;
+    keptWords += kept;
+    beforeWords += beforeList.length;
+    if (beforeList.length > 0 && kept / beforeList.length < 0.95) quality.pagesBelow95.push(page.name);
+    const noise = noiseTexts(page.html);
+    if (noise.some((text) => squash(b.text).includes(text))) quality.leaks.linkedom.push(page.name);
+    if (noise.some((text) => squash(a.text).includes(text))) quality.leaks.jsdom.push(page.name);
+  }
+  quality.kept = beforeWords === 0 ? Number.NaN : keptWords / beforeWords;
+  quality.extra = nowWords === 0 ? Number.NaN : extraWords / nowWords;
+  return quality;
 }
 
 /** Prints the extraction throughput figures; never throws for a missing or failing apt/dpkg. */
 export async function extractionBench(tempRoot: string): Promise<void> {
-  const title = "Extraction throughput: extractHtml (jsdom + Readability) over real HTML pages";
+  const title = "Extraction: extractHtml (linkedom + Readability) over real HTML pages";
   const workDir = join(tempRoot, "extraction-pages");
   mkdirSync(workDir, { recursive: true });
+  const threads = availableParallelism();
+  const pool = new ExtractionPool({ threads });
   try {
     let acquired: Acquired;
     try {
@@ -257,62 +340,45 @@ export async function extractionBench(tempRoot: string): Promise<void> {
     console.log(`\n${title}`);
     console.log(`  source: ${acquired.description}.`);
 
-    const warmup = await extractAll(pages); // warm-up: JIT, jsdom and Readability first-use costs
+    const warmup = await extractAll(pages); // warm-up: JIT, linkedom and Readability first-use costs
+    await extractInPool(pool, pages, threads * 2); // starts the workers and warms them
     let measured = pages;
     if (warmup.totalMs > WARMUP_BUDGET_MS) {
       const keep = Math.max(20, Math.floor((pages.length * WARMUP_BUDGET_MS) / warmup.totalMs));
       if (keep < pages.length) measured = pick(pages, keep);
     }
     const htmlBytes = measured.reduce((total, page) => total + page.bytes, 0);
-    const passes: Pass[] = [];
+    const passes: Awaited<ReturnType<typeof extractAll>>[] = [];
     for (let pass = 0; pass < PASSES; pass++) passes.push(await extractAll(measured));
+    const pooled: Awaited<ReturnType<typeof extractInPool>>[] = [];
+    for (let pass = 0; pass < PASSES; pass++) pooled.push(await extractInPool(pool, measured, 8));
+    // The DOM it replaced, once over the same pages: speed and the text to compare with.
+    const before = await extractAll(measured, jsdomParser);
+    const now = passes[passes.length - 1] ?? (await extractAll(measured));
+    const quality = compare(measured, now.docs, before.docs);
 
-    const n = String(measured.length);
-    const runs = String(PASSES);
-    const row = (key: string, label: string, values: readonly number[], unit: string): string[] => [
-      key,
-      label,
-      n,
-      runs,
-      fixed(median(values)),
-      fixed(Math.min(...values)),
-      fixed(Math.max(...values)),
-      unit,
-    ];
-    printRows([
-      row(
-        "X",
-        "pages per second",
-        passes.map((pass) => measured.length / (pass.totalMs / 1000)),
-        "pages/s",
-      ),
-      row(
-        "X1",
-        "input HTML per second",
-        passes.map((pass) => htmlBytes / MB / (pass.totalMs / 1000)),
-        "MB/s",
-      ),
-      row(
-        "X2",
-        "time per page, median over the pages",
-        passes.map((pass) => median(pass.perPageMs)),
-        "ms",
-      ),
-      row(
-        "X3",
-        "time per page, p95 over the pages",
-        passes.map((pass) => quantile(pass.perPageMs, 0.95)),
-        "ms",
-      ),
-      row(
-        "",
-        "  wall time of one pass",
-        passes.map((pass) => pass.totalMs / 1000),
-        "s",
-      ),
-    ]);
+    const mbPerSecond = (pass: Pass): number => htmlBytes / MB / (pass.totalMs / 1000);
+    printFigures(
+      String(measured.length),
+      [
+        ["X", "one thread: pages per second", passes.map((pass) => measured.length / (pass.totalMs / 1000)), "pages/s"],
+        ["X1", "one thread: input HTML per second", passes.map(mbPerSecond), "MB/s"],
+        ["X2", "one thread: time per page, median over the pages", passes.map((pass) => median(pass.perPageMs)), "ms"],
+        [
+          "X3",
+          "one thread: time per page, p95 over the pages",
+          passes.map((pass) => quantile(pass.perPageMs, 0.95)),
+          "ms",
+        ],
+        ["Y", `pool of ${threads} workers, 8 pages in flight: input HTML per second`, pooled.map(mbPerSecond), "MB/s"],
+        ["Y1", "  event-loop delay p50 meanwhile", pooled.map((pass) => pass.delayP50), "ms"],
+        ["Y2", "  event-loop delay p99 meanwhile", pooled.map((pass) => pass.delayP99), "ms"],
+        ["Y3", "  event-loop delay max meanwhile", pooled.map((pass) => pass.delayMax), "ms"],
+        ["W", "jsdom + Readability (the DOM replaced), one thread", [mbPerSecond(before)], "MB/s"],
+      ],
+      "pages",
+    );
 
-    const last = passes[passes.length - 1] ?? warmup;
     const sampleNote =
       measured.length < acquired.files.length
         ? `${measured.length} of the ${acquired.files.length} .html files, spread evenly over them in path order`
@@ -320,31 +386,40 @@ export async function extractionBench(tempRoot: string): Promise<void> {
     console.log(
       `  pages: ${sampleNote}; ${fixed(htmlBytes / MB)} MB of HTML, ${fixed(htmlBytes / measured.length / 1000, 1)} kB per page on average (1 MB = 10^6 bytes).`,
     );
-    const passMs = median(passes.map((pass) => pass.totalMs));
-    if (measured.length < SUGGESTED_PAGES && acquired.files.length >= SUGGESTED_PAGES) {
-      const estimate = ((1 + PASSES) * SUGGESTED_PAGES * passMs) / measured.length / 1000;
-      console.log(
-        `  page count reduced from ${SUGGESTED_PAGES} to ${measured.length}: at this speed ${1 + PASSES} passes over ` +
-          `${SUGGESTED_PAGES} pages would take about ${fixed(estimate, 0)} s (ASSAY_BENCH_EXTRACT_PAGES sets it).`,
-      );
-    }
     if (measured !== pages) {
       console.log(
         `  note: the warm-up pass over ${pages.length} pages took ${fixed(warmup.totalMs / 1000, 1)} s, so the ` +
-          `measured passes use ${measured.length} of them to keep the figure near a minute.`,
+          `measured passes use ${measured.length} of them.`,
       );
     }
+    const x1 = median(passes.map(mbPerSecond));
+    const y = median(pooled.map(mbPerSecond));
     console.log(
-      `  extracted text: ${fixed(last.textChars / measured.length, 0)} chars per page on average; ` +
-        `extracted text bytes / HTML bytes = ${fixed(last.textBytes / htmlBytes, 3)} (UTF-8 both).`,
+      `  ratios: one thread ${fixed(x1 / mbPerSecond(before), 1)}x jsdom; the pool ${fixed(y / x1, 1)}x one thread, ` +
+        `${fixed(y / mbPerSecond(before), 1)}x jsdom on one thread.`,
     );
+    console.log(
+      `  text against jsdom's: ${fixed(quality.kept * 100, 2)}% of its words kept, ${fixed(quality.extra * 100, 2)}% of the words are new; ` +
+        `${quality.pagesBelow95.length} page(s) keep under 95%${quality.pagesBelow95.length ? ` (${quality.pagesBelow95.slice(0, 5).join(", ")})` : ""}; ` +
+        `${quality.titlesDiffering} title(s) differ.`,
+    );
+    console.log(
+      `  script, style or navigation text in the extracted text: linkedom ${quality.leaks.linkedom.length} page(s)` +
+        `${quality.leaks.linkedom.length ? ` (${quality.leaks.linkedom.slice(0, 5).join(", ")})` : ""}, jsdom ${quality.leaks.jsdom.length}.`,
+    );
+    console.log(`  extracted text bytes / HTML bytes = ${fixed(now.textBytes / htmlBytes, 3)} (UTF-8 both).`);
     console.log(`
   X/X1  pages (or input HTML bytes) / wall time of one pass of extractHtml over every page,
-        sequential, on one thread, yielding to the event loop after each page (jsdom finishes
-        closing a window there); 1 warm-up pass (excluded) then ${PASSES} measured passes.
-  X2/X3 median and 95th percentile (nearest rank) of the per-page times within one pass; the
-        table shows their median, min and max over the passes.`);
+        sequential, on this thread, yielding to the event loop after each page; 1 warm-up pass
+        (excluded) then ${PASSES} measured passes. X2/X3: median and p95 (nearest rank) of the
+        per-page times within one pass.
+  Y     the same pages through the extraction pool (a worker thread per core, as a server and
+        the corpus index use it), 8 at a time. Y1-Y3: monitorEventLoopDelay (1 ms resolution)
+        of this thread during each pool pass: what every other run in the process waits.
+  W     one pass of the same pipeline over jsdom, the DOM linkedom replaced; its text is what
+        the quality lines compare with (multiset of lower-cased words per page).`);
   } finally {
+    await pool.close();
     rmSync(workDir, { recursive: true, force: true });
   }
 }

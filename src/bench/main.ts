@@ -10,6 +10,7 @@
 import { statfsSync } from "node:fs";
 import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
+import { extractionPool } from "../adapters/extract/extraction-pool.js";
 import { DEFAULT_BUDGETS } from "../core/budgets.js";
 import { chunkContent } from "../core/chunking.js";
 import { chunkId, sourceId } from "../core/ids.js";
@@ -17,6 +18,7 @@ import { renderHtml } from "../core/render/html.js";
 import { renderMarkdown } from "../core/render/markdown.js";
 import { type BuildInput, buildSourceBackedReport, type CatalogSource } from "../core/report/build-report.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
+import { concurrentRunsBench } from "./concurrent-runs-bench.js";
 import { extractionBench } from "./extraction-bench.js";
 import {
   BENCH_QUESTION,
@@ -27,7 +29,9 @@ import {
   runHostOnce,
   timerLatenessMs,
 } from "./host-overhead-bench.js";
+import { indexBench } from "./index-bench.js";
 import { investigativePromptBench } from "./investigative-prompt-bench.js";
+import { startUpBench } from "./start-up-bench.js";
 import { workerThroughputBench } from "./worker-throughput-bench.js";
 
 const RUNS = clampInt(process.env.ASSAY_BENCH_RUNS, 7, 1, 50);
@@ -448,10 +452,17 @@ async function main(): Promise<void> {
 
     await investigativePromptBench(temp.path);
 
+    await startUpBench(temp.path, Math.min(RUNS, 5));
+
     await extractionBench(temp.path);
+
+    await indexBench(temp.path, Math.min(RUNS, 3));
+
+    await concurrentRunsBench(temp.path, Math.min(RUNS, 3));
 
     await workerThroughputBench(temp.path);
   } finally {
+    await extractionPool().close();
     temp.cleanup();
   }
   console.log(
