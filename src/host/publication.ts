@@ -109,8 +109,8 @@ export async function publish(
   doc: ReportDocument,
   kind: PublicationKind,
 ): Promise<PublishedArtifacts | undefined> {
-  // A run handed back (its lease lost) publishes nothing: the lease's holder publishes.
-  if (host.handedBack) return undefined;
+  // A run handed back (its lease lost, or found lost right now) publishes nothing: the lease's holder publishes.
+  if (!(await host.holdsLease())) return undefined;
   const files: ArtifactFiles = {
     json: `${JSON.stringify(doc, null, 2)}\n`,
     markdown: renderMarkdown(doc),

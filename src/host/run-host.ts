@@ -50,6 +50,12 @@ export interface RunHostOptions {
    * published and its status stays running, for the worker that holds it now to resume.
    */
   handBack?: AbortSignal;
+  /**
+   * Renews the run's lease now: true while this process still holds it (a false answer
+   * aborts `handBack`). Asked before every publication, since an artifact write is not fenced
+   * as a store write is.
+   */
+  confirmLease?: () => Promise<boolean>;
   /** Continue an interrupted run: state is reloaded from the store. */
   resumed?: { lastOffsetMs: number };
   /** Where investigative runs keep their notes.md working copies (`research_notes_dir`). */
@@ -72,6 +78,7 @@ export class RunHost {
   readonly #deadline: AbortController;
   readonly #detach = new AbortController();
   readonly #handBack: AbortSignal | undefined;
+  readonly #confirmLease: (() => Promise<boolean>) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #use: BudgetUse = { ...NO_USE };
   #reservedSources = 0;
@@ -95,6 +102,7 @@ export class RunHost {
     this.#listeners = [...(options.listeners ?? [])];
     this.#deadline = new AbortController();
     this.#handBack = options.handBack;
+    this.#confirmLease = options.confirmLease;
     const outer = [options.signal, options.handBack].filter((signal) => signal !== undefined);
     this.signal = outer.length > 0 ? AbortSignal.any([this.#deadline.signal, ...outer]) : this.#deadline.signal;
     // Detached when the run ends: a signal shared by many runs (an evaluation) must not mark finished runs cancelled.
@@ -158,6 +166,13 @@ export class RunHost {
   /** The run was handed back (`handBack` aborted): it must not publish or finish. */
   get handedBack(): boolean {
     return this.#handBack?.aborted === true;
+  }
+
+  /** Whether the run may still publish: not handed back, and its lease (if any) renewed right now. */
+  async holdsLease(): Promise<boolean> {
+    if (this.handedBack) return false;
+    if (this.#confirmLease && !(await this.#confirmLease())) return false;
+    return !this.handedBack;
   }
 
   /** Stops the deadline timer and detaches from the outer signal; call when the run ends. */

@@ -74,6 +74,8 @@ describe("the run lease", () => {
     const fixture = make({ documents: syntheticDocuments(10), fetchLatencyMs: 5 });
     let runId = 0;
     let takenAfter = -1;
+    // What the store held the moment the lease was taken (writes committed in the same group as the event seen are in it).
+    let atTheft: Promise<{ lastSeq: number; sources: number }> | undefined;
     const outcome = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 8 }), {
       listeners: [
         (event) => {
@@ -82,16 +84,22 @@ describe("the run lease", () => {
           // Another process takes the lease (as if this one had stalled past its expiry).
           takenAfter = event.seq;
           void fixture.store.acquireLease(event.runId, { holder: "thief:9/000000", now: FAR, expiresAt: FARTHER });
+          const { store } = fixture;
+          atTheft = Promise.all([store.listEvents(event.runId), store.listSources(event.runId)]).then(
+            ([events, sources]) => ({ lastSeq: events.at(-1)?.seq ?? 0, sources: sources.length }),
+          );
         },
       ],
     });
     expect(takenAfter).toBeGreaterThan(0);
+    const before = await atTheft;
+    expect(before?.lastSeq).toBeGreaterThanOrEqual(takenAfter);
     // Handed back: still running, for the new holder to resume; no report.
     expect(outcome.status).toBe("running");
     expect(existsSync(join(fixture.outDir, "report.json"))).toBe(false);
     const events = await fixture.store.listEvents(runId);
-    expect(events.at(-1)?.seq).toBe(takenAfter);
-    expect(await fixture.store.listSources(runId)).toHaveLength(1);
+    expect(events.at(-1)?.seq).toBe(before?.lastSeq);
+    expect(await fixture.store.listSources(runId)).toHaveLength(before?.sources ?? -1);
     expect(await fixture.store.getRun(runId)).toMatchObject({
       status: "running",
       artifactStatus: "",

@@ -81,6 +81,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
 
   /** Takes the run's lease (or throws `LeaseHeldError`) and keeps it renewed until the keeper stops. */
+  type Leased = Awaited<ReturnType<typeof lease>>;
   async function lease(runId: number, runOptions: RunOptions) {
     const taken = await takeLease(options.store, runId, { holder, clock: options.clock, leaseMs });
     const keeper = keepLease(options.store, taken, {
@@ -106,18 +107,19 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return strategy;
   };
 
-  const hostOptions = (run: RunRecord, scope: OpenScope, runOptions: RunOptions, store: Store): RunHostOptions => ({
+  const hostOptions = (run: RunRecord, scope: OpenScope, leased: Leased): RunHostOptions => ({
     run,
-    store,
+    store: leased.store,
+    confirmLease: leased.keeper.confirm,
     clock: options.clock,
     search: scope.search,
     fetcher: scope.fetcher,
     artifacts: options.artifacts,
     ...(options.model ? { model: options.model } : {}),
     ...(options.notes ? { notes: options.notes } : {}),
-    listeners: runOptions.listeners ?? [],
-    ...(runOptions.signal ? { signal: runOptions.signal } : {}),
-    ...(runOptions.handBack ? { handBack: runOptions.handBack } : {}),
+    listeners: leased.runOptions.listeners ?? [],
+    ...(leased.runOptions.signal ? { signal: leased.runOptions.signal } : {}),
+    ...(leased.runOptions.handBack ? { handBack: leased.runOptions.handBack } : {}),
   });
 
   async function drive(host: RunHost, scope: OpenScope, strategy: Strategy, keeper: LeaseKeeper): Promise<RunOutcome> {
@@ -136,8 +138,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         await host.emit("strategy-failed", { strategy: strategy.name });
       }
       // Publication only under a lease still held, renewed right now.
-      if (!host.handedBack) await keeper.confirm();
-      if (host.handedBack) {
+      if (!(await host.holdsLease())) {
         // Another worker holds the run now: publishing or finishing it here would race that worker.
         await host.emit("run-handed-back", { reason: describeError(host.signal.reason) }).catch(() => {});
         return {
@@ -211,7 +212,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         await leased.store.updateRun(run.id, { outDir });
         run = { ...run, request: { ...run.request, outDir } };
       }
-      const host = await RunHost.open(hostOptions(run, scope, leased.runOptions, leased.store), clock);
+      const host = await RunHost.open(hostOptions(run, scope, leased), clock);
       await host.emit("run-started", {
         question: run.request.question,
         strategy: strategy.name,
@@ -308,7 +309,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         events = await store.listEvents(runId);
         await store.updateRun(runId, { worker, outDir });
         host = await RunHost.open({
-          ...hostOptions({ ...run, worker, request: { ...run.request, outDir } }, scope, leased.runOptions, store),
+          ...hostOptions({ ...run, worker, request: { ...run.request, outDir } }, scope, leased),
           resumed: { lastOffsetMs: events.at(-1)?.offsetMs ?? 0 },
         });
       } catch (error) {

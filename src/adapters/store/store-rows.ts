@@ -4,7 +4,6 @@
  * from PostgreSQL is the value SQLite returns. Pure, except that they throw `StoreError` on
  * stored JSON that does not parse.
  */
-import { z } from "zod";
 import { type Budgets, completeBudgets } from "../../core/budgets.js";
 import { describeError, StoreError } from "../../core/errors.js";
 import { chunkId } from "../../core/ids.js";
@@ -56,8 +55,21 @@ export function stringArray(value: unknown, what: string): string[] {
   return parsed;
 }
 
-/** `runs.options`: a JSON object; `investigation` holds the knobs the user set (camelCase). */
-const runOptionsSchema = z.looseObject({ investigation: z.record(z.string(), z.number()).optional() });
+/**
+ * `runs.options`: a JSON object; `investigation`, when present, maps the knobs the user set
+ * (camelCase) to numbers. Checked by hand: this is on the path of `runs list`, which should
+ * not pay for loading a schema library to read one small object.
+ */
+function runOptionsShape(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not an object";
+  const investigation = (value as { investigation?: unknown }).investigation;
+  if (investigation === undefined) return undefined;
+  if (typeof investigation !== "object" || investigation === null || Array.isArray(investigation))
+    return "investigation: not an object";
+  for (const [name, setting] of Object.entries(investigation))
+    if (typeof setting !== "number") return `investigation.${name}: not a number`;
+  return undefined;
+}
 
 /** The `runs.options` JSON of a request. */
 export function runOptionsOf(request: RunRequest): string {
@@ -65,11 +77,12 @@ export function runOptionsOf(request: RunRequest): string {
 }
 
 function parseRunOptions(value: unknown): Pick<RunRequest, "investigation"> {
-  const parsed = runOptionsSchema.safeParse(parseJson(value, "run options"));
-  if (!parsed.success) throw new StoreError(`stored run options are invalid: ${z.prettifyError(parsed.error)}`);
-  if (parsed.data.investigation === undefined) return {};
+  const options = parseJson<{ investigation?: Record<string, number> }>(value, "run options");
+  const problem = runOptionsShape(options);
+  if (problem !== undefined) throw new StoreError(`stored run options are invalid: ${problem}`);
+  if (options.investigation === undefined) return {};
   const investigation: Partial<InvestigationConfig> = {};
-  for (const [name, setting] of Object.entries(parsed.data.investigation)) {
+  for (const [name, setting] of Object.entries(options.investigation)) {
     // A knob this version does not know (written by a newer one) is left out.
     if (Object.hasOwn(INVESTIGATION_LIMITS, name)) investigation[name as keyof InvestigationConfig] = setting;
   }

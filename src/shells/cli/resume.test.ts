@@ -1,7 +1,8 @@
 /**
  * Crash recovery with real child processes: a run killed with SIGKILL after k persisted
  * sources resumes with each of those sources exactly once and publishes where it was
- * started to publish.
+ * started to publish. The kill comes when the k-th source's event is heard; sources fetched
+ * at the same moment may share its commit (the store group-commits), so at least k are kept.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -63,7 +64,8 @@ describe("assay resume after SIGKILL", () => {
       );
       expect(crashed.signal).toBe("SIGKILL");
       const before = sourceRows(db);
-      expect(before).toHaveLength(k);
+      expect(before.length).toBeGreaterThanOrEqual(k);
+      expect(before.length).toBeLessThanOrEqual(MAX_SOURCES);
 
       const listed = await runCli(["runs", "list", "--db", db], { home: dir.path });
       expect(listed.stdout).toMatch(/^1\s+interrupted/m);
@@ -78,7 +80,7 @@ describe("assay resume after SIGKILL", () => {
 
       const after = sourceRows(db);
       expect(after).toHaveLength(MAX_SOURCES);
-      expect(after.slice(0, k)).toEqual(before);
+      expect(after.slice(0, before.length)).toEqual(before);
       const anchors = after.map((row) => row.canonical_anchor);
       expect(new Set(anchors).size).toBe(anchors.length);
 

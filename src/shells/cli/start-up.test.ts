@@ -7,6 +7,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
+import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { runCli } from "../../testing/cli.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
@@ -34,10 +36,11 @@ const HEAVY = [
   "@hono/node-server",
   "undici",
   "piscina",
+  "zod",
 ];
 
 /** The packages (names in node_modules) whose modules `assay <args>` resolved. */
-async function packagesLoaded(args: string[]): Promise<Set<string>> {
+async function packagesLoaded(args: string[], expectOut?: RegExp): Promise<Set<string>> {
   const dir = tempDir("assay-start-up-");
   cleanups.push(dir.cleanup);
   const trace = join(dir.path, "modules.txt");
@@ -63,6 +66,7 @@ export async function resolve(specifier, context, next) {
     env: { NODE_OPTIONS: `--import ${pathToFileURL(register).href}` },
   });
   expect(result.code, result.stderr).toBe(0);
+  if (expectOut) expect(result.stdout).toMatch(expectOut);
   const names = new Set<string>();
   for (const url of readFileSync(trace, "utf8").split("\n")) {
     const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
@@ -73,14 +77,35 @@ export async function resolve(specifier, context, next) {
 
 describe("start-up", () => {
   it("loads none of the heavy packages for help, a command's help and runs list", async () => {
+    // runs list reads a real database holding a finished run, so the store's row parsing is loaded too.
+    const home = tempDir("assay-start-up-db-");
+    cleanups.push(home.cleanup);
+    const db = join(home.path, "assay.db");
+    const store = openSqliteStore({ file: db });
+    const run = await store.createRun(
+      {
+        question: "what is cobalt",
+        language: "en",
+        strategy: "pipeline",
+        model: "none",
+        scope: { kind: "corpus", root: home.path, label: "corpus" },
+        budgets: { ...DEFAULT_BUDGETS },
+        outDir: "",
+        investigation: { maxDepth: 2 },
+      },
+      { originAt: "2026-03-01T08:00:00.000Z", worker: "test:1" },
+    );
+    await store.updateRun(run.id, { status: "finished", finishedAt: "2026-03-01T08:00:01.000Z" });
+    await store.close();
     for (const args of [
       ["--help"],
       ["run", "--help"],
       ["serve", "--help"],
-      ["runs", "list"],
-      ["runs", "list", "--json"],
+      ["runs", "list", "--db", db],
+      ["runs", "list", "--json", "--db", db],
     ]) {
-      const loaded = await packagesLoaded(args);
+      const loaded = await packagesLoaded(args, args[0] === "runs" ? /what is cobalt/ : /Usage/);
+      if (args[0] === "runs") expect(loaded.has("better-sqlite3"), "runs list opened the store").toBe(true);
       expect(loaded.has("commander"), `assay ${args.join(" ")} loaded commander`).toBe(true);
       expect(
         HEAVY.filter((name) => loaded.has(name)),

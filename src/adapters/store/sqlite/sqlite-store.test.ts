@@ -109,6 +109,62 @@ describe("SQLite store", () => {
     }
   });
 
+  it("commits the writes of one turn together, each in its own savepoint: a failed one is rolled back alone", async () => {
+    const store = openSqliteStore({ file: freshFile() });
+    try {
+      const first = await store.createRun(sampleRequest(), origin);
+      const second = await store.createRun(sampleRequest(), origin);
+      store.db.exec(`CREATE TRIGGER fail_b BEFORE INSERT ON sources WHEN NEW.canonical_anchor = 'b.md'
+        BEGIN SELECT RAISE(ABORT, 'disk full (simulated)'); END;`);
+      const event = { type: "note", offsetMs: 1, at: origin.originAt, data: {} };
+      // Issued in one turn, from two runs, nothing awaited in between.
+      const writes = [
+        store.persistSource(first.id, sampleSource("a.md"), () => 1),
+        store.appendEvent(second.id, event),
+        store.persistSource(first.id, sampleSource("b.md"), () => 2),
+        store.appendEvent(second.id, event),
+        store.persistSource(first.id, sampleSource("c.md"), () => 3),
+        store.appendEvent(first.id, event),
+      ];
+      // Nothing is visible before the group commits at the end of the turn.
+      expect(await Promise.resolve(store.db.prepare("SELECT COUNT(*) AS n FROM run_events").get())).toEqual({ n: 0 });
+      const settled = await Promise.allSettled(writes);
+      expect(settled.map((outcome) => outcome.status)).toEqual([
+        "fulfilled",
+        "fulfilled",
+        "rejected",
+        "fulfilled",
+        "fulfilled",
+        "fulfilled",
+      ]);
+      expect(settled[2]?.status === "rejected" && String(settled[2].reason)).toMatch(/b\.md was not persisted/);
+      const sources = await store.listSources(first.id);
+      expect(sources.map((source) => [source.id, source.canonicalAnchor])).toEqual([
+        ["s_001", "a.md"],
+        ["s_002", "c.md"],
+      ]);
+      expect((await store.listEvents(second.id)).map((stored) => stored.seq)).toEqual([1, 2]);
+      expect((await store.listEvents(first.id)).map((stored) => stored.seq)).toEqual([1]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("commits the writes still queued when it closes", async () => {
+    const file = freshFile();
+    const store = openSqliteStore({ file });
+    const run = await store.createRun(sampleRequest(), origin);
+    const pending = store.appendEvent(run.id, { type: "note", offsetMs: 1, at: origin.originAt, data: {} });
+    await store.close();
+    expect((await pending).seq).toBe(1);
+    const reopened = openSqliteStore({ file });
+    try {
+      expect((await reopened.listEvents(run.id)).map((stored) => stored.type)).toEqual(["note"]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it("upgrades an older database by adding only the missing columns", async () => {
     const file = freshFile();
     const old = new BetterSqlite3(file);

@@ -1,6 +1,8 @@
 /**
  * The embedded store: one SQLite file, WAL, synchronous=FULL. Every method commits before
- * it resolves.
+ * it resolves; a run's small writes (events, sources, search calls, status patches,
+ * diagnostics) share one commit with the others issued in the same event-loop turn
+ * (sqlite-group-commit.ts).
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -53,6 +55,7 @@ import {
   text,
   webSessionFromRow,
 } from "../store-rows.js";
+import { flushGroup, groupCommitted } from "./sqlite-group-commit.js";
 import { applyMutation } from "./sqlite-investigation.js";
 import { listNotesVersions, loadInvestigation } from "./sqlite-investigation-read.js";
 import { migrate } from "./sqlite-migrations.js";
@@ -303,16 +306,14 @@ export class SqliteStore implements Store, InvestigationStore {
     }
     sets.push("updated_at = ?");
     values.push(this.#iso(), runId);
-    this.db
-      .transaction(() => {
-        this.#guard(runId);
-        prepared(this.db, `UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...values);
-      })
-      .immediate();
+    await groupCommitted(this.db, () => {
+      this.#guard(runId);
+      prepared(this.db, `UPDATE runs SET ${sets.join(", ")} WHERE id = ?`).run(...values);
+    });
   }
 
   async appendEvent(runId: number, event: NewEvent): Promise<RunEvent> {
-    const insert = this.db.transaction(() => {
+    const seq = await groupCommitted(this.db, () => {
       this.#guard(runId);
       const { next } = prepared(
         this.db,
@@ -324,7 +325,7 @@ export class SqliteStore implements Store, InvestigationStore {
       ).run(runId, next, event.type, event.offsetMs, event.at, JSON.stringify(event.data));
       return next;
     });
-    return { ...event, runId, seq: insert.immediate() };
+    return { ...event, runId, seq };
   }
 
   async userUsage(userId: string, options: { since?: string } = {}): Promise<GenerationUsage> {
@@ -347,7 +348,7 @@ export class SqliteStore implements Store, InvestigationStore {
   }
 
   async recordSearchCall(runId: number, call: NewSearchCall): Promise<SearchCallRecord> {
-    const insert = this.db.transaction(() => {
+    const id = await groupCommitted(this.db, () => {
       this.#guard(runId);
       const { count } = prepared(this.db, "SELECT COUNT(*) AS count FROM search_calls WHERE run_id = ?").get(runId) as {
         count: number;
@@ -371,7 +372,7 @@ export class SqliteStore implements Store, InvestigationStore {
       );
       return id;
     });
-    return { ...call, runId, id: insert.immediate() };
+    return { ...call, runId, id };
   }
 
   async listSearchCalls(runId: number): Promise<SearchCallRecord[]> {
@@ -388,7 +389,7 @@ export class SqliteStore implements Store, InvestigationStore {
   }
 
   async persistSource(runId: number, source: NewSource, offsetNow: () => number): Promise<PersistResult> {
-    const write = this.db.transaction((): { id: string; duplicate: boolean } => {
+    const write = (): { id: string; duplicate: boolean } => {
       this.#guard(runId);
       const existing = prepared(this.db, "SELECT id FROM sources WHERE run_id = ? AND canonical_anchor = ?").get(
         runId,
@@ -433,10 +434,10 @@ export class SqliteStore implements Store, InvestigationStore {
       this.#insertProvenance(runId, id, source.provenance);
       prepared(this.db, "UPDATE sources SET persisted_ms = ? WHERE run_id = ? AND id = ?").run(offsetNow(), runId, id);
       return { id, duplicate: false };
-    });
+    };
     let written: { id: string; duplicate: boolean };
     try {
-      written = write.immediate();
+      written = await groupCommitted(this.db, write);
     } catch (error) {
       if (error instanceof LeaseLostError) throw error;
       throw new StoreError(`the source ${source.canonicalAnchor} was not persisted: ${describeError(error)}`, {
@@ -484,7 +485,7 @@ export class SqliteStore implements Store, InvestigationStore {
 
   async addDiagnostic(runId: number, diagnostic: NewDiagnostic): Promise<Diagnostic> {
     const at = this.#iso();
-    const insert = this.db.transaction(() => {
+    const info = await groupCommitted(this.db, () => {
       this.#guard(runId);
       return prepared(
         this.db,
@@ -499,7 +500,6 @@ export class SqliteStore implements Store, InvestigationStore {
         at,
       );
     });
-    const info = insert.immediate();
     return { ...diagnostic, runId, id: Number(info.lastInsertRowid), at };
   }
 
@@ -531,6 +531,7 @@ export class SqliteStore implements Store, InvestigationStore {
   /** Closes the database; a fenced view (`fenced`) leaves it to the store it came from. */
   async close(): Promise<void> {
     if (this.#fence) return;
+    flushGroup(this.db);
     if (this.db.open) this.db.close();
   }
 }
