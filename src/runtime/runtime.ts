@@ -14,11 +14,19 @@ import type { OpenScope, ScopeOpener } from "../ports/evidence-scope.js";
 import type { Model } from "../ports/model.js";
 import type { NotesFiles } from "../ports/notes-store.js";
 import { isQueued, LeaseLostError, type RunRecord, type RunRequest, type Store } from "../ports/store.js";
-import { investigativeStrategy } from "../strategies/investigative/investigative-strategy.js";
 import { pipelineStrategy } from "../strategies/pipeline/pipeline-strategy.js";
 import { simpleStrategy } from "../strategies/simple/simple-strategy.js";
 import type { Strategy, StrategyResult } from "../strategies/strategy.js";
 import { DEFAULT_LEASE_MS, keepLease, type LeaseKeeper, leaseHolder, takeLease } from "./run-lease.js";
+
+/** The investigative strategy, loaded at its first run: a pipeline run does not pay for its modules. */
+const lazyInvestigative: Strategy = {
+  name: "investigative",
+  async run(host) {
+    const { investigativeStrategy } = await import("../strategies/investigative/investigative-strategy.js");
+    return investigativeStrategy.run(host);
+  },
+};
 
 export interface RuntimeOptions {
   store: Store;
@@ -96,7 +104,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const strategies: Record<string, Strategy> = {
     pipeline: pipelineStrategy,
     simple: simpleStrategy,
-    investigative: investigativeStrategy,
+    investigative: lazyInvestigative,
     ...options.strategies,
   };
 

@@ -21,8 +21,6 @@ import type {
   PlannerInput,
   SynthesisInput,
 } from "../../../ports/model.js";
-import { isActState } from "./investigative-context.js";
-import { offlineInvestigativeTurn } from "./investigative-rules.js";
 import { planQueries } from "./query-expansion.js";
 import { DEFAULT_EXTRACTION_LIMITS, extractiveSynthesis } from "./sentence-extraction.js";
 
@@ -169,6 +167,11 @@ export function createOfflineModel(): Model {
     /** A turn of the investigative loop, by fixed rules over `input.state` (see investigative-rules.ts). */
     async act(input: ActInput, options: CallOptions): Promise<Generation<ActTurn>> {
       if (options.signal?.aborted) return cancelled();
+      // Loaded at the first turn: a pipeline run does not pay for the loop's rules.
+      const [{ isActState }, { offlineInvestigativeTurn }] = await Promise.all([
+        import("./investigative-context.js"),
+        import("./investigative-rules.js"),
+      ]);
       if (!isActState(input.state)) return notInvestigative();
       try {
         return succeeded(offlineInvestigativeTurn(input.state));
