@@ -119,10 +119,23 @@ const cuesOf = (text: string, pattern: RegExp): Cue[] =>
   [...text.matchAll(pattern)].map((match) => ({ index: match.index, end: match.index + match[0].length }));
 
 /** Content stems of a text, cue words aside: with its figures, or (`figures` false) without them, naming only what it is about. */
-function subjectStems(text: string, figures = false): Set<string> {
+function subjectStems(text: string, figures = false): ReadonlySet<string> {
+  const key = `${figures ? "1" : "0"}${text}`;
+  const known = subjectMemo.get(key);
+  if (known) return known;
   const plain = text.replace(NEGATION, " ").replace(HEDGE, " ").replace(NARROWING, " ");
-  return new Set([...stemSet(plain)].filter((term) => figures || !/^\p{Nd}/u.test(term)));
+  const found: ReadonlySet<string> = new Set([...stemSet(plain)].filter((term) => figures || !/^\p{Nd}/u.test(term)));
+  if (subjectMemo.size >= SUBJECT_MEMO_SIZE) subjectMemo.clear();
+  subjectMemo.set(key, found);
+  return found;
 }
+
+/**
+ * `subjectStems` remembered per text: a synthesis compares every candidate sentence with every
+ * fact, and so stems the same sentences again and again. Bounded; the value depends on the text alone.
+ */
+const subjectMemo = new Map<string, ReadonlySet<string>>();
+const SUBJECT_MEMO_SIZE = 4_096;
 
 const sharedShare = (claim: ReadonlySet<string>, text: ReadonlySet<string>): { shared: number; share: number } => {
   let shared = 0;
