@@ -14,6 +14,26 @@ export interface SearchHit {
   /** 1-based rank within this search. */
   rank: number;
   score: number;
+  /** What a scholarly provider lists about the work (discovery metadata, never evidence). */
+  work?: WorkMetadata;
+  /** A hit merged from several providers (`--search a,b`): each provider and its rank there. */
+  foundBy?: { provider: string; rank: number }[];
+}
+
+/**
+ * A paper as arXiv, OpenAlex or PubMed list it. Identity comes first: the DOI when known,
+ * else the arXiv id, else the PMID (`workIdentity`). Authors, venue and year are what the
+ * provider says, shown as discovery metadata and never cited as evidence.
+ */
+export interface WorkMetadata {
+  /** Lower-case, without a resolver prefix: `10.1038/nature14539`. */
+  doi?: string;
+  /** Without a version: `1706.03762`, `hep-th/9901001`. */
+  arxivId?: string;
+  pmid?: string;
+  authors: string[];
+  venue?: string;
+  year?: number;
 }
 
 export interface SearchOptions {

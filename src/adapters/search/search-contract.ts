@@ -19,8 +19,27 @@ export interface SearchContractSubject {
   /** The provider under test, pointed at `baseUrl`, with `apiKey` as its key and short backoffs. */
   create(settings: { baseUrl: string; apiKey: string }): SearchProvider;
   /** A successful reply in the provider's wire format listing `results` in order. */
-  reply(results: readonly ContractResult[]): unknown;
+  reply(results: readonly ContractResult[]): ScriptedReply | unknown;
+  /**
+   * Two malformed replies (a body that does not parse, then one of another shape) and what
+   * the failure says; JSON providers leave the default (`<html>not json`, then `{unexpected}`).
+   */
+  malformed?: { replies: [ScriptedReply, ScriptedReply]; message: RegExp };
 }
+
+/** A subject's reply as a scripted one: JSON bodies as `body`, XML and HTML ones as given. */
+function scripted(subject: SearchContractSubject, results: readonly ContractResult[]): ScriptedReply {
+  const reply = subject.reply(results);
+  return isScriptedText(reply) ? reply : { body: reply };
+}
+
+/** A reply already written as text (`{ raw, headers }`), as the XML and HTML providers give theirs. */
+export function textReply(raw: string, contentType: string): ScriptedReply {
+  return { raw, headers: { "content-type": contentType } };
+}
+
+const isScriptedText = (value: unknown): value is ScriptedReply =>
+  typeof value === "object" && value !== null && "raw" in value && typeof (value as { raw: unknown }).raw === "string";
 
 export const CONTRACT_KEY = "sk-contract-9f3b2a7c1d5e";
 
@@ -52,7 +71,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
         result(5, "javascript:alert(1)"),
         result(6),
       ];
-      const { server, provider } = await serve([{ body: subject.reply(results) }]);
+      const { server, provider } = await serve([scripted(subject, results)]);
       const hits = await provider.search(text, { limit: 10 });
       expect(hits.map((hit) => hit.anchor)).toEqual([
         "https://example.org/page-1",
@@ -66,13 +85,18 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
     });
 
     it("returns at most `limit` hits", async () => {
-      const { provider } = await serve([{ body: subject.reply([1, 2, 3, 4, 5].map((index) => result(index))) }]);
+      const { provider } = await serve([
+        scripted(
+          subject,
+          [1, 2, 3, 4, 5].map((index) => result(index)),
+        ),
+      ]);
       const hits = await provider.search(text, { limit: 3 });
       expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
     });
 
     it("rejects when the signal is already aborted, without a request", async () => {
-      const { server, provider } = await serve([{ body: subject.reply([result(1)]) }]);
+      const { server, provider } = await serve([scripted(subject, [result(1)])]);
       const controller = new AbortController();
       controller.abort(new Error("cancelled by the caller"));
       await expect(provider.search(text, { limit: 5, signal: controller.signal })).rejects.toThrow(
@@ -83,7 +107,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
 
     it("rejects when the signal aborts during the request, without waiting for the reply", async () => {
       // The reply never comes while the test runs; the abort is sent once the server has the request.
-      const { server, provider } = await serve([{ body: subject.reply([result(1)]), delayMs: NEVER_MS }]);
+      const { server, provider } = await serve([{ ...scripted(subject, [result(1)]), delayMs: NEVER_MS }]);
       const controller = new AbortController();
       const searched = provider.search(text, { limit: 5, signal: controller.signal });
       await until(() => server.seen.length === 1, 10_000, "the request to reach the server");
@@ -95,7 +119,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
     it("retries an HTTP 500 and succeeds", async () => {
       const { server, provider } = await serve([
         { status: 500, body: { error: "internal error" } },
-        { body: subject.reply([result(1)]) },
+        scripted(subject, [result(1)]),
       ]);
       const hits = await provider.search(text, { limit: 5 });
       expect(hits).toHaveLength(1);
@@ -105,7 +129,7 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
     it("waits for a 429's Retry-After, then retries", async () => {
       const { server, provider } = await serve([
         { status: 429, body: { error: "too many requests" }, headers: { "retry-after": "1" } },
-        { body: subject.reply([result(1)]) },
+        scripted(subject, [result(1)]),
       ]);
       const started = Date.now();
       const hits = await provider.search(text, { limit: 5 });
@@ -128,10 +152,14 @@ export function runSearchContract(name: string, subject: SearchContractSubject):
       expect(server.seen).toHaveLength(1);
     });
 
-    it("fails with ExternalServiceError on a body that is not JSON, and on JSON of another shape", async () => {
-      const { server, provider } = await serve([{ raw: "<html>not json" }, { body: { unexpected: true } }]);
+    it("fails with ExternalServiceError on a body that does not parse, and on one of another shape", async () => {
+      const malformed = subject.malformed ?? {
+        replies: [{ raw: "<html>not json" }, { body: { unexpected: true } }],
+        message: /unexpected shape/,
+      };
+      const { server, provider } = await serve(malformed.replies);
       await expect(provider.search(text, { limit: 5 })).rejects.toBeInstanceOf(ExternalServiceError);
-      await expect(provider.search(text, { limit: 5 })).rejects.toThrow(/unexpected shape/);
+      await expect(provider.search(text, { limit: 5 })).rejects.toThrow(malformed.message);
       expect(server.seen).toHaveLength(2);
     });
 

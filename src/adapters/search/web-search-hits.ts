@@ -4,11 +4,24 @@
  */
 import { UserError } from "../../core/errors.js";
 import { readerLine } from "../../core/text.js";
-import type { SearchHit, SearchQuery } from "../../ports/search-provider.js";
+import type { SearchHit, SearchQuery, WorkMetadata } from "../../ports/search-provider.js";
 
 export const PATTERN_REFUSAL = "pattern queries need a local corpus scope";
 const MAX_TITLE_CHARS = 300;
 const MAX_SNIPPET_CHARS = 300;
+
+const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+/** Text without tags, with common and numeric entities decoded (snippets marked up by a provider). Pure. */
+export function plainText(html: string): string {
+  return html.replace(/<[^>]*>/g, "").replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+    if (name.startsWith("#")) {
+      const code = name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    }
+    return ENTITIES[name.toLowerCase()] ?? entity;
+  });
+}
 
 /** A provider's documented limits on the query text. */
 export interface QueryLimits {
@@ -84,6 +97,22 @@ export interface WebResult {
   title?: string | null | undefined;
   snippet?: string | null | undefined;
   score: number;
+  work?: WorkMetadata;
+}
+
+/** A DOI as written anywhere (`https://doi.org/10.…`, `doi:10.…`), lower-cased and bare; undefined when it is not one. Pure. */
+export function normalizeDoi(text: string | null | undefined): string | undefined {
+  const match = /10\.\d{4,9}\/\S+/u.exec(text?.trim() ?? "");
+  return match ? match[0].replace(/[.,;]+$/u, "").toLowerCase() : undefined;
+}
+
+/** The identity of a work: `doi:…`, else `arxiv:…`, else `pmid:…`; undefined without any. Pure. */
+export function workIdentity(work: WorkMetadata | undefined): string | undefined {
+  if (!work) return undefined;
+  if (work.doi) return `doi:${work.doi}`;
+  if (work.arxivId) return `arxiv:${work.arxivId}`;
+  if (work.pmid) return `pmid:${work.pmid}`;
+  return undefined;
 }
 
 /**
@@ -104,6 +133,7 @@ export function toHits(results: readonly WebResult[], limit: number): SearchHit[
       snippet: readerLine(result.snippet ?? "", MAX_SNIPPET_CHARS),
       rank: hits.length + 1,
       score: result.score,
+      ...(result.work ? { work: result.work } : {}),
     });
   }
   return hits;

@@ -41,14 +41,14 @@ describe("createWebClient", () => {
   it("retries a network failure and succeeds", async () => {
     const { fetch, calls } = scriptedFetch([refused, json({ ok: true })]);
     const client = createWebClient("Example", { fetch, retryBaseDelayMs: 1 }, []);
-    expect(await client.getJson(request, reading)).toEqual({ ok: true });
+    expect(await client.get(request, reading)).toEqual({ ok: true });
     expect(calls).toHaveLength(2);
   });
 
   it("gives up after maxRetries with a retryable error naming the cause", async () => {
     const { fetch, calls } = scriptedFetch([refused, refused]);
     const client = createWebClient("Example", { fetch, maxRetries: 1, retryBaseDelayMs: 1 }, []);
-    const failure = await client.getJson(request, reading).catch((error: unknown) => error);
+    const failure = await client.get(request, reading).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ExternalServiceError);
     expect(failure).toMatchObject({ isRetryable: true, message: expect.stringContaining("ECONNREFUSED") });
     expect(calls).toHaveLength(2);
@@ -57,7 +57,7 @@ describe("createWebClient", () => {
   it("fails with a timeout when the server does not answer", async () => {
     const { fetch } = scriptedFetch([hang]);
     const client = createWebClient("Example", { fetch, timeoutMs: 50 }, []);
-    const failure = await client.getJson(request, reading).catch((error: unknown) => error);
+    const failure = await client.get(request, reading).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ExternalServiceError);
     expect(failure).toMatchObject({ isRetryable: true, message: "Example did not answer within 50 ms" });
   });
@@ -67,34 +67,34 @@ describe("createWebClient", () => {
     const client = createWebClient("Example", { fetch, retryBaseDelayMs: 5_000 }, []);
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("stopped")), 20);
-    await expect(client.getJson(request, reading, controller.signal)).rejects.toThrow("stopped");
+    await expect(client.get(request, reading, controller.signal)).rejects.toThrow("stopped");
   });
 
   // Waiting the 60 s asked for would overrun the test's limit (a guard, not the assertion).
   it("does not wait for a Retry-After above 10 s and says how long the provider asks", async () => {
     const { fetch, calls } = scriptedFetch([json({}, 429, { "retry-after": "60" })]);
     const client = createWebClient("Example", { fetch }, []);
-    await expect(client.getJson(request, reading)).rejects.toThrow("Example answered HTTP 429; it asks to wait 60 s");
+    await expect(client.get(request, reading)).rejects.toThrow("Example answered HTTP 429; it asks to wait 60 s");
     expect(calls).toHaveLength(1);
   }, 20_000);
 
   it("does not retry when maxRetries is 0", async () => {
     const { fetch, calls } = scriptedFetch([json({}, 500)]);
     const client = createWebClient("Example", { fetch, maxRetries: 0 }, []);
-    await expect(client.getJson(request, reading)).rejects.toMatchObject({ isRetryable: true });
+    await expect(client.get(request, reading)).rejects.toMatchObject({ isRetryable: true });
     expect(calls).toHaveLength(1);
   });
 
   it("refuses a body over 5 MB", async () => {
     const big = () => Promise.resolve(new Response("x".repeat(5_000_001)));
     const client = createWebClient("Example", { fetch: scriptedFetch([big]).fetch }, []);
-    await expect(client.getJson(request, reading)).rejects.toThrow(/larger than 5000000 bytes/);
+    await expect(client.get(request, reading)).rejects.toThrow(/larger than 5000000 bytes/);
   });
 
   it("sends the method, headers, body and redirect mode", async () => {
     const { fetch, calls } = scriptedFetch([json({ ok: true })]);
     const post: WebRequest = { ...request, method: "POST", headers: { "x-api-key": "k" }, body: "{}" };
-    await createWebClient("Example", { fetch }, []).getJson(post, reading);
+    await createWebClient("Example", { fetch }, []).get(post, reading);
     expect(calls[0]).toMatchObject({ method: "POST", headers: { "x-api-key": "k" }, body: "{}", redirect: "manual" });
   });
 });
@@ -135,6 +135,6 @@ describe("retryAfterMs and redact", () => {
 
   it("turns a user-fault status into a UserError", async () => {
     const { fetch } = scriptedFetch([json({}, 401)]);
-    await expect(createWebClient("Example", { fetch }, []).getJson(request, reading)).rejects.toBeInstanceOf(UserError);
+    await expect(createWebClient("Example", { fetch }, []).get(request, reading)).rejects.toBeInstanceOf(UserError);
   });
 });

@@ -1,12 +1,14 @@
 /**
- * The HTTP exchange every web search provider shares: one JSON request under a deadline,
- * retried with backoff on 408, 429, 5xx and network failures (honouring Retry-After), a
- * bounded body, a zod-checked reply, and failures that say who is at fault and never
+ * The HTTP exchange every web search provider shares: one request under a deadline, paced
+ * where the provider's terms ask for it, retried with backoff on 408, 429, 5xx and network
+ * failures (honouring Retry-After), a bounded body parsed as JSON (or XML, or HTML, by the
+ * provider's own parser) and zod-checked, and failures that say who is at fault and never
  * carry the API key.
  */
 import type { z } from "zod";
 import { AssayError, ExternalServiceError, UserError } from "../../core/errors.js";
 import { sleepUnlessAborted } from "../shared/abortable-sleep.js";
+import { paced } from "./request-pacing.js";
 
 /** The factory options every web search provider takes. */
 export interface WebSearchOptions {
@@ -22,6 +24,12 @@ export interface WebSearchOptions {
   maxRetries?: number;
   /** The first backoff delay, doubled per retry up to 8 s; a Retry-After header wins. Default 500. */
   retryBaseDelayMs?: number;
+  /**
+   * The shortest time between two requests to this provider from this process (its terms:
+   * arXiv one per 3 s, PubMed three per second). Overrides the provider's default; 0 turns
+   * pacing off (tests).
+   */
+  minIntervalMs?: number;
 }
 
 export interface WebRequest {
@@ -50,6 +58,15 @@ export interface StatusFailure {
 /** How to read one provider's replies. */
 export interface ReplyReading<T> {
   schema: z.ZodType<T>;
+  /** What the body is: "JSON" (the default, parsed with JSON.parse), "XML" or "HTML". */
+  format?: string;
+  /** Parses a body of `format` other than JSON into the value `schema` checks; throws on a malformed one. */
+  parse?: (text: string) => unknown;
+  /**
+   * A successful (2xx) body that is a refusal all the same (a block page, an error document
+   * sent with 200), read before parsing; undefined for a body to parse.
+   */
+  refusal?: (text: string) => StatusFailure | undefined;
   /** The provider's error message and code in an error body, or undefined. */
   readError?: (body: unknown) => ErrorSummary | undefined;
   /** A provider-specific meaning of an error status, or undefined for the default reading. */
@@ -58,7 +75,13 @@ export interface ReplyReading<T> {
 
 export interface WebClient {
   /** Sends `request` and returns its checked reply, or throws UserError / ExternalServiceError. */
-  getJson<T>(request: WebRequest, reading: ReplyReading<T>, signal?: AbortSignal): Promise<T>;
+  get<T>(request: WebRequest, reading: ReplyReading<T>, signal?: AbortSignal): Promise<T>;
+}
+
+/** How a client is paced: requests sharing `key` in this process are at least `intervalMs` apart. */
+export interface Pacing {
+  key: string;
+  intervalMs: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -110,9 +133,12 @@ export function statusFailure(label: string, status: number, summary: ErrorSumma
   };
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+function parseBody(
+  text: string,
+  parse: (text: string) => unknown = JSON.parse,
+): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: parse(text) };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
@@ -137,20 +163,21 @@ async function readBody(response: Response, label: string): Promise<string> {
 }
 
 function decode<T>(text: string, reading: ReplyReading<T>, label: string): T {
-  const json = parseJson(text);
-  if (!json.ok) throw new ExternalServiceError(`${label} answered with a body that is not JSON (${json.error})`);
-  const parsed = reading.schema.safeParse(json.value);
+  const format = reading.format ?? "JSON";
+  const body = parseBody(text, reading.parse);
+  if (!body.ok) throw new ExternalServiceError(`${label} answered with a body that is not ${format} (${body.error})`);
+  const parsed = reading.schema.safeParse(body.value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)
     .join("; ");
-  throw new ExternalServiceError(`${label} answered with JSON of an unexpected shape (${issues})`);
+  throw new ExternalServiceError(`${label} answered with ${format} of an unexpected shape (${issues})`);
 }
 
 function summarize<T>(text: string, reading: ReplyReading<T>): ErrorSummary {
-  const json = parseJson(text);
-  const summary = json.ok ? reading.readError?.(json.value) : undefined;
+  const body = parseBody(text, reading.parse);
+  const summary = body.ok ? reading.readError?.(body.value) : undefined;
   return summary ?? {};
 }
 
@@ -160,8 +187,18 @@ function describeNetworkError(error: unknown): string {
   return `${error.message}${cause}`;
 }
 
-/** A client for one provider. `secrets` never appear in a message. */
-export function createWebClient(label: string, options: WebSearchOptions, secrets: readonly string[]): WebClient {
+/**
+ * A client for one provider. `secrets` never appear in a message. With `pacing`, every
+ * attempt (retries too) waits its turn among the process's requests with the same key;
+ * `options.minIntervalMs` overrides the interval.
+ */
+export function createWebClient(
+  label: string,
+  options: WebSearchOptions,
+  secrets: readonly string[],
+  pacing?: Pacing,
+): WebClient {
+  const intervalMs = Math.max(0, options.minIntervalMs ?? pacing?.intervalMs ?? 0);
   const fetchImplementation = options.fetch ?? globalThis.fetch;
   const timeoutMs = Math.max(1, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const maxRetries = Math.max(0, options.maxRetries ?? 2);
@@ -174,7 +211,7 @@ export function createWebClient(label: string, options: WebSearchOptions, secret
       : new ExternalServiceError(message, { ...context, isRetryable: failure.retryable });
   };
 
-  async function getJson<T>(request: WebRequest, reading: ReplyReading<T>, callerSignal?: AbortSignal): Promise<T> {
+  async function get<T>(request: WebRequest, reading: ReplyReading<T>, callerSignal?: AbortSignal): Promise<T> {
     callerSignal?.throwIfAborted();
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
@@ -184,6 +221,7 @@ export function createWebClient(label: string, options: WebSearchOptions, secret
       let failure: StatusFailure;
       let cause: unknown;
       try {
+        if (pacing && intervalMs > 0) await paced(pacing.key, intervalMs, signal);
         const response = await fetchImplementation(request.url, {
           method: request.method,
           headers: request.headers,
@@ -192,9 +230,11 @@ export function createWebClient(label: string, options: WebSearchOptions, secret
           ...(request.body === undefined ? {} : { body: request.body }),
         });
         const text = await readBody(response, label);
-        if (response.ok) return decode(text, reading, label);
+        const refused = response.ok ? reading.refusal?.(text) : undefined;
+        if (response.ok && !refused) return decode(text, reading, label);
         const summary = summarize(text, reading);
         failure =
+          refused ??
           reading.explainStatus?.(response.status, summary) ??
           statusFailure(label, response.status, summary, response.headers);
       } catch (error) {
@@ -216,5 +256,5 @@ export function createWebClient(label: string, options: WebSearchOptions, secret
       }
     }
   }
-  return { getJson };
+  return { get };
 }

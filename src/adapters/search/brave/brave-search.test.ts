@@ -5,7 +5,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../../core/errors.js";
 import { type ContractResult, loopbackServers, runSearchContract } from "../search-contract.js";
-import { createBraveSearch, plainText } from "./brave-search.js";
+import { plainText } from "../web-search-hits.js";
+import { createBraveSearch } from "./brave-search.js";
 
 const KEY = "BSA-test-0d4f8b2c6a1e";
 const fixture = (name: string): unknown =>

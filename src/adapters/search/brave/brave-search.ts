@@ -7,6 +7,7 @@ import type { SearchHit, SearchOptions, SearchProvider, SearchQuery } from "../.
 import {
   checkWebQuery,
   parseBaseUrl,
+  plainText,
   type QueryLimits,
   requireApiKey,
   toHits,
@@ -20,19 +21,6 @@ export const BRAVE_BASE_URL = "https://api.search.brave.com";
 const MAX_COUNT = 20;
 /** Brave documents at most 400 characters and 50 words per query. */
 const QUERY_LIMITS: QueryLimits = { maxChars: 400, maxWords: 50 };
-
-const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
-
-/** Text without tags, with common and numeric entities decoded. Pure. */
-export function plainText(html: string): string {
-  return html.replace(/<[^>]*>/g, "").replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-    if (name.startsWith("#")) {
-      const code = name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    }
-    return ENTITIES[name.toLowerCase()] ?? entity;
-  });
-}
 
 const reading: ReplyReading<BraveResponse> = {
   schema: braveResponseSchema,
@@ -74,7 +62,7 @@ export function createBraveSearch(options: WebSearchOptions = {}): SearchProvide
         headers: { accept: "application/json", "x-subscription-token": apiKey },
         redirect: "manual",
       };
-      const reply = await client.getJson(request, reading, signal);
+      const reply = await client.get(request, reading, signal);
       return toHits(
         (reply.web?.results ?? []).map((result, index) => ({
           url: result.url,

@@ -80,7 +80,7 @@ export function createSearxngSearch(options: SearxngSearchOptions = {}): SearchP
       if (options.language) url.searchParams.set("language", options.language);
       // No key travels with this request, so following a redirect (http to https) is safe.
       const request: WebRequest = { url, method: "GET", headers: { accept: "application/json" }, redirect: "follow" };
-      const body = await client.getJson(request, reading, signal);
+      const body = await client.get(request, reading, signal);
       const outage = failedEngines(body);
       if (outage) throw outage;
       // SearXNG has no result count parameter: one page (about 20 results) is sliced.

@@ -38,7 +38,7 @@ export function createSerperSearch(options: WebSearchOptions = {}): SearchProvid
         body: JSON.stringify(body),
         redirect: "manual",
       };
-      const reply = await client.getJson(request, reading, signal);
+      const reply = await client.get(request, reading, signal);
       return toHits(
         (reply.organic ?? []).map((result, index) => ({
           url: result.link,

@@ -61,7 +61,7 @@ export function createTavilySearch(options: WebSearchOptions = {}): SearchProvid
         body: JSON.stringify(body),
         redirect: "manual",
       };
-      const reply = await client.getJson(request, reading, signal);
+      const reply = await client.get(request, reading, signal);
       return toHits(
         reply.results.map((result, index) => ({
           url: result.url,
