@@ -25,8 +25,14 @@ export async function search(
   let hits: SearchHit[] = [];
   let error = "";
   let configurationError: UserError | undefined;
+  // A provider of several that failed while the others answered: a diagnostic, not a failed search.
+  const notices: string[] = [];
   try {
-    hits = await host.search.search(query, { limit: SEARCH_LIMIT, signal: host.signal });
+    hits = await host.search.search(query, {
+      limit: SEARCH_LIMIT,
+      signal: host.signal,
+      notice: (message) => notices.push(message),
+    });
   } catch (failure) {
     error = describeError(failure);
     // A misconfigured provider (bad key, JSON disabled) is the user's to fix: stop the run, after recording it.
@@ -42,6 +48,7 @@ export async function search(
     finishedMs: host.clock.offset(),
   });
   host.recordSearch(call);
+  for (const notice of notices) await host.diagnose("search", "search-provider-failed", notice, { queryId: call.id });
   if (configurationError) {
     await host.diagnose("search", "search-misconfigured", error, { queryId: call.id });
     await host.emit("search-failed", { queryId: call.id, origin });

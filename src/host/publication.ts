@@ -22,6 +22,7 @@ export function describeQuery(query: SearchQuery): string {
 /** Reader-safe description of the evidence scope. */
 export function describeScope(host: RunHost): string {
   const scope = host.request.scope;
+  if (host.scopeLabel) return host.scopeLabel;
   return scope.kind === "corpus" ? `the local folder “${scope.label}”` : scope.label;
 }
 

@@ -56,6 +56,8 @@ export interface RunHostOptions {
    * as a store write is.
    */
   confirmLease?: () => Promise<boolean>;
+  /** The scope as opened describes itself (`OpenScope.label`): the boundary says it instead of the stored label. */
+  scopeLabel?: string;
   /** Continue an interrupted run: state is reloaded from the store. */
   resumed?: { lastOffsetMs: number };
   /** Where investigative runs keep their notes.md working copies (`research_notes_dir`). */
@@ -72,6 +74,8 @@ export class RunHost {
   readonly artifacts: ArtifactStore;
   readonly model: Model | undefined;
   readonly notes: NotesFiles | undefined;
+  /** The opened scope's own description, when it has one (see RunHostOptions.scopeLabel). */
+  readonly scopeLabel: string | undefined;
   /** Aborted at the acquisition deadline (wall clock minus the publish reserve) or on cancel. */
   readonly signal: AbortSignal;
   readonly #listeners: EventListener[];
@@ -99,6 +103,7 @@ export class RunHost {
     this.artifacts = options.artifacts;
     this.model = options.model;
     this.notes = options.notes;
+    this.scopeLabel = options.scopeLabel;
     this.#listeners = [...(options.listeners ?? [])];
     this.#deadline = new AbortController();
     this.#handBack = options.handBack;

@@ -6,6 +6,11 @@ import type { EvidenceScope } from "./store.js";
 export interface OpenScope {
   search: SearchProvider;
   fetcher: Fetcher;
+  /**
+   * The report boundary's words for the scope as opened, when they say more than the run's
+   * stored label (`--search auto`: which providers answered); the stored label otherwise.
+   */
+  label?: string;
   /** Brings indexes up to date; returns facts for the event log. */
   prepare(signal?: AbortSignal): Promise<Record<string, unknown>>;
   close(): Promise<void>;

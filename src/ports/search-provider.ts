@@ -39,6 +39,11 @@ export interface WorkMetadata {
 export interface SearchOptions {
   limit: number;
   signal?: AbortSignal;
+  /**
+   * Hears what went wrong without failing the search: a provider of several that failed
+   * or was rate-limited while the others answered (the Host records it as a diagnostic).
+   */
+  notice?: (message: string) => void;
 }
 
 export interface SearchProvider {

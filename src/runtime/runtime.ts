@@ -122,6 +122,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     clock: options.clock,
     search: scope.search,
     fetcher: scope.fetcher,
+    ...(scope.label ? { scopeLabel: scope.label } : {}),
     artifacts: options.artifacts,
     ...(options.model ? { model: options.model } : {}),
     ...(options.notes ? { notes: options.notes } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../core/errors.js";
-import { createSearchProvider, parseSearchSpec, searchKeyVariable } from "./search-registry.js";
+import { createSearchProvider } from "./search-registry.js";
+import { formatSearchPlan, parseSearchPlan, parseSearchSpec, planLabel, searchKeyVariable } from "./search-specs.js";
 
 describe("parseSearchSpec", () => {
   it("reads a provider alone", () => {
@@ -24,7 +25,8 @@ describe("parseSearchSpec", () => {
   it("refuses unknown providers, missing or non-http URLs and URLs with credentials", () => {
     expect(parseSearchSpec("google")).toEqual({
       ok: false,
-      error: 'unknown search provider "google" (known: searxng, tavily, brave, serper)',
+      error:
+        'unknown search provider "google" (known: searxng, tavily, brave, serper, duckduckgo, wikipedia, arxiv, openalex, pubmed, or auto)',
     });
     expect(parseSearchSpec("")).toMatchObject({ ok: false });
     expect(parseSearchSpec("searxng:")).toMatchObject({ ok: false, error: expect.stringContaining("http://") });
@@ -34,6 +36,49 @@ describe("parseSearchSpec", () => {
       ok: false,
       error: expect.stringContaining("user name or password"),
     });
+  });
+});
+
+describe("parseSearchPlan", () => {
+  it("reads auto, auto with the SearXNG to try, one provider and several", () => {
+    expect(parseSearchPlan("auto")).toEqual({ ok: true, value: { kind: "auto" } });
+    expect(parseSearchPlan(" AUTO:http://searx.lan:8888 ")).toEqual({
+      ok: true,
+      value: { kind: "auto", searxngUrl: "http://searx.lan:8888" },
+    });
+    expect(parseSearchPlan("wikipedia, arxiv,openalex")).toEqual({
+      ok: true,
+      value: { kind: "providers", specs: [{ provider: "wikipedia" }, { provider: "arxiv" }, { provider: "openalex" }] },
+    });
+    expect(parseSearchPlan("searxng:http://host:8080,duckduckgo")).toEqual({
+      ok: true,
+      value: {
+        kind: "providers",
+        specs: [{ provider: "searxng", baseUrl: "http://host:8080" }, { provider: "duckduckgo" }],
+      },
+    });
+  });
+
+  it("refuses a provider named twice, auto among others, an empty name and a bad URL", () => {
+    expect(parseSearchPlan("arxiv,arxiv")).toEqual({ ok: false, error: "arxiv is named twice" });
+    expect(parseSearchPlan("auto,wikipedia")).toMatchObject({ ok: false });
+    expect(parseSearchPlan("wikipedia,auto")).toEqual({
+      ok: false,
+      error: "auto cannot be combined with other providers",
+    });
+    expect(parseSearchPlan("wikipedia,,arxiv")).toMatchObject({ ok: false, error: expect.stringContaining("empty") });
+    expect(parseSearchPlan("auto:ftp://x")).toMatchObject({ ok: false, error: expect.stringContaining("http://") });
+  });
+
+  it("prints a plan that reads back the same, and names its providers for the boundary", () => {
+    for (const text of ["auto", "auto:http://searx.lan:8888", "wikipedia,arxiv", "searxng:http://host:8080,pubmed"]) {
+      const plan = parseSearchPlan(text);
+      if (!plan.ok) throw new Error(plan.error);
+      expect(formatSearchPlan(plan.value)).toBe(text);
+    }
+    const plan = parseSearchPlan("wikipedia,arxiv,openalex");
+    if (!plan.ok) throw new Error(plan.error);
+    expect(planLabel(plan.value)).toBe("the web, searched with Wikipedia, arXiv and OpenAlex");
   });
 });
 
@@ -53,6 +98,8 @@ describe("createSearchProvider", () => {
     expect(createSearchProvider({ provider: "tavily", apiKey: "tvly-k" }).name).toBe("tavily");
     expect(createSearchProvider({ provider: "brave", apiKey: "b-k" }).name).toBe("brave");
     expect(createSearchProvider({ provider: "serper", apiKey: "s-k" }).name).toBe("serper");
+    for (const provider of ["duckduckgo", "wikipedia", "arxiv", "openalex", "pubmed"] as const)
+      expect(createSearchProvider({ provider }).name).toBe(provider);
   });
 
   it("says which variable to set when a key is missing", () => {

@@ -1,71 +1,37 @@
 /**
- * Web search provider specs (`searxng:http://host:8080`, `tavily`, `brave`, `serper`) and
- * the providers behind them. The shell reads the key named by `searchKeyVariable` from the
- * environment and passes it in; nothing here reads the environment.
+ * The providers behind a search spec (search-specs.ts): one, several fanned out, or what
+ * `auto` finds (a SearXNG that answers, else DuckDuckGo and Wikipedia, which need nothing).
+ * The shell reads the keys named by `searchKeyVariable` from the environment and passes them
+ * in; nothing here reads the environment.
  */
 import { UserError } from "../../core/errors.js";
-import { err, ok, type Result } from "../../core/result.js";
 import type { SearchProvider } from "../../ports/search-provider.js";
+import { createArxivSearch } from "./arxiv/arxiv-search.js";
 import { createBraveSearch } from "./brave/brave-search.js";
-import { createSearxngSearch } from "./searxng/searxng-search.js";
+import { createDuckDuckGoSearch } from "./duckduckgo/duckduckgo-search.js";
+import { createFanOutSearch } from "./fan-out-search.js";
+import { createOpenAlexSearch } from "./openalex/openalex-search.js";
+import { createPubmedSearch } from "./pubmed/pubmed-search.js";
+import {
+  PROVIDER_NAMES,
+  planLabel,
+  type SearchPlan,
+  type SearchProviderId,
+  type SearchSpec,
+  searchKeyVariable,
+} from "./search-specs.js";
+import { createSearxngSearch, SEARXNG_DEFAULT_BASE_URL } from "./searxng/searxng-search.js";
 import { createSerperSearch } from "./serper/serper-search.js";
 import { createTavilySearch } from "./tavily/tavily-search.js";
-import { isWebUrl } from "./web-search-hits.js";
-
-export const searchProviderIds = ["searxng", "tavily", "brave", "serper"] as const;
-export type SearchProviderId = (typeof searchProviderIds)[number];
-
-export interface SearchSpec {
-  provider: SearchProviderId;
-  /** Overrides the provider's endpoint; for SearXNG, the instance's address. */
-  baseUrl?: string;
-}
+import { createWikipediaSearch } from "./wikipedia/wikipedia-search.js";
 
 export interface SearchProviderSettings extends SearchSpec {
   apiKey?: string;
-  /** The report language, passed to providers that take one (SearXNG). */
+  /** The report language, passed to providers that take one (SearXNG, Wikipedia). */
   language?: string;
+  /** OpenAlex's polite pool: a contact address (`ASSAY_CONTACT_EMAIL`). */
+  mailto?: string;
   fetch?: typeof fetch;
-}
-
-const isProviderId = (value: string): value is SearchProviderId =>
-  (searchProviderIds as readonly string[]).includes(value);
-
-/**
- * Parses `provider` or `provider:url` (the URL replaces the provider's base URL).
- * Pure; never throws.
- */
-export function parseSearchSpec(text: string): Result<SearchSpec> {
-  const spec = text.trim();
-  const colon = spec.indexOf(":");
-  const provider = (colon < 0 ? spec : spec.slice(0, colon)).trim().toLowerCase();
-  if (!isProviderId(provider)) {
-    return err(`unknown search provider "${provider}" (known: ${searchProviderIds.join(", ")})`);
-  }
-  if (colon < 0) return ok({ provider });
-  const baseUrl = spec.slice(colon + 1).trim();
-  if (!isWebUrl(baseUrl)) {
-    return err(`search provider "${spec}" needs an http:// or https:// URL after "${provider}:"`);
-  }
-  const url = new URL(baseUrl);
-  if (url.username !== "" || url.password !== "") {
-    return err(`the URL in search provider "${provider}" must not carry a user name or password`);
-  }
-  return ok({ provider, baseUrl });
-}
-
-/** The environment variable that holds `provider`'s key; SearXNG needs none. */
-export function searchKeyVariable(provider: SearchProviderId): string | undefined {
-  switch (provider) {
-    case "searxng":
-      return undefined;
-    case "tavily":
-      return "TAVILY_API_KEY";
-    case "brave":
-      return "BRAVE_API_KEY";
-    case "serper":
-      return "SERPER_API_KEY";
-  }
 }
 
 /** The provider for `settings`. Throws UserError on a missing key or a bad base URL. */
@@ -79,14 +45,123 @@ export function createSearchProvider(settings: SearchProviderSettings): SearchPr
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
     ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }),
   };
+  const language = settings.language ? { language: settings.language } : {};
   switch (settings.provider) {
     case "searxng":
-      return createSearxngSearch({ ...options, ...(settings.language ? { language: settings.language } : {}) });
+      return createSearxngSearch({ ...options, ...language });
     case "tavily":
       return createTavilySearch(options);
     case "brave":
       return createBraveSearch(options);
     case "serper":
       return createSerperSearch(options);
+    case "duckduckgo":
+      return createDuckDuckGoSearch(options);
+    case "wikipedia":
+      return createWikipediaSearch({ ...options, ...language });
+    case "arxiv":
+      return createArxivSearch(options);
+    case "openalex":
+      return createOpenAlexSearch({ ...options, ...(settings.mailto ? { mailto: settings.mailto } : {}) });
+    case "pubmed":
+      // NCBI asks E-utilities clients to name themselves and a contact.
+      return createPubmedSearch({ ...options, tool: "assay", ...(settings.mailto ? { email: settings.mailto } : {}) });
   }
+}
+
+/** What opening a plan needs from the shell. */
+export interface SearchPlanContext {
+  /** The key of a provider that takes one, looked up by the shell. */
+  apiKeyFor: (provider: SearchProviderId) => string | undefined;
+  language?: string;
+  mailto?: string;
+  fetch?: typeof fetch;
+  /** How long `auto` waits for SearXNG to answer. Default 2 000 ms. */
+  probeTimeoutMs?: number;
+  /** Endpoints for providers a spec names without one (a proxy; loopback stand-ins in tests). */
+  baseUrls?: Partial<Record<SearchProviderId, string>>;
+}
+
+export interface OpenedSearch {
+  provider: SearchProvider;
+  /** The providers used, by id. */
+  providers: SearchProviderId[];
+  /** The report boundary's words for it ("the web, searched with DuckDuckGo and Wikipedia (…)"). */
+  label: string;
+  /** What `auto` found, for the event log; empty for named providers. */
+  auto?: { searxngUrl: string; searxng: "answered" | string };
+}
+
+/** Whether a SearXNG instance answers a JSON search at `baseUrl`: "answered", or what it did instead ("did not answer"). */
+export async function probeSearxng(
+  baseUrl: string,
+  options: { fetch?: typeof fetch; timeoutMs?: number } = {},
+): Promise<string> {
+  const fetchImplementation = options.fetch ?? globalThis.fetch;
+  let url: URL;
+  try {
+    url = new URL("search", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  } catch {
+    return "is not a URL";
+  }
+  url.searchParams.set("q", "assay");
+  url.searchParams.set("format", "json");
+  try {
+    const response = await fetchImplementation(url, {
+      headers: { accept: "application/json" },
+      redirect: "manual",
+      signal: AbortSignal.timeout(options.timeoutMs ?? 2_000),
+    });
+    const body = await response.text();
+    if (!response.ok) return `answered HTTP ${response.status}`;
+    const parsed = JSON.parse(body) as { results?: unknown };
+    return Array.isArray(parsed.results) ? "answered" : "did not answer with its JSON";
+  } catch (error) {
+    if (error instanceof SyntaxError) return "did not answer with JSON";
+    return "did not answer";
+  }
+}
+
+/** Builds the providers of `plan` (for `auto`, after asking SearXNG). Throws UserError on a missing key. */
+export async function openSearchPlan(plan: SearchPlan, context: SearchPlanContext): Promise<OpenedSearch> {
+  const build = (spec: SearchSpec): SearchProvider => {
+    const apiKey = context.apiKeyFor(spec.provider);
+    const baseUrl = spec.baseUrl ?? context.baseUrls?.[spec.provider];
+    return createSearchProvider({
+      ...spec,
+      ...(baseUrl === undefined ? {} : { baseUrl }),
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(context.language ? { language: context.language } : {}),
+      ...(context.mailto ? { mailto: context.mailto } : {}),
+      ...(context.fetch ? { fetch: context.fetch } : {}),
+    });
+  };
+  const fanned = (specs: SearchSpec[]): SearchProvider => {
+    const [only] = specs;
+    if (specs.length === 1 && only) return build(only);
+    return createFanOutSearch(specs.map((spec) => ({ provider: build(spec), label: PROVIDER_NAMES[spec.provider] })));
+  };
+  if (plan.kind === "providers") {
+    return { provider: fanned(plan.specs), providers: plan.specs.map((spec) => spec.provider), label: planLabel(plan) };
+  }
+  const searxngUrl = plan.searxngUrl ?? SEARXNG_DEFAULT_BASE_URL;
+  const searxng = await probeSearxng(searxngUrl, {
+    ...(context.fetch ? { fetch: context.fetch } : {}),
+    ...(context.probeTimeoutMs === undefined ? {} : { timeoutMs: context.probeTimeoutMs }),
+  });
+  if (searxng === "answered") {
+    return {
+      provider: build({ provider: "searxng", baseUrl: searxngUrl }),
+      providers: ["searxng"],
+      label: `the web, searched with SearXNG at ${new URL(searxngUrl).host} (auto)`,
+      auto: { searxngUrl, searxng },
+    };
+  }
+  const specs: SearchSpec[] = [{ provider: "duckduckgo" }, { provider: "wikipedia" }];
+  return {
+    provider: fanned(specs),
+    providers: ["duckduckgo", "wikipedia"],
+    label: `the web, searched with DuckDuckGo and Wikipedia (auto: SearXNG at ${new URL(searxngUrl).host} ${searxng})`,
+    auto: { searxngUrl, searxng },
+  };
 }

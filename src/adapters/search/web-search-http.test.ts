@@ -106,6 +106,9 @@ describe("statusFailure", () => {
     for (const status of [401, 403]) {
       expect(statusFailure("X", status, {}, none)).toMatchObject({ retryable: false, userFault: true });
       expect(statusFailure("X", status, {}, none).message).toContain("the API key is missing or wrong");
+      // A provider without a key has refused this client: neither a key to blame nor the user's fault.
+      const keyless = statusFailure("X", status, {}, none, false);
+      expect(keyless).toEqual({ message: `X refused the request (HTTP ${status})`, retryable: false });
     }
   });
 
@@ -133,8 +136,14 @@ describe("retryAfterMs and redact", () => {
     expect(redact("x".repeat(500), []).length).toBe(300);
   });
 
-  it("turns a user-fault status into a UserError", async () => {
-    const { fetch } = scriptedFetch([json({}, 401)]);
-    await expect(createWebClient("Example", { fetch }, []).get(request, reading)).rejects.toBeInstanceOf(UserError);
+  it("turns a user-fault status into a UserError: a 401 to a client with a key, not to a keyless one", async () => {
+    const keyed = scriptedFetch([json({}, 401)]);
+    await expect(
+      createWebClient("Example", { fetch: keyed.fetch }, ["sk-key-1234"]).get(request, reading),
+    ).rejects.toBeInstanceOf(UserError);
+    const keyless = scriptedFetch([json({}, 401)]);
+    await expect(createWebClient("Example", { fetch: keyless.fetch }, []).get(request, reading)).rejects.toBeInstanceOf(
+      ExternalServiceError,
+    );
   });
 });

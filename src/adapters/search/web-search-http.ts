@@ -108,14 +108,23 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
 }
 
 /** The default reading of an error status. Pure. */
-export function statusFailure(label: string, status: number, summary: ErrorSummary, headers: Headers): StatusFailure {
+export function statusFailure(
+  label: string,
+  status: number,
+  summary: ErrorSummary,
+  headers: Headers,
+  keyed = true,
+): StatusFailure {
   const said = summary.text ? `: ${summary.text}` : "";
   if (status === 401 || status === 403) {
-    return {
-      message: `${label} refused the request (HTTP ${status}): the API key is missing or wrong${said}`,
-      retryable: false,
-      userFault: true,
-    };
+    // A keyless provider that refuses has blocked this client (or the network it is on), not a key.
+    return keyed
+      ? {
+          message: `${label} refused the request (HTTP ${status}): the API key is missing or wrong${said}`,
+          retryable: false,
+          userFault: true,
+        }
+      : { message: `${label} refused the request (HTTP ${status})${said}`, retryable: false };
   }
   if (status >= 300 && status < 400) {
     return {
@@ -236,7 +245,7 @@ export function createWebClient(
         failure =
           refused ??
           reading.explainStatus?.(response.status, summary) ??
-          statusFailure(label, response.status, summary, response.headers);
+          statusFailure(label, response.status, summary, response.headers, secrets.length > 0);
       } catch (error) {
         // A body that is too large or malformed: retrying would get the same answer.
         if (error instanceof AssayError) throw fail({ message: error.message, retryable: false });

@@ -1,12 +1,17 @@
 /** The web evidence scope: a search provider (discovery) and the guarded HTTP fetcher (evidence). */
+import { UserError } from "../../core/errors.js";
 import type { OpenScope, ScopeContext, ScopeOpener } from "../../ports/evidence-scope.js";
 import type { EvidenceScope } from "../../ports/store.js";
 import type { HttpFetcherOptions } from "../fetch/http/http-fetcher.js";
-import type { SearchProviderId } from "../search/search-registry.js";
+import { parseSearchPlan, type SearchProviderId } from "../search/search-specs.js";
 
 export interface WebScopeOptions {
   /** The provider's API key, looked up by the shell (never stored with the run). */
   apiKeyFor: (provider: SearchProviderId) => string | undefined;
+  /** A contact address for the providers that ask for one (OpenAlex's polite pool). */
+  mailto?: string;
+  /** Endpoints for providers a spec names without one (loopback stand-ins in tests). */
+  baseUrls?: Partial<Record<SearchProviderId, string>>;
   /** Fetcher settings; the scope's own allow-list is added to them. */
   fetcher?: HttpFetcherOptions;
 }
@@ -16,26 +21,33 @@ export function webScopeOpener(options: WebScopeOptions): ScopeOpener {
     async open(scope: EvidenceScope, context: ScopeContext = {}): Promise<OpenScope> {
       if (scope.kind !== "web") throw new Error(`the web scope opener cannot open a ${scope.kind} scope`);
       // The fetcher (undici) and the search clients load with the first web scope, not at start-up.
-      const [{ createHttpFetcher }, { createSearchProvider }] = await Promise.all([
+      const [{ createHttpFetcher }, { openSearchPlan }] = await Promise.all([
         import("../fetch/http/http-fetcher.js"),
         import("../search/search-registry.js"),
       ]);
-      const provider = scope.search.provider as SearchProviderId;
-      const apiKey = options.apiKeyFor(provider);
-      const search = createSearchProvider({
-        provider,
-        ...(scope.search.baseUrl === undefined ? {} : { baseUrl: scope.search.baseUrl }),
-        ...(apiKey === undefined ? {} : { apiKey }),
+      // Stored as the --search value (`auto`, `wikipedia,arxiv`); older runs keep the URL apart.
+      const spec = scope.search.baseUrl ? `${scope.search.provider}:${scope.search.baseUrl}` : scope.search.provider;
+      const plan = parseSearchPlan(spec);
+      if (!plan.ok) throw new UserError(`the run's search provider "${spec}" cannot be used: ${plan.error}`);
+      const opened = await openSearchPlan(plan.value, {
+        apiKeyFor: options.apiKeyFor,
         ...(context.language ? { language: context.language } : {}),
+        ...(options.mailto ? { mailto: options.mailto } : {}),
+        ...(options.baseUrls ? { baseUrls: options.baseUrls } : {}),
       });
       const fetcher = createHttpFetcher({
         ...options.fetcher,
         allowHosts: [...(options.fetcher?.allowHosts ?? []), ...scope.allowHosts],
       });
       return {
-        search,
+        search: opened.provider,
         fetcher,
-        prepare: async () => ({ provider, baseUrl: scope.search.baseUrl ?? "" }),
+        label: opened.label,
+        prepare: async () => ({
+          provider: opened.providers.join(","),
+          baseUrl: scope.search.baseUrl ?? "",
+          ...(opened.auto ? { auto: opened.auto } : {}),
+        }),
         close: () => fetcher.close(),
       };
     },

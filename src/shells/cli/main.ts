@@ -26,7 +26,7 @@ export function buildProgram(): Command {
     // Set before the subcommands are added so that they inherit it.
     .exitOverride();
   // In the order `assay --help` lists them.
-  registerResearchCommands(program); // run, resume
+  registerResearchCommands(program); // run, resume, providers
   registerQueueCommands(program); // worker, queue list | retry | purge-dead
   registerRunsCommands(program); // health, search, runs list | show | export
   registerEvalCommand(program); // eval

@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
-import { parseSearchSpec, searchKeyVariable } from "../../adapters/search/search-registry.js";
+import { formatSearchPlan, parseSearchPlan, planLabel, searchKeyVariable } from "../../adapters/search/search-specs.js";
 import { isPostgresUrl } from "../../adapters/store/postgres/postgres-url.js";
 import { type Budgets, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
@@ -50,23 +50,22 @@ export async function scopeOf(options: RunCommandOptions): Promise<EvidenceScope
     const root = await resolveCorpusRoot(options.corpus);
     return { kind: "corpus", root, label: options.corpus };
   }
-  const spec = parseSearchSpec(options.search ?? "searxng");
-  if (!spec.ok) throw new UserError(`--search: ${spec.error}`);
-  const variable = searchKeyVariable(spec.value.provider);
-  if (variable !== undefined && !process.env[variable]) {
-    throw new UserError(`--search ${spec.value.provider} needs the ${variable} environment variable`);
+  const plan = parseSearchPlan(options.search ?? "auto");
+  if (!plan.ok) throw new UserError(`--search: ${plan.error}`);
+  if (plan.value.kind === "providers") {
+    for (const spec of plan.value.specs) {
+      const variable = searchKeyVariable(spec.provider);
+      if (variable !== undefined && !process.env[variable]) {
+        throw new UserError(`--search ${spec.provider} needs the ${variable} environment variable`);
+      }
+    }
   }
-  const names: Record<string, string> = {
-    searxng: "SearXNG",
-    tavily: "Tavily",
-    brave: "Brave Search",
-    serper: "Serper",
-  };
   return {
     kind: "web",
-    search: { provider: spec.value.provider, ...(spec.value.baseUrl ? { baseUrl: spec.value.baseUrl } : {}) },
+    // The --search value as given (normalised): `auto` is resolved when the run opens its scope.
+    search: { provider: formatSearchPlan(plan.value) },
     allowHosts: options.allowHost ?? [],
-    label: `the web, searched with ${names[spec.value.provider] ?? spec.value.provider}`,
+    label: planLabel(plan.value),
   };
 }
 

@@ -80,6 +80,18 @@ async function loopbackWeb(): Promise<string> {
       );
       return;
     }
+    if (url.pathname === "/ddg/html/") {
+      // DuckDuckGo's HTML results page, each result behind its redirector.
+      const blocks = Object.entries(PAGES).map(
+        ([path, item]) =>
+          `<div class="result results_links web-result"><h2 class="result__title"><a rel="nofollow" class="result__a" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(
+            `${origin}${path}`,
+          )}&amp;rut=1">${item.title}</a></h2><a class="result__snippet" href="#">${item.body.slice(0, 80)}</a></div>`,
+      );
+      response.setHeader("content-type", "text/html; charset=utf-8");
+      response.end(`<!DOCTYPE html><html><body><div id="links" class="results">${blocks.join("")}</div></body></html>`);
+      return;
+    }
     const item = PAGES[url.pathname];
     if (!item) {
       response.statusCode = 404;
@@ -179,5 +191,45 @@ describe("assay run --web", () => {
         (item) => item.code === "fetch-failed" && /127\.0\.0\.1|private|loopback|refused/i.test(item.message),
       ),
     ).toBe(true);
+  });
+
+  it("searches with two providers at once and still publishes when one of them is down, saying which", async () => {
+    const origin = await loopbackWeb();
+    const dir = tempDir("assay-web-");
+    cleanups.push(dir.cleanup);
+    const out = join(dir.path, "out");
+    // Nothing listens on port 9: Wikipedia is down for the whole run.
+    const result = await runCli(
+      [
+        "run",
+        "Who reported lithium cobalt oxide as a cathode?",
+        "--web",
+        "--search",
+        `duckduckgo:${origin}/ddg/,wikipedia:http://127.0.0.1:9/`,
+        "--allow-host",
+        "127.0.0.1",
+        "--max-sources",
+        "3",
+        "--out",
+        out,
+        "--json",
+      ],
+      { home: dir.path, timeoutMs: 90_000 },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
+    if (!doc.ok) throw new Error(doc.error);
+    expect(doc.value.boundary.scope).toBe("the web, searched with DuckDuckGo and Wikipedia");
+    const all = [...doc.value.sources, ...doc.value.reviewedSources];
+    expect(all.length).toBe(3);
+    for (const source of all) expect(source.url?.startsWith(`${origin}/articles/`)).toBe(true);
+    const show = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir.path })).stdout) as {
+      diagnostics: { code: string; message: string }[];
+    };
+    const failed = show.diagnostics.filter((item) => item.code === "search-provider-failed");
+    expect(failed.length).toBeGreaterThan(0);
+    for (const item of failed)
+      expect(item.message).toMatch(/^Wikipedia: .*could not be reached.*\(the other providers answered\)$/);
+    expect(show.diagnostics.filter((item) => item.code === "search-failed")).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { systemClock } from "../../adapters/clock/system-clock.js";
 import type { IndexProgress } from "../../adapters/corpus/corpus-index.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
 import { FileNotes } from "../../adapters/notes/file-notes.js";
-import { searchKeyVariable } from "../../adapters/search/search-registry.js";
+import { optionalKeyVariable, searchKeyVariable } from "../../adapters/search/search-specs.js";
 import { scopeRouter, webScopeOpener } from "../../adapters/web/web-scope.js";
 import { UserError } from "../../core/errors.js";
 import type { Model } from "../../ports/model.js";
@@ -35,9 +35,10 @@ export function buildRuntime(
       }),
       web: webScopeOpener({
         apiKeyFor: (provider) => {
-          const variable = searchKeyVariable(provider);
+          const variable = searchKeyVariable(provider) ?? optionalKeyVariable(provider);
           return variable === undefined ? undefined : environment[variable];
         },
+        ...(environment.ASSAY_CONTACT_EMAIL ? { mailto: environment.ASSAY_CONTACT_EMAIL } : {}),
       }),
     }),
     defaultOutDir: (runId) => join(paths.runsDir, String(runId)),

@@ -4,11 +4,12 @@
  * generated from these definitions.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { searchProviderIds } from "../../adapters/search/search-specs.js";
 import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
 
-/** Web search providers a remote user may name (the server's own settings give their URLs and keys). */
-export const WEB_PROVIDERS = ["searxng", "tavily", "brave", "serper"] as const;
+/** Web search providers a remote user may name (the server's own settings give their URLs and keys), or `auto`. */
+export const WEB_PROVIDERS = ["auto", ...searchProviderIds] as const;
 
 const budgetShape = {
   ...(Object.fromEntries(

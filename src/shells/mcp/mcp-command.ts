@@ -4,7 +4,7 @@
  * acting as one user (`--user`, `--token-file` or `ASSAY_TOKEN`; see mcp-user.ts).
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { parseSearchSpec } from "../../adapters/search/search-registry.js";
+import { parseSearchPlan } from "../../adapters/search/search-specs.js";
 import { UserError } from "../../core/errors.js";
 import { readConfigFile } from "../cli/config-file.js";
 import { modelSpec, resolveModel } from "../cli/model-choice.js";
@@ -60,8 +60,8 @@ export async function mcpCommand(options: McpCommandOptions, context: McpCommand
   if (options.model !== undefined) resolveModel(modelSpec(options.model, environment), environment);
   const policy = serverPolicy(modelSpec(options.model, environment), config, options, environment);
   if (options.search !== undefined) {
-    const spec = parseSearchSpec(options.search);
-    if (!spec.ok) throw new UserError(`--search: ${spec.error}`);
+    const plan = parseSearchPlan(options.search);
+    if (!plan.ok) throw new UserError(`--search: ${plan.error}`);
   }
   const store = await openStore(paths, options.db);
   let user: string;

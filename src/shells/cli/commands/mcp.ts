@@ -27,7 +27,10 @@ export function registerMcpCommand(program: Command): void {
       repeatable,
     )
     .option("--model <spec>", "the model of a research that names none: offline (default), none, provider:model-name")
-    .option("--search <provider[:url]>", "the search provider of web research: searxng[:URL] (default), tavily, ...")
+    .option(
+      "--search <providers>",
+      "the search of web research: auto (default), or providers as for assay run --search",
+    )
     .option("--config <file>", "settings file (default: $ASSAY_HOME/config.json when it exists)")
     .option("--no-config", "read no settings file");
   addPolicyOptions(mcp).action(async (options: McpCommandOptions) => {

@@ -1,4 +1,4 @@
-/** `assay run` and `assay resume`. */
+/** `assay run`, `assay resume` and `assay providers`. */
 import { type Command, Option } from "commander";
 import { STRATEGY_NAMES } from "../../../ports/store.js";
 import {
@@ -21,7 +21,10 @@ export function registerResearchCommands(program: Command): void {
     .argument("<question>", "the research question")
     .option("--corpus <dir>", "folder of documents to research (Markdown, text, HTML, PDF)")
     .option("--web", "research the web instead of a folder")
-    .option("--search <provider[:url]>", "with --web: searxng[:URL] (default), tavily, brave or serper")
+    .option(
+      "--search <providers>",
+      "with --web: auto (default: SearXNG if one answers, else DuckDuckGo and Wikipedia), or one or more of searxng[:URL], duckduckgo, wikipedia, arxiv, openalex, pubmed, tavily, brave, serper, comma-separated",
+    )
     .option(
       "--allow-host <host>",
       "with --web: a host, IP or CIDR the fetcher may reach although it is private (repeatable)",
@@ -84,5 +87,14 @@ export function registerResearchCommands(program: Command): void {
     .addOption(faultOption())
     .action(async (runId: number, options: CommonOptions) => {
       process.exitCode = await (await import("../run-command.js")).resumeCommand(runId, options);
+    });
+
+  program
+    .command("providers")
+    .description("which web search providers this machine can use, and what --search auto picks now")
+    .option("--searxng <url>", "the SearXNG instance to ask (default http://localhost:8080)")
+    .option("--json", "print the statuses as JSON")
+    .action(async (options: { searxng?: string; json?: boolean }) => {
+      process.exitCode = await (await import("../providers-command.js")).providersCommand(process.env, options);
     });
 }

@@ -25,7 +25,7 @@ export function registerServerCommands(program: Command): void {
     .option("--cors <origin>", "a browser origin allowed to call the API (repeatable; default none)", repeatable)
     .option("--queue", "with a PostgreSQL --db: queue created runs for `assay worker` instead of running them here")
     .option("--model <spec>", "the model of runs that name none: offline (default), none or provider:model-name")
-    .option("--search <provider[:url]>", "web search of web runs: searxng[:URL] (default), tavily, brave or serper")
+    .option("--search <providers>", "web search of web runs: auto (default), or providers as for assay run --search")
     .option(
       "--session-idle <minutes>",
       "a web UI sign-in ends after this many minutes without a request (default 120)",

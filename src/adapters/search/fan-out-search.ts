@@ -1,0 +1,134 @@
+/**
+ * One query sent to several providers at once (`--search wikipedia,arxiv,openalex`, or
+ * `auto`'s DuckDuckGo and Wikipedia), their hits merged: taken in turn by rank (each
+ * provider's first, then each one's second, …), and de-duplicated by identity: a work's
+ * DOI, arXiv id or PMID when a provider knows it, else the normalised URL. A merged hit
+ * keeps every provider that found it with its rank there (`foundBy`) and the fullest
+ * bibliographic metadata they gave. A provider that fails while another answers is a
+ * notice, not a failure; the search fails only when every provider failed.
+ */
+import { ExternalServiceError, UserError } from "../../core/errors.js";
+import type {
+  SearchHit,
+  SearchOptions,
+  SearchProvider,
+  SearchQuery,
+  WorkMetadata,
+} from "../../ports/search-provider.js";
+import { normalizeUrl } from "../web/canonical-url.js";
+import { workIdentity } from "./web-search-hits.js";
+
+/** The identity hits are merged by: the work's, else the normalised URL. Pure. */
+export function hitIdentity(hit: SearchHit): string {
+  return workIdentity(hit.work) ?? urlIdentity(hit.anchor);
+}
+
+const urlIdentity = (anchor: string): string => {
+  const url = normalizeUrl(anchor);
+  return `url:${url.ok ? url.value : anchor}`;
+};
+
+function mergedWork(a: WorkMetadata | undefined, b: WorkMetadata | undefined): WorkMetadata | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return {
+    ...b,
+    ...a,
+    ...((a.doi ?? b.doi) ? { doi: a.doi ?? b.doi } : {}),
+    ...((a.arxivId ?? b.arxivId) ? { arxivId: a.arxivId ?? b.arxivId } : {}),
+    ...((a.pmid ?? b.pmid) ? { pmid: a.pmid ?? b.pmid } : {}),
+    authors: a.authors.length > 0 ? a.authors : b.authors,
+  };
+}
+
+/**
+ * Merges the providers' ranked lists (in the providers' order) into one of at most `limit`
+ * hits ranked 1..n. Pure.
+ */
+export function mergeHits(
+  lists: readonly { provider: string; hits: readonly SearchHit[] }[],
+  limit: number,
+): SearchHit[] {
+  const merged = new Map<string, SearchHit>();
+  const aliases = new Map<string, string>();
+  const depth = Math.max(0, ...lists.map((list) => list.hits.length));
+  for (let index = 0; index < depth; index++) {
+    for (const { provider, hits } of lists) {
+      const hit = hits[index];
+      if (!hit) continue;
+      // A hit known by its work and by its URL matches either way.
+      const keys = [hitIdentity(hit), urlIdentity(hit.anchor)];
+      const known = keys.map((key) => aliases.get(key)).find((key) => key !== undefined);
+      const found = { provider, rank: hit.rank };
+      if (known) {
+        const previous = merged.get(known);
+        if (previous) {
+          const work = mergedWork(previous.work, hit.work);
+          merged.set(known, {
+            ...previous,
+            ...(previous.snippet === "" && hit.snippet !== "" ? { snippet: hit.snippet } : {}),
+            ...(work ? { work } : {}),
+            foundBy: [...(previous.foundBy ?? []), found],
+          });
+        }
+        for (const key of keys) aliases.set(key, known);
+        continue;
+      }
+      if (merged.size >= limit) continue;
+      const key = keys[0] ?? hit.anchor;
+      for (const alias of keys) aliases.set(alias, key);
+      merged.set(key, { ...hit, foundBy: [found] });
+    }
+  }
+  return [...merged.values()].map((hit, index) => ({ ...hit, rank: index + 1, score: 1 / (index + 1) }));
+}
+
+/** The providers behind one search; `label` names each for notices ("DuckDuckGo"). */
+export function createFanOutSearch(members: readonly { provider: SearchProvider; label: string }[]): SearchProvider {
+  if (members.length === 0) throw new UserError("no search provider to search with");
+  return {
+    name: members.map((member) => member.provider.name).join("+"),
+    checkQuery(query: SearchQuery) {
+      const refusals = members.map((member) => member.provider.checkQuery(query));
+      return refusals.every((refusal) => refusal !== undefined) ? refusals[0] : undefined;
+    },
+    async search(query: SearchQuery, options: SearchOptions): Promise<SearchHit[]> {
+      options.signal?.throwIfAborted();
+      const asked = members.filter((member) => member.provider.checkQuery(query) === undefined);
+      if (asked.length === 0) throw new UserError(members[0]?.provider.checkQuery(query) ?? "the query was refused");
+      const settled = await Promise.allSettled(
+        asked.map((member) =>
+          member.provider.search(query, {
+            limit: options.limit,
+            ...(options.signal ? { signal: options.signal } : {}),
+          }),
+        ),
+      );
+      if (options.signal?.aborted) throw options.signal.reason;
+      const lists: { provider: string; hits: SearchHit[] }[] = [];
+      const failures: string[] = [];
+      settled.forEach((outcome, index) => {
+        const member = asked[index];
+        if (!member) return;
+        if (outcome.status === "fulfilled") lists.push({ provider: member.provider.name, hits: outcome.value });
+        else
+          failures.push(
+            `${member.label}: ${outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)}`,
+          );
+      });
+      if (lists.length === 0) {
+        const first = settled.find((outcome) => outcome.status === "rejected");
+        // Every provider failed: the user's fault only when each failure was.
+        const userFault = settled.every(
+          (outcome) => outcome.status === "rejected" && outcome.reason instanceof UserError,
+        );
+        const message = `every search provider failed: ${failures.join("; ")}`;
+        throw userFault
+          ? new UserError(message)
+          : new ExternalServiceError(message, { cause: first?.status === "rejected" ? first.reason : undefined });
+      }
+      for (const failure of failures) options.notice?.(`${failure} (the other providers answered)`);
+      return mergeHits(lists, options.limit);
+    },
+  };
+}
