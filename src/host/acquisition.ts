@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { chunkContent } from "../core/chunking.js";
 import { describeError, UserError } from "../core/errors.js";
+import { workAnchor } from "../core/works.js";
 import type { SearchHit, SearchQuery } from "../ports/search-provider.js";
 import type { SearchCallRecord, SearchOrigin, SourceRecord } from "../ports/store.js";
 import type { RunHost } from "./run-host.js";
@@ -73,6 +74,12 @@ export interface Candidate {
   anchor: string;
   queryId: string;
   rank: number;
+  /**
+   * The anchor of the scholarly work the hit is (`workAnchor`: its DOI, arXiv or PubMed URL),
+   * when the provider knew one: the source is kept under it, so the same paper reached through
+   * two providers (an arXiv abstract page, an OpenAlex PDF) is one source with both provenance rows.
+   */
+  work?: string;
 }
 
 function alreadyPersisted(host: RunHost, anchor: string): SourceRecord | undefined {
@@ -92,7 +99,8 @@ function alreadyPersisted(host: RunHost, anchor: string): SourceRecord | undefin
  */
 export async function acquire(host: RunHost, candidate: Candidate): Promise<AcquireOutcome> {
   const provenance = { queryId: candidate.queryId, rank: candidate.rank, requestedAnchor: candidate.anchor };
-  const known = alreadyPersisted(host, candidate.anchor);
+  const known =
+    alreadyPersisted(host, candidate.anchor) ?? (candidate.work ? alreadyPersisted(host, candidate.work) : undefined);
   if (known) {
     const recorded = known.provenance.some(
       (item) => item.queryId === candidate.queryId && item.requestedAnchor === candidate.anchor,
@@ -136,6 +144,8 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
         host.run.id,
         {
           ...document,
+          // A work keeps one identity whichever page of it was read; the URL read stays `url`.
+          ...(candidate.work ? { canonicalAnchor: candidate.work } : {}),
           requestedAnchor: candidate.anchor,
           sha256: createHash("sha256").update(document.content).digest("hex"),
           capturedAt: host.clock.wallIso(),
@@ -228,9 +238,21 @@ export async function acquireAll(
   return outcomes;
 }
 
-/** Candidates from a search call's hits, in rank order. */
+/**
+ * Candidates from a search call's hits, in rank order; a hit with alternates (other pages of
+ * the same work) gives one candidate per page, at the hit's rank: the first that can be read
+ * is fetched, and the others then only add their provenance to it.
+ */
 export function candidatesOf(call: SearchCallRecord): Candidate[] {
-  return call.hits.map((hit) => ({ anchor: hit.anchor, queryId: call.id, rank: hit.rank }));
+  return call.hits.flatMap((hit) => {
+    const work = workAnchor(hit.work);
+    return [hit.anchor, ...(hit.alternates ?? [])].map((anchor) => ({
+      anchor,
+      queryId: call.id,
+      rank: hit.rank,
+      ...(work ? { work } : {}),
+    }));
+  });
 }
 
 /** Interleaves the candidates of several searches by rank: best of each first. */

@@ -8,9 +8,10 @@ import { renderMarkdown } from "../core/render/markdown.js";
 import { type BuildInput, buildReport, type CatalogSource } from "../core/report/build-report.js";
 import { checkReportClosure, parseReportDocument, type ReportDocument } from "../core/report/report-document.js";
 import { acquisitionFacts } from "../core/timings.js";
+import { mergeWorks } from "../core/works.js";
 import type { ArtifactFiles, PublishedArtifacts } from "../ports/artifact-store.js";
-import type { SearchQuery } from "../ports/search-provider.js";
-import type { SourceRecord } from "../ports/store.js";
+import type { SearchQuery, WorkMetadata } from "../ports/search-provider.js";
+import type { SearchCallRecord, SourceRecord } from "../ports/store.js";
 import type { RunHost } from "./run-host.js";
 
 /** Reader-safe rendering of a query. */
@@ -26,10 +27,30 @@ export function describeScope(host: RunHost): string {
   return scope.kind === "corpus" ? `the local folder “${scope.label}”` : scope.label;
 }
 
-export function catalogSource(source: SourceRecord): CatalogSource {
+/**
+ * What the searches that led to `source` listed about it as a scholarly work (authors,
+ * venue, year, DOI), the fullest of them; undefined when none did. Discovery metadata only.
+ */
+export function listedWork(source: SourceRecord, calls: readonly SearchCallRecord[]): WorkMetadata | undefined {
+  let found: WorkMetadata | undefined;
+  for (const item of source.provenance) {
+    const call = calls.find((candidate) => candidate.id === item.queryId);
+    const hit = call?.hits.find(
+      (candidate) =>
+        candidate.rank === item.rank &&
+        (candidate.anchor === item.requestedAnchor || candidate.alternates?.includes(item.requestedAnchor) === true),
+    );
+    found = mergeWorks(found, hit?.work);
+  }
+  return found;
+}
+
+export function catalogSource(source: SourceRecord, calls: readonly SearchCallRecord[] = []): CatalogSource {
+  const work = listedWork(source, calls);
   return {
     id: source.id,
     title: source.title,
+    ...(work ? { listedAs: work } : {}),
     ...(source.path === undefined ? {} : { path: source.path }),
     ...(source.url === undefined ? {} : { url: source.url }),
     capturedAt: source.capturedAt,
@@ -70,7 +91,7 @@ export async function buildFromPersisted(
     question: host.request.question,
     language: host.request.language,
     scope: describeScope(host),
-    sources: [...sources].sort(byDiscovery).map(catalogSource),
+    sources: [...sources].sort(byDiscovery).map((source) => catalogSource(source, calls)),
     attemptedQueries: calls.map((call) => describeQuery(call.query)),
     acquisition: acquisitionFacts(events),
     phase,

@@ -18,6 +18,11 @@ export interface SearchHit {
   work?: WorkMetadata;
   /** A hit merged from several providers (`--search a,b`): each provider and its rank there. */
   foundBy?: { provider: string; rank: number }[];
+  /**
+   * Other anchors of the same work that other providers gave (an OpenAlex PDF of an arXiv
+   * paper): tried when `anchor` cannot be read, and recorded as its provenance when it was.
+   */
+  alternates?: string[];
 }
 
 /**

@@ -78,6 +78,8 @@ describe("mergeHits", () => {
       year: 2017,
     });
     expect(merged[0]?.snippet).toBe("The dominant sequence transduction models…");
+    // OpenAlex's page of the same work is kept as an alternate to read it from.
+    expect(merged[0]?.alternates).toEqual(["https://doi.org/10.48550/arXiv.1706.03762"]);
   });
 
   it("merges the same page under two spellings of its URL, and stops at the limit", () => {
@@ -96,6 +98,8 @@ describe("mergeHits", () => {
       "https://example.org/b",
     ]);
     expect(merged[0]?.foundBy).toHaveLength(2);
+    // The same page spelt otherwise is no alternate.
+    expect(merged[0]?.alternates).toBeUndefined();
   });
 });
 

@@ -8,15 +8,9 @@
  * notice, not a failure; the search fails only when every provider failed.
  */
 import { ExternalServiceError, UserError } from "../../core/errors.js";
-import type {
-  SearchHit,
-  SearchOptions,
-  SearchProvider,
-  SearchQuery,
-  WorkMetadata,
-} from "../../ports/search-provider.js";
+import { mergeWorks, workIdentity } from "../../core/works.js";
+import type { SearchHit, SearchOptions, SearchProvider, SearchQuery } from "../../ports/search-provider.js";
 import { normalizeUrl } from "../web/canonical-url.js";
-import { workIdentity } from "./web-search-hits.js";
 
 /** The identity hits are merged by: the work's, else the normalised URL. Pure. */
 export function hitIdentity(hit: SearchHit): string {
@@ -27,19 +21,6 @@ const urlIdentity = (anchor: string): string => {
   const url = normalizeUrl(anchor);
   return `url:${url.ok ? url.value : anchor}`;
 };
-
-function mergedWork(a: WorkMetadata | undefined, b: WorkMetadata | undefined): WorkMetadata | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return {
-    ...b,
-    ...a,
-    ...((a.doi ?? b.doi) ? { doi: a.doi ?? b.doi } : {}),
-    ...((a.arxivId ?? b.arxivId) ? { arxivId: a.arxivId ?? b.arxivId } : {}),
-    ...((a.pmid ?? b.pmid) ? { pmid: a.pmid ?? b.pmid } : {}),
-    authors: a.authors.length > 0 ? a.authors : b.authors,
-  };
-}
 
 /**
  * Merges the providers' ranked lists (in the providers' order) into one of at most `limit`
@@ -63,12 +44,17 @@ export function mergeHits(
       if (known) {
         const previous = merged.get(known);
         if (previous) {
-          const work = mergedWork(previous.work, hit.work);
+          const work = mergeWorks(previous.work, hit.work);
+          // Another page of the same work (not the same page spelt otherwise) stays as an alternate.
+          const samePage = [previous.anchor, ...(previous.alternates ?? [])].some(
+            (anchor) => urlIdentity(anchor) === urlIdentity(hit.anchor),
+          );
           merged.set(known, {
             ...previous,
             ...(previous.snippet === "" && hit.snippet !== "" ? { snippet: hit.snippet } : {}),
             ...(work ? { work } : {}),
             foundBy: [...(previous.foundBy ?? []), found],
+            ...(samePage ? {} : { alternates: [...(previous.alternates ?? []), hit.anchor] }),
           });
         }
         for (const key of keys) aliases.set(key, known);

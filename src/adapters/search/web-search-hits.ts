@@ -6,6 +6,8 @@ import { UserError } from "../../core/errors.js";
 import { readerLine } from "../../core/text.js";
 import type { SearchHit, SearchQuery, WorkMetadata } from "../../ports/search-provider.js";
 
+export { normalizeDoi, workIdentity } from "../../core/works.js";
+
 export const PATTERN_REFUSAL = "pattern queries need a local corpus scope";
 const MAX_TITLE_CHARS = 300;
 const MAX_SNIPPET_CHARS = 300;
@@ -98,21 +100,6 @@ export interface WebResult {
   snippet?: string | null | undefined;
   score: number;
   work?: WorkMetadata;
-}
-
-/** A DOI as written anywhere (`https://doi.org/10.…`, `doi:10.…`), lower-cased and bare; undefined when it is not one. Pure. */
-export function normalizeDoi(text: string | null | undefined): string | undefined {
-  const match = /10\.\d{4,9}\/\S+/u.exec(text?.trim() ?? "");
-  return match ? match[0].replace(/[.,;]+$/u, "").toLowerCase() : undefined;
-}
-
-/** The identity of a work: `doi:…`, else `arxiv:…`, else `pmid:…`; undefined without any. Pure. */
-export function workIdentity(work: WorkMetadata | undefined): string | undefined {
-  if (!work) return undefined;
-  if (work.doi) return `doi:${work.doi}`;
-  if (work.arxivId) return `arxiv:${work.arxivId}`;
-  if (work.pmid) return `pmid:${work.pmid}`;
-  return undefined;
 }
 
 /**

@@ -55,7 +55,7 @@ function location(source: SourceEntry): string {
 }
 
 function sourceItem(source: SourceEntry): string {
-  return `<li id="source-${source.number}" value="${source.number}"><span class="title">${escapeHtml(source.title)}</span> — <span class="where">${location(source)}</span> <span class="meta">(read <time datetime="${escapeHtml(source.capturedAt)}">${escapeHtml(readableTime(source.capturedAt))}</time>)</span></li>`;
+  return `<li id="source-${source.number}" value="${source.number}"><span class="title">${escapeHtml(source.title)}</span> — <span class="where">${location(source)}</span> <span class="meta">(read <time datetime="${escapeHtml(source.capturedAt)}">${escapeHtml(readableTime(source.capturedAt))}</time>${source.listedAs === undefined ? "" : `; <span class="listed" title="as a search listed it: discovery metadata, not evidence">listed as: ${escapeHtml(source.listedAs)}</span>`})</span></li>`;
 }
 
 /** The report's content (what goes inside `<main>`): title, notice, findings, …, sources. Pure. */

@@ -43,8 +43,13 @@ function location(source: SourceEntry): string {
   return "";
 }
 
+/** A scholarly search's listing of the work, marked as the listing it is (not evidence). */
+function listing(source: SourceEntry): string {
+  return source.listedAs === undefined ? "" : `; listed as: ${escapeMarkdown(source.listedAs)}`;
+}
+
 function sourceLine(source: SourceEntry): string {
-  return `${source.number}. ${escapeMarkdown(source.title)} — ${location(source)} (read ${readableTime(source.capturedAt)})`;
+  return `${source.number}. ${escapeMarkdown(source.title)} — ${location(source)} (read ${readableTime(source.capturedAt)}${listing(source)})`;
 }
 
 /** Renders `doc` as Markdown. Pure. */

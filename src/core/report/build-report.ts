@@ -3,9 +3,12 @@
  * "ReportDocument And Public Boundary"). No ids, hashes, raw errors or schema terms reach
  * reader-facing strings.
  */
+
+import type { WorkMetadata } from "../../ports/search-provider.js";
 import { readableTime } from "../render/format.js";
 import type { Admitted } from "../synthesis/admission.js";
 import { readerLine } from "../text.js";
+import { workLine } from "../works.js";
 import { type ExcerptChunk, MIN_EXCERPT_CHARS, selectExcerpts } from "./excerpts.js";
 import { REPORT_SCHEMA_VERSION, type ReportDocument, type SourceCard, type SourceEntry } from "./report-document.js";
 import { citedSourceIds, synthesizedItems, type VerificationMap } from "./synthesized-items.js";
@@ -14,6 +17,8 @@ import { citedSourceIds, synthesizedItems, type VerificationMap } from "./synthe
 export interface CatalogSource {
   id: string;
   title: string;
+  /** What a scholarly search listed about it (discovery metadata, never evidence). */
+  listedAs?: WorkMetadata;
   path?: string;
   url?: string;
   capturedAt: string;
@@ -62,7 +67,15 @@ function entry(source: CatalogSource, number: number): SourceEntry {
     ...(source.path === undefined ? {} : { path: source.path }),
     ...(source.url === undefined ? {} : { url: source.url }),
     capturedAt: source.capturedAt,
+    ...listing(source.listedAs),
   };
+}
+
+/** A work's listing as the report carries it: bounded reader text, and only what was listed. */
+function listing(work: WorkMetadata | undefined): Pick<SourceEntry, "listedAs"> {
+  if (!work) return {};
+  const line = readerLine(workLine(work), 300);
+  return line === "" ? {} : { listedAs: line };
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {

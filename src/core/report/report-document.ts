@@ -22,6 +22,11 @@ const sourceEntrySchema = z.object({
   /** Canonical URL, for web sources. */
   url: z.string().url().optional(),
   capturedAt: z.string().datetime(),
+  /**
+   * What a scholarly search (arXiv, OpenAlex, PubMed) listed about the work: authors, venue,
+   * year, DOI, as one line. Discovery metadata: shown as the provider's listing, never evidence.
+   */
+  listedAs: z.string().min(1).max(300).optional(),
 });
 
 const excerptSchema = z.object({

@@ -80,6 +80,83 @@ async function loopbackWeb(): Promise<string> {
       );
       return;
     }
+    if (url.pathname === "/openalex/works") {
+      // OpenAlex's works search: the Goodenough paper, open access on this "web", with its DOI.
+      response.setHeader("content-type", "application/json");
+      response.end(
+        JSON.stringify({
+          meta: { count: 1, db_response_time_ms: 12, page: 1, per_page: 25 },
+          results: [
+            {
+              id: "https://openalex.org/W2000000001",
+              doi: "https://doi.org/10.1016/0025-5408(80)90012-4",
+              title: PAGES["/articles/oxford-1980.html"]?.title,
+              display_name: PAGES["/articles/oxford-1980.html"]?.title,
+              publication_year: 1980,
+              ids: {
+                openalex: "https://openalex.org/W2000000001",
+                doi: "https://doi.org/10.1016/0025-5408(80)90012-4",
+              },
+              primary_location: {
+                is_oa: true,
+                landing_page_url: `${origin}/articles/oxford-1980.html`,
+                pdf_url: null,
+                source: { id: "https://openalex.org/S1", display_name: "Materials Research Bulletin", type: "journal" },
+              },
+              best_oa_location: { is_oa: true, landing_page_url: `${origin}/articles/oxford-1980.html`, pdf_url: null },
+              open_access: { is_oa: true, oa_url: `${origin}/articles/oxford-1980.html` },
+              authorships: [
+                { author: { id: "https://openalex.org/A1", display_name: "K. Mizushima" } },
+                { author: { id: "https://openalex.org/A2", display_name: "P. C. Jones" } },
+                { author: { id: "https://openalex.org/A3", display_name: "P. J. Wiseman" } },
+                { author: { id: "https://openalex.org/A4", display_name: "J. B. Goodenough" } },
+              ],
+              abstract_inverted_index: { LiCoO2: [0], as: [1], a: [2], cathode: [3] },
+            },
+          ],
+        }),
+      );
+      return;
+    }
+    if (url.pathname === "/pubmed/entrez/eutils/esearch.fcgi") {
+      response.setHeader("content-type", "application/json");
+      response.end(
+        JSON.stringify({
+          header: { type: "esearch", version: "0.3" },
+          esearchresult: { count: "1", retmax: "1", retstart: "0", idlist: ["6543210"], translationset: [] },
+        }),
+      );
+      return;
+    }
+    if (url.pathname === "/pubmed/entrez/eutils/esummary.fcgi") {
+      // PubMed's summary of the same paper (its DOI), behind a PubMed page this "web" does not serve.
+      response.setHeader("content-type", "application/json");
+      response.end(
+        JSON.stringify({
+          header: { type: "esummary", version: "0.3" },
+          result: {
+            uids: ["6543210"],
+            "6543210": {
+              uid: "6543210",
+              pubdate: "1980 Jun",
+              source: "Mater Res Bull",
+              authors: [
+                { name: "Mizushima K", authtype: "Author", clusterid: "" },
+                { name: "Goodenough JB", authtype: "Author", clusterid: "" },
+              ],
+              title: PAGES["/articles/oxford-1980.html"]?.title,
+              fulljournalname: "Materials research bulletin",
+              articleids: [
+                { idtype: "pubmed", idtypen: 1, value: "6543210" },
+                { idtype: "doi", idtypen: 3, value: "10.1016/0025-5408(80)90012-4" },
+              ],
+              elocationid: "",
+            },
+          },
+        }),
+      );
+      return;
+    }
     if (url.pathname === "/ddg/html/") {
       // DuckDuckGo's HTML results page, each result behind its redirector.
       const blocks = Object.entries(PAGES).map(
@@ -231,5 +308,55 @@ describe("assay run --web", () => {
     for (const item of failed)
       expect(item.message).toMatch(/^Wikipedia: .*could not be reached.*\(the other providers answered\)$/);
     expect(show.diagnostics.filter((item) => item.code === "search-failed")).toEqual([]);
+  });
+
+  it("keeps a paper found by OpenAlex and PubMed as one source under its DOI, with both provenance rows and its listing", async () => {
+    const origin = await loopbackWeb();
+    const dir = tempDir("assay-web-");
+    cleanups.push(dir.cleanup);
+    const out = join(dir.path, "out");
+    const result = await runCli(
+      [
+        "run",
+        "Who reported lithium cobalt oxide as a cathode?",
+        "--web",
+        "--search",
+        `openalex:${origin}/openalex/,pubmed:${origin}/pubmed/`,
+        "--allow-host",
+        "127.0.0.1",
+        "--max-sources",
+        "2",
+        "--out",
+        out,
+        "--json",
+      ],
+      { home: dir.path, timeoutMs: 90_000 },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const show = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir.path })).stdout) as {
+      sources: { url: string; canonicalAnchor: string; provenance: { queryId: string; requestedAnchor: string }[] }[];
+    };
+    const paper = show.sources.filter(
+      (source) => source.canonicalAnchor === "https://doi.org/10.1016/0025-5408(80)90012-4",
+    );
+    expect(paper).toHaveLength(1);
+    expect(paper[0]?.url).toBe(`${origin}/articles/oxford-1980.html`);
+    // Read once, from the OpenAlex landing page; the PubMed page of the same work added its provenance.
+    const requested = new Set(paper[0]?.provenance.map((item) => item.requestedAnchor));
+    expect(requested).toEqual(
+      new Set([`${origin}/articles/oxford-1980.html`, "https://pubmed.ncbi.nlm.nih.gov/6543210/"]),
+    );
+    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
+    if (!doc.ok) throw new Error(doc.error);
+    expect(doc.value.boundary.scope).toBe("the web, searched with OpenAlex and PubMed");
+    const listed = [...doc.value.sources, ...doc.value.reviewedSources].find(
+      (source) => source.url === `${origin}/articles/oxford-1980.html`,
+    );
+    expect(listed?.listedAs).toBe(
+      "K. Mizushima, P. C. Jones, P. J. Wiseman et al. · Materials Research Bulletin · 1980 · doi:10.1016/0025-5408(80)90012-4",
+    );
+    expect(readFileSync(join(out, "report.md"), "utf8")).toContain(
+      "listed as: K. Mizushima, P. C. Jones, P. J. Wiseman et al.",
+    );
   });
 });
