@@ -38,7 +38,7 @@ export interface PlannerInput {
   language: string;
   /** Reader-safe description of the evidence scope ("the local folder “corpus”"). */
   scope: string;
-  scopeKind: "corpus" | "web";
+  scopeKind: "corpus" | "web" | "hybrid";
   maxQueries: number;
   maxQueryChars: number;
   /**
@@ -95,7 +95,7 @@ export interface AgentTurnInput {
   question: string;
   language: string;
   scope: string;
-  scopeKind: "corpus" | "web";
+  scopeKind: "corpus" | "web" | "hybrid";
   transcript: readonly AgentMessage[];
   searchesLeft: number;
   readsLeft: number;

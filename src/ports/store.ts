@@ -33,7 +33,22 @@ export interface WebScope {
   label: string;
 }
 
-export type EvidenceScope = CorpusScope | WebScope;
+/**
+ * A folder and the web in one run: text queries go to both, patterns to the folder only;
+ * a source is a corpus document or a web page, and the report's boundary names both.
+ */
+export interface HybridScope {
+  kind: "hybrid";
+  corpus: CorpusScope;
+  web: WebScope;
+  /** Reader-facing description ("the local folder “notes” and the web, searched with …"). */
+  label: string;
+}
+
+export type EvidenceScope = CorpusScope | WebScope | HybridScope;
+
+/** What kind of queries a scope takes: patterns need a folder (a corpus or hybrid scope). */
+export type ScopeKind = EvidenceScope["kind"];
 
 /** The research strategies a run may name (see docs/architecture.md). */
 export const STRATEGY_NAMES = ["pipeline", "simple", "investigative"] as const;

@@ -139,7 +139,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     try {
       try {
         const facts = await scope.prepare(host.signal);
-        await host.emit(host.request.scope.kind === "corpus" ? "corpus-indexed" : "scope-prepared", facts);
+        await host.emit(host.request.scope.kind === "web" ? "scope-prepared" : "corpus-indexed", facts);
         result = await strategy.run(host);
       } catch (error) {
         if (error instanceof UserError) configurationError = error.message;

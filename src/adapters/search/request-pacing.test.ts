@@ -15,7 +15,7 @@ describe("request pacing", () => {
     expect(started.map((start) => start.index)).toEqual([0, 1, 2]);
     // Lower bounds only, from when they asked: the i-th starts no sooner than i intervals later
     // (a timer never fires early; a loaded machine may fire one late, which shortens the next gap).
-    started.forEach((start, i) => expect(start.at - asked).toBeGreaterThanOrEqual(i * 40 - 2));
+    for (const [i, start] of started.entries()) expect(start.at - asked).toBeGreaterThanOrEqual(i * 40 - 2);
   });
 
   it("keeps keys apart, and a waiting request rejects with the signal's reason when it aborts", async () => {

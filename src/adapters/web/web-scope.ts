@@ -3,6 +3,7 @@ import { UserError } from "../../core/errors.js";
 import type { OpenScope, ScopeContext, ScopeOpener } from "../../ports/evidence-scope.js";
 import type { EvidenceScope } from "../../ports/store.js";
 import type { HttpFetcherOptions } from "../fetch/http/http-fetcher.js";
+import { hybridScopeOpener } from "../hybrid/hybrid-scope.js";
 import { parseSearchPlan, type SearchProviderId } from "../search/search-specs.js";
 
 export interface WebScopeOptions {
@@ -54,7 +55,8 @@ export function webScopeOpener(options: WebScopeOptions): ScopeOpener {
   };
 }
 
-/** Opens each scope with the opener of its kind. */
+/** Opens each scope with the opener of its kind; a folder-and-web scope with both. */
 export function scopeRouter(openers: { corpus: ScopeOpener; web: ScopeOpener }): ScopeOpener {
-  return { open: (scope, context) => openers[scope.kind].open(scope, context) };
+  const all = { ...openers, hybrid: hybridScopeOpener(openers) };
+  return { open: (scope, context) => all[scope.kind].open(scope, context) };
 }

@@ -71,7 +71,8 @@ export function languageLabel(code: string): string {
 }
 
 export function plannerPrompt(input: PlannerPromptInput): PromptPair {
-  const corpus = input.scopeKind === "corpus";
+  // A folder to search (a corpus, or the folder of a folder-and-web scope) takes patterns.
+  const corpus = input.scopeKind !== "web";
   const system = [
     "You plan searches for an evidence-first research run. You only propose queries: the host decides which ones run, and nothing you write reaches the report.",
     `Propose at most ${input.maxQueries} materially distinct queries that together cover the whole request, not only its first part.`,
@@ -81,7 +82,7 @@ export function plannerPrompt(input: PlannerPromptInput): PromptPair {
     '- "text": a short keyword or phrase search;',
     ...(corpus
       ? [
-          '- "pattern": a regular expression in RE2 syntax, matched case-insensitively against each line of the corpus documents. No backreferences, no lookahead or lookbehind. It may be combined with "pathPrefix": a folder path relative to the corpus root (forward slashes, no "..") that limits the pattern to that folder.',
+          `- "pattern": a regular expression in RE2 syntax, matched case-insensitively against each line of the corpus documents${input.scopeKind === "hybrid" ? " (the local folder only: the web takes text queries)" : ""}. No backreferences, no lookahead or lookbehind. It may be combined with "pathPrefix": a folder path relative to the corpus root (forward slashes, no "..") that limits the pattern to that folder.`,
         ]
       : []),
     "Use no other fields. Do not answer the request.",

@@ -9,7 +9,7 @@ import { readerLine } from "../text.js";
 import type { QueryProposal } from "./proposals.js";
 
 export interface QueryAdmissionRules {
-  scopeKind: "corpus" | "web";
+  scopeKind: "corpus" | "web" | "hybrid";
   maxQueries: number;
   maxQueryChars: number;
   /** The search provider's own check (pattern syntax, safe path); a reason when refused. */
@@ -58,7 +58,7 @@ export function admitQueries(
       }
       query = { kind: "text", text };
     } else {
-      if (rules.scopeKind !== "corpus") {
+      if (rules.scopeKind === "web") {
         refuse("pattern queries are only allowed for a corpus scope");
         continue;
       }

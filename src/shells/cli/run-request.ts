@@ -4,11 +4,12 @@
  */
 import { resolve } from "node:path";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
+import { hybridLabel } from "../../adapters/hybrid/hybrid-scope.js";
 import { formatSearchPlan, parseSearchPlan, planLabel, searchKeyVariable } from "../../adapters/search/search-specs.js";
 import { isPostgresUrl } from "../../adapters/store/postgres/postgres-url.js";
 import { type Budgets, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
-import type { EvidenceScope, RunRequest, StrategyName } from "../../ports/store.js";
+import type { CorpusScope, EvidenceScope, RunRequest, StrategyName, WebScope } from "../../ports/store.js";
 import { type ConfigFile, resolveRunSettings, strategyBudgets } from "./config-file.js";
 import type { Fault } from "./options.js";
 
@@ -39,17 +40,23 @@ export interface RunCommandOptions extends CommonOptions {
 
 /** The evidence scope: a corpus folder, or the web through a search provider. */
 export async function scopeOf(options: RunCommandOptions): Promise<EvidenceScope> {
-  if (options.web && options.corpus !== undefined)
-    throw new UserError("choose one evidence scope: --corpus DIR or --web");
   if (!options.web) {
     if (options.corpus === undefined)
-      throw new UserError("give an evidence scope: --corpus DIR, or --web with --search");
+      throw new UserError("give an evidence scope: --corpus DIR, --web, or both for a folder and the web");
     if (options.search !== undefined || options.allowHost !== undefined) {
       throw new UserError("--search and --allow-host apply to --web runs only");
     }
     const root = await resolveCorpusRoot(options.corpus);
     return { kind: "corpus", root, label: options.corpus };
   }
+  const web = webScopeOf(options);
+  if (options.corpus === undefined) return web;
+  // A folder and the web in one run.
+  const corpus: CorpusScope = { kind: "corpus", root: await resolveCorpusRoot(options.corpus), label: options.corpus };
+  return { kind: "hybrid", corpus, web, label: hybridLabel(corpus.label, web.label) };
+}
+
+function webScopeOf(options: RunCommandOptions): WebScope {
   const plan = parseSearchPlan(options.search ?? "auto");
   if (!plan.ok) throw new UserError(`--search: ${plan.error}`);
   if (plan.value.kind === "providers") {

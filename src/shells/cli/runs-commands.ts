@@ -25,7 +25,7 @@ import {
   type InvestigationStore,
   type StoredInvestigation,
 } from "../../ports/investigation-store.js";
-import type { RunEvent, RunRecord, Store } from "../../ports/store.js";
+import type { EvidenceScope, RunEvent, RunRecord, Store } from "../../ports/store.js";
 import type { ExportFormat } from "./options.js";
 import { displayStatus } from "./run-state.js";
 import { artifactStoreFor } from "./stores.js";
@@ -141,7 +141,7 @@ export async function showRun(
     `Run ${run.id}: ${displayStatus(run)}${run.artifactStatus ? ` — ${run.artifactStatus} report` : ""}`,
     `Question:  ${run.request.question}`,
     `Strategy:  ${run.request.strategy}   model: ${run.request.model}${usageLine(events)}`,
-    `Scope:     ${run.request.scope.kind === "corpus" ? `corpus ${run.request.scope.label} (${run.request.scope.root})` : run.request.scope.label}`,
+    `Scope:     ${scopeLine(run.request.scope)}`,
     `Report:    ${reportLine(run.id, location)}`,
     `Started:   ${run.originAt}${run.finishedAt ? `   finished: ${run.finishedAt}` : ""}`,
     ...(run.worker
@@ -249,4 +249,11 @@ export async function exportArtifacts(
   out.write(
     `Exported the report of run ${runId} (version ${current.version}) to:\n  ${published.paths.markdown}\n  ${published.paths.html}\n  ${published.paths.json}\n`,
   );
+}
+
+/** The scope as `runs show` prints it: a folder with its real path, the web by its label, or both. */
+function scopeLine(scope: EvidenceScope): string {
+  if (scope.kind === "corpus") return `corpus ${scope.label} (${scope.root})`;
+  if (scope.kind === "hybrid") return `${scope.label} (folder ${scope.corpus.root})`;
+  return scope.label;
 }

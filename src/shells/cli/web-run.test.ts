@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseReportDocument } from "../../core/report/report-document.js";
-import { runCli } from "../../testing/cli.js";
+import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -358,5 +358,54 @@ describe("assay run --web", () => {
     expect(readFileSync(join(out, "report.md"), "utf8")).toContain(
       "listed as: K. Mizushima, P. C. Jones, P. J. Wiseman et al.",
     );
+  });
+
+  it("researches the example folder and a loopback web in one run: sources of both kinds, a boundary naming both", async () => {
+    const origin = await loopbackWeb();
+    const dir = tempDir("assay-web-");
+    cleanups.push(dir.cleanup);
+    const out = join(dir.path, "out");
+    const result = await runCli(
+      [
+        "run",
+        "Who reported lithium cobalt oxide as a cathode, and when did Sony sell the first lithium-ion battery?",
+        "--corpus",
+        EXAMPLE_CORPUS,
+        "--web",
+        "--search",
+        `searxng:${origin}`,
+        "--allow-host",
+        "127.0.0.1",
+        "--max-sources",
+        "8",
+        "--out",
+        out,
+        "--json",
+      ],
+      { home: dir.path, timeoutMs: 90_000 },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: "finished", artifactStatus: "synthesized" });
+    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
+    if (!doc.ok) throw new Error(doc.error);
+    expect(doc.value.boundary.scope).toBe(`the local folder “${EXAMPLE_CORPUS}” and the web, searched with SearXNG`);
+    const all = [...doc.value.sources, ...doc.value.reviewedSources];
+    const web = all.filter((source) => source.url?.startsWith(`${origin}/articles/`));
+    const folder = all.filter((source) => source.path !== undefined);
+    expect(web.length).toBeGreaterThan(0);
+    expect(folder.length).toBeGreaterThan(0);
+    // Every source is one or the other, never both.
+    for (const source of all) expect((source.url === undefined) !== (source.path === undefined)).toBe(true);
+    // Findings cite sources of both kinds.
+    const cited = new Set(
+      [...doc.value.directFindings, ...doc.value.findings].flatMap((finding) =>
+        finding.citations.map((citation) => citation.sourceId),
+      ),
+    );
+    expect(web.some((source) => cited.has(source.id))).toBe(true);
+    expect(folder.some((source) => cited.has(source.id))).toBe(true);
+    const markdown = readFileSync(join(out, "report.md"), "utf8");
+    expect(markdown).toContain(`${origin}/articles/`);
+    expect(markdown).toMatch(/`history\/[a-z0-9-]+\.md`/);
   });
 });

@@ -151,6 +151,30 @@ describe("HTTP API: runs", () => {
     expect((await h.call(`/api/runs/${local.id}`)).status).toBe(404);
   });
 
+  it("creates a folder-and-web run from a hybrid scope, naming the folder as the user chose it", async () => {
+    const h = await harness();
+    const created = await h.create({
+      question: "lithium battery cathode energy",
+      scope: { kind: "hybrid", path: "batteries", provider: "wikipedia" },
+    });
+    expect(created.status).toBe(201);
+    const run = (await created.json()) as { id: number; scope: { kind: string; label: string } };
+    const label = "the local folder “batteries” and the web, searched with Wikipedia";
+    expect(run.scope).toEqual({ kind: "hybrid", label });
+    expect(JSON.stringify(run)).not.toContain(h.corpus);
+    await h.drives.settled(run.id);
+    const stored = (await h.store.getRun(run.id))?.request.scope;
+    expect(stored).toMatchObject({
+      kind: "hybrid",
+      label,
+      corpus: { kind: "corpus", label: "batteries" },
+      web: { kind: "web", search: { provider: "wikipedia" } },
+    });
+    const outside = await h.create({ question: "q", scope: { kind: "hybrid", path: "../elsewhere" } });
+    expect(outside.status).toBe(400);
+    expect(await errorOf(outside)).toMatchObject({ field: "scope.path" });
+  });
+
   it("refuses invalid bodies with 400 naming the field", async () => {
     const h = await harness();
     const cases: [unknown, string, RegExp][] = [

@@ -3,8 +3,10 @@
  * the same budgets, knobs, settings file and checks as `assay run`. A corpus folder must lie
  * under one of the server's corpus roots; a web run uses the server's search settings.
  */
+
 import { realpath, stat } from "node:fs/promises";
 import { basename, isAbsolute, resolve, sep } from "node:path";
+import { hybridLabel } from "../../adapters/hybrid/hybrid-scope.js";
 import { type Budgets, DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { RunRequest } from "../../ports/store.js";
@@ -75,11 +77,12 @@ export async function requestFromBody(
       : { set: Object.entries(body.investigation).map(([name, value]) => `${name}=${value}`) }),
   };
   let label = "";
-  if (body.scope.kind === "corpus") {
+  if (body.scope.kind !== "web") {
     options.corpus = await allowedCorpus(body.scope.path, context.corpusRoots);
     // "." (the first root itself, as the web UI offers it) is labelled with the folder's name.
     label = body.scope.path === "." ? basename(options.corpus) : body.scope.path;
-  } else {
+  }
+  if (body.scope.kind !== "corpus") {
     options.web = true;
     // The provider's URL is the server's: a remote user may not point the server at an address of their choice.
     const provider = body.scope.provider;
@@ -89,10 +92,21 @@ export async function requestFromBody(
   }
   try {
     const request = await buildRequest(body.question, options, { model: context.model, file: context.file });
-    return request.scope.kind === "corpus" ? { ...request, scope: { ...request.scope, label } } : request;
+    return labelled(request, label);
   } catch (error) {
     if (error instanceof UserError)
       throw new HttpError(400, "invalid_request", error.message, { field: fieldOf(error.message) });
     throw error;
   }
+}
+
+/** The request with its folder named as the user chose it (not the server's real path). */
+function labelled(request: RunRequest, label: string): RunRequest {
+  const { scope } = request;
+  if (scope.kind === "corpus") return { ...request, scope: { ...scope, label } };
+  if (scope.kind === "hybrid") {
+    const corpus = { ...scope.corpus, label };
+    return { ...request, scope: { ...scope, corpus, label: hybridLabel(label, scope.web.label) } };
+  }
+  return request;
 }

@@ -35,8 +35,18 @@ export const CreateRunBody = z
           }),
         }),
         z.strictObject({ kind: z.literal("web"), provider: z.enum(WEB_PROVIDERS).optional() }),
+        z.strictObject({
+          kind: z.literal("hybrid"),
+          path: z.string().min(1).openapi({
+            description: "A folder under one of the server's corpus roots, researched together with the web",
+          }),
+          provider: z.enum(WEB_PROVIDERS).optional(),
+        }),
       ],
-      { error: 'expected {"kind": "corpus", "path": "…"} or {"kind": "web", "provider": "searxng" (optional)}' },
+      {
+        error:
+          'expected {"kind": "corpus", "path": "…"}, {"kind": "web", "provider": "auto" (optional)} or {"kind": "hybrid", "path": "…", "provider": … (optional)}',
+      },
     ),
     strategy: z.enum(STRATEGY_NAMES).default("pipeline"),
     model: z
@@ -68,7 +78,7 @@ export const RunView = z
     strategy: z.string(),
     model: z.string(),
     language: z.string(),
-    scope: z.object({ kind: z.enum(["corpus", "web"]), label: z.string() }),
+    scope: z.object({ kind: z.enum(["corpus", "web", "hybrid"]), label: z.string() }),
     budgets: z.record(z.string(), z.number()),
     error: z.string(),
     cancelRequestedAt: z.string().openapi({ description: "When a cancel was requested ('' when none was)" }),

@@ -146,7 +146,10 @@ const researchInput = {
     .string()
     .optional()
     .describe("A folder of documents to research (Markdown, text, HTML, PDF), inside the server's corpus roots."),
-  web: z.boolean().optional().describe("Research the web instead of a folder."),
+  web: z
+    .boolean()
+    .optional()
+    .describe("Research the web: instead of a folder, or together with the folder given as corpus."),
   strategy: z.enum(STRATEGY_NAMES).optional().describe("How the research is driven (default: pipeline)."),
   model: z
     .string()
@@ -279,8 +282,7 @@ export function buildMcpServer(services: McpServices): McpServer {
 
   const research = async (args: ResearchArgs, extra: Extra): Promise<CallToolResult> => {
     try {
-      if (args.web === true && args.corpus !== undefined)
-        throw new UserError("choose one evidence scope: corpus or web");
+      // Both: the folder and the web in one run.
       if (args.web !== true && args.corpus === undefined)
         throw new UserError("give an evidence scope: corpus (a folder) or web: true");
       const corpus = args.corpus === undefined ? undefined : await allowedCorpus(args.corpus, services.corpusRoots);

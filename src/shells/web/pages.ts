@@ -59,7 +59,7 @@ export function runsTable(runs: readonly RunView[]): string {
     return `<div id="runs"${refresh}><p class="empty">No research yet. <a href="/runs/new">Start one</a>.</p></div>`;
   const rows = runs.map(
     (run) =>
-      `<tr><td class="num">${run.id}</td><td class="question"><a href="/runs/${run.id}">${e(run.question)}</a></td><td>${statusBadge(run.status)}</td><td>${e(run.strategy)}</td><td>${e(run.scope.kind === "corpus" ? run.scope.label : "the web")}</td><td>${when(run.createdAt)}</td><td>${run.artifactStatus ? `<a href="/runs/${run.id}/report">Report</a>` : ""}</td></tr>`,
+      `<tr><td class="num">${run.id}</td><td class="question"><a href="/runs/${run.id}">${e(run.question)}</a></td><td>${statusBadge(run.status)}</td><td>${e(run.strategy)}</td><td>${e(run.scope.kind === "web" ? "the web" : run.scope.label)}</td><td>${when(run.createdAt)}</td><td>${run.artifactStatus ? `<a href="/runs/${run.id}/report">Report</a>` : ""}</td></tr>`,
   );
   return `<div id="runs"${refresh}><div class="table-scroll"><table>
 <caption class="visually-hidden">Your research runs, newest first</caption>
@@ -88,7 +88,7 @@ export function runsPage(user: string, runs: readonly RunView[], usage: UsageVie
 /** The new-research form's fields, as typed (strings), so that a refused form comes back as it was. */
 export interface NewRunForm {
   question: string;
-  scope: "corpus" | "web";
+  scope: "corpus" | "web" | "hybrid";
   corpus: string;
   provider: string;
   strategy: string;
@@ -181,6 +181,7 @@ ${errorBox}
 <label class="choice"><input type="radio" name="scope" value="corpus"${checked(form.scope === "corpus")}${choices.corpora.length === 0 ? " disabled" : ""}> A folder on this server</label>
 <div class="field indent"><label for="corpus">Folder</label><select id="corpus" name="corpus"${aria("corpus")}>${corpusOptions}</select>${noCorpus}</div>
 <label class="choice"><input type="radio" name="scope" value="web"${checked(form.scope === "web")}> The web</label>
+<label class="choice"><input type="radio" name="scope" value="hybrid"${checked(form.scope === "hybrid")}${choices.corpora.length === 0 ? " disabled" : ""}> The folder and the web, in one report</label>
 <div class="field indent"><label for="provider">Search provider</label><select id="provider" name="provider"${aria("provider")}><option value="">the server's default</option>${providers}</select></div>
 </fieldset>
 <fieldset><legend>Strategy</legend>
@@ -209,7 +210,12 @@ function runTabs(run: RunView, current: "live" | "report" | "investigation"): st
 }
 
 function runHeader(run: RunView, current: "live" | "report" | "investigation"): string {
-  const scope = run.scope.kind === "corpus" ? `folder ${run.scope.label}` : "the web";
+  const scope =
+    run.scope.kind === "corpus"
+      ? `folder ${run.scope.label}`
+      : run.scope.kind === "hybrid"
+        ? run.scope.label
+        : "the web";
   return `<p class="crumbs"><a href="/">Runs</a> › Run ${run.id}</p>
 <h1>${e(run.question)}</h1>
 <p class="meta">${statusBadge(run.status)} ${e(run.strategy)} · ${e(scope)} · model ${e(run.model)} · started ${when(run.createdAt)}</p>

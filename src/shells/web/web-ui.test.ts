@@ -300,6 +300,24 @@ describe("web UI: runs", () => {
     expect(stored?.request.scope.label).toBe("batteries");
   });
 
+  it("starts a folder-and-web research from the form", async () => {
+    const made = await ui();
+    const form = await (await made.page("/runs/new")).text();
+    expect(form).toContain('name="scope" value="hybrid"');
+    expect(form).toContain('<option value="auto"');
+    const created = await made.page("/runs", { form: runForm({ scope: "hybrid", provider: "wikipedia" }) });
+    expect(created.status).toBe(303);
+    const id = Number(/^\/runs\/(\d+)$/.exec(created.headers.get("location") ?? "")?.[1]);
+    await finished(made, id);
+    const stored = (await made.store.getRun(id))?.request.scope;
+    expect(stored).toMatchObject({
+      kind: "hybrid",
+      label: "the local folder “batteries” and the web, searched with Wikipedia",
+      corpus: { label: "batteries" },
+    });
+    expect(await (await made.page(`/runs/${id}`)).text()).toContain("the local folder “batteries” and the web");
+  });
+
   it("gives a refused form back as it was, with the reason and the field marked", async () => {
     const made = await ui();
     const empty = await made.page("/runs", { form: runForm({ question: "   " }) });

@@ -5,41 +5,49 @@
  * to `all:science`: the older layout, with namespaces declared on each element, wrapped text
  * and old-style ids), `arxiv-empty.xml` (a feed without entries) and `arxiv-error.xml` (the
  * error feed arXiv sent with HTTP 400 for `id_list=abc`).
- *
- * The shared contract (`runSearchContract`) expects the anchors to be the URLs a reply lists;
- * arXiv's are built from each entry's id, so its behaviours are checked here with arXiv ids.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
-import { NEVER_MS, type ScriptedReply, startResponder } from "../../../testing/loopback-http.js";
-import { until } from "../../../testing/until.js";
-import { loopbackServers, textReply } from "../search-contract.js";
+import { type ScriptedReply, startResponder } from "../../../testing/loopback-http.js";
+import {
+  type ContractResult,
+  contractPage,
+  loopbackServers,
+  runSearchContract,
+  textReply,
+} from "../search-contract.js";
 import { arxivSearchQuery, createArxivSearch } from "./arxiv-search.js";
 
-const KEY = "sk-arxiv-test-5d1c9e7a3b";
 const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
 const atom = (xml: string, status?: number): ScriptedReply => ({
   ...textReply(xml, "application/atom+xml; charset=utf-8"),
   ...(status === undefined ? {} : { status }),
 });
+const escaped = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
 
-/** A feed in arXiv's current layout listing papers `index` under `id` (an abstract page, or not). */
-const feed = (papers: readonly { index: number; id?: string }[]): string =>
+interface Entry {
+  id: string;
+  title: string;
+  summary: string;
+}
+
+/** A feed in arXiv's current layout listing `entries`, each with its abstract page and PDF. */
+const feed = (entries: readonly Entry[]): string =>
   `<?xml version='1.0' encoding='UTF-8'?>
 <feed xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom" xmlns="http://www.w3.org/2005/Atom">
   <id>https://arxiv.org/api/test</id>
   <title>arXiv Query: search_query=all:lithium</title>
-  <opensearch:totalResults>${papers.length}</opensearch:totalResults>
-${papers
+  <opensearch:totalResults>${entries.length}</opensearch:totalResults>
+${entries
   .map(
-    ({ index, id = `http://arxiv.org/abs/2101.0000${index}v1` }) => `  <entry>
-    <id>${id}</id>
-    <title>Paper ${index}</title>
-    <link href="${id}" rel="alternate" type="text/html"/>
-    <link href="${id.replace("/abs/", "/pdf/")}" rel="related" type="application/pdf" title="pdf"/>
-    <summary>Snippet of paper ${index}.</summary>
-    <published>2021-01-0${index}T00:00:00Z</published>
+    ({ id, title, summary }) => `  <entry>
+    <id>${escaped(id)}</id>
+    <title>${escaped(title)}</title>
+    <link href="${escaped(id)}" rel="alternate" type="text/html"/>
+    <link href="${escaped(id.replace("/abs/", "/pdf/"))}" rel="related" type="application/pdf" title="pdf"/>
+    <summary>${escaped(summary)}</summary>
+    <published>2021-01-01T00:00:00Z</published>
     <author>
       <name>Ada Lovelace</name>
     </author>
@@ -49,124 +57,41 @@ ${papers
 </feed>
 `;
 
-const papers = (...indexes: number[]) => feed(indexes.map((index) => ({ index })));
+/** The arXiv id of a contract result: one per page number, in the new style; undefined without one. */
+const arxivId = (result: ContractResult): string | undefined => {
+  const page = contractPage(result.url);
+  return page === undefined ? undefined : `2101.${String(page).padStart(5, "0")}`;
+};
+
+const paper: Entry = { id: "http://arxiv.org/abs/2101.00001v1", title: "Paper 1", summary: "Snippet of paper 1." };
 const text = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
 
-describe("SearchProvider contract, by arXiv id: arxiv", () => {
-  const serve = loopbackServers();
-  const provider = (baseUrl: string) => createArxivSearch({ baseUrl, retryBaseDelayMs: 5, minIntervalMs: 0 });
-
-  it("ranks hits 1..n, keeps only entries with an abstract page and drops a second version of a work", async () => {
-    const server = await serve(
-      atom(
-        feed([
-          { index: 1 },
-          { index: 2 },
-          { index: 3, id: "https://example.org/page-3" },
-          { index: 4, id: "http://arxiv.org/abs/2101.00001v2" },
-          { index: 5 },
-        ]),
+runSearchContract("arxiv", {
+  create: ({ baseUrl, apiKey }) => createArxivSearch({ baseUrl, apiKey, retryBaseDelayMs: 5, minIntervalMs: 0 }),
+  // Each result at its work's abstract page, one version per position (a result listed again
+  // is a later version of the same work); one without an id at an address that is no arXiv
+  // abstract page.
+  reply: (results) =>
+    atom(
+      feed(
+        results.map((result, position) => {
+          const id = arxivId(result);
+          return {
+            id: id ? `http://arxiv.org/abs/${id}v${position + 1}` : `https://example.org/abs/2101.0000${position}`,
+            title: result.title,
+            summary: result.snippet,
+          };
+        }),
       ),
-    );
-    const hits = await provider(server.baseUrl).search(text, { limit: 10 });
-    expect(hits.map((hit) => hit.anchor)).toEqual([
-      "https://arxiv.org/abs/2101.00001",
-      "https://arxiv.org/abs/2101.00002",
-      "https://arxiv.org/abs/2101.00005",
-    ]);
-    expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
-    expect(hits[0]).toMatchObject({ title: "Paper 1", snippet: "Snippet of paper 1." });
-    for (const hit of hits) expect(Number.isFinite(hit.score)).toBe(true);
-    expect(server.seen).toHaveLength(1);
-  });
-
-  it("returns at most `limit` hits, and asks for no more", async () => {
-    const server = await serve(atom(papers(1, 2, 3, 4, 5)));
-    const hits = await provider(server.baseUrl).search(text, { limit: 3 });
-    expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
-    expect(new URL(server.seen[0]?.path ?? "", server.baseUrl).searchParams.get("max_results")).toBe("3");
-  });
-
-  it("rejects when the signal is already aborted, without a request", async () => {
-    const server = await serve(atom(papers(1)));
-    const controller = new AbortController();
-    controller.abort(new Error("cancelled by the caller"));
-    await expect(provider(server.baseUrl).search(text, { limit: 5, signal: controller.signal })).rejects.toThrow(
-      "cancelled by the caller",
-    );
-    expect(server.seen).toHaveLength(0);
-  });
-
-  it("rejects when the signal aborts during the request, without waiting for the reply", async () => {
-    const server = await serve({ ...atom(papers(1)), delayMs: NEVER_MS });
-    const controller = new AbortController();
-    const searched = provider(server.baseUrl).search(text, { limit: 5, signal: controller.signal });
-    await until(() => server.seen.length === 1, 10_000, "the request to reach the server");
-    controller.abort(new Error("deadline"));
-    await expect(searched).rejects.toThrow("deadline");
-    expect(server.seen).toHaveLength(1);
-  });
-
-  it("retries an HTTP 500 and succeeds", async () => {
-    const server = await serve({ status: 500, raw: "Internal Server Error" }, atom(papers(1)));
-    expect(await provider(server.baseUrl).search(text, { limit: 5 })).toHaveLength(1);
-    expect(server.seen).toHaveLength(2);
-  });
-
-  it("waits for a 429's Retry-After, then retries", async () => {
-    const server = await serve(
-      { status: 429, raw: "Rate exceeded.", headers: { "retry-after": "1" } },
-      atom(papers(1)),
-    );
-    const started = Date.now();
-    const hits = await provider(server.baseUrl).search(text, { limit: 5 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(hits).toHaveLength(1);
-    expect(server.seen).toHaveLength(2);
-  });
-
-  it("fails on a 401 without retrying, and the message does not carry a key", async () => {
-    const server = await serve({ status: 401, body: { message: `invalid key ${KEY}`, error: `invalid key ${KEY}` } });
-    const failure = await createArxivSearch({ baseUrl: server.baseUrl, apiKey: KEY, minIntervalMs: 0 })
-      .search(text, { limit: 5 })
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-    expect(failure).toBeInstanceOf(ExternalServiceError);
-    expect(String(failure)).toContain("401");
-    expect(String(failure)).not.toContain(KEY);
-    expect(server.seen).toHaveLength(1);
-  });
-
-  it("fails with ExternalServiceError on a body that is not XML, and on XML of another shape", async () => {
-    const server = await serve({ raw: "<html>not xml" }, atom("<html><body>Service Unavailable</body></html>"));
-    const notXml = provider(server.baseUrl).search(text, { limit: 5 });
-    await expect(notXml).rejects.toBeInstanceOf(ExternalServiceError);
-    await expect(notXml).rejects.toThrow(/arXiv answered with a body that is not XML/);
-    await expect(provider(server.baseUrl).search(text, { limit: 5 })).rejects.toThrow(
-      /arXiv answered with XML of an unexpected shape \(feed: /,
-    );
-    expect(server.seen).toHaveLength(2);
-  });
-
-  it("refuses pattern queries, empty text and text without a word in checkQuery", async () => {
-    const server = await serve();
-    const arxiv = provider(server.baseUrl);
-    expect(arxiv.checkQuery({ kind: "pattern", pattern: "LiFePO4|LFP" })).toBe(
-      "pattern queries need a local corpus scope",
-    );
-    expect(arxiv.checkQuery({ kind: "text", text: "   " })).toBe("the query is empty");
-    expect(arxiv.checkQuery({ kind: "text", text: '"(*)" : ?' })).toBe(
-      "the query has no letters or digits for arXiv to search",
-    );
-    expect(arxiv.checkQuery(text)).toBeUndefined();
-    await expect(arxiv.search({ kind: "pattern", pattern: "LFP" }, { limit: 5 })).rejects.toThrow(
-      "pattern queries need a local corpus scope",
-    );
-    await expect(arxiv.search({ kind: "text", text: "AND OR" }, { limit: 5 })).rejects.toBeInstanceOf(UserError);
-    expect(server.seen).toHaveLength(0);
-  });
+    ),
+  anchorFor: (result) => {
+    const id = arxivId(result);
+    return id && `https://arxiv.org/abs/${id}`;
+  },
+  malformed: {
+    replies: [{ raw: "<html>not xml" }, atom("<html><body>Service Unavailable</body></html>")],
+    message: [/arXiv answered with a body that is not XML/, /arXiv answered with XML of an unexpected shape \(feed: /],
+  },
 });
 
 describe("arXiv", () => {
@@ -299,7 +224,7 @@ describe("arXiv", () => {
     const server = await serve(
       { status: 429, raw: "Rate exceeded." },
       { status: 503, raw: "Rate exceeded." },
-      atom(papers(1)),
+      atom(feed([paper])),
     );
     expect(await provider(server.baseUrl).search(text, { limit: 5 })).toHaveLength(1);
     expect(server.seen).toHaveLength(3);
@@ -313,12 +238,24 @@ describe("arXiv", () => {
     expect(server.seen).toHaveLength(1);
   });
 
-  it("says that a 403 is not about a key", async () => {
-    const server = await serve({ status: 403, raw: "<html><title>403 Forbidden</title></html>" });
-    const failure = provider(server.baseUrl).search(text, { limit: 5 });
-    await expect(failure).rejects.toBeInstanceOf(ExternalServiceError);
-    await expect(failure).rejects.toThrow(/arXiv refused the request \(HTTP 403\); it needs no key/);
-    expect(server.seen).toHaveLength(1);
+  it("says that a 401 or 403 is not about a key", async () => {
+    for (const status of [401, 403]) {
+      const server = await serve({ status, raw: `<html><title>${status}</title></html>` });
+      const failure = provider(server.baseUrl).search(text, { limit: 5 });
+      await expect(failure).rejects.toBeInstanceOf(ExternalServiceError);
+      await expect(failure).rejects.toThrow(`arXiv refused the request (HTTP ${status}); it needs no key`);
+      expect(server.seen).toHaveLength(1);
+    }
+  });
+
+  it("refuses text without a word to search, in checkQuery and in search, without a request", async () => {
+    const server = await serve();
+    const arxiv = provider(server.baseUrl);
+    expect(arxiv.checkQuery({ kind: "text", text: '"(*)" : ?' })).toBe(
+      "the query has no letters or digits for arXiv to search",
+    );
+    await expect(arxiv.search({ kind: "text", text: "AND OR" }, { limit: 5 })).rejects.toBeInstanceOf(UserError);
+    expect(server.seen).toHaveLength(0);
   });
 
   it("keeps two searches apart by the pacing interval", async () => {

@@ -8,17 +8,12 @@
  * `pubmed-esearch-error.json` and `pubmed-esummary-error.json` recorded error bodies sent with
  * HTTP 200, and `pubmed-rate-limit.json` the body NCBI sends with its 429 (the caller's address
  * replaced by a documentation address).
- *
- * The shared contract (`runSearchContract`) expects one request per search and anchors that
- * are the URLs a reply lists; PubMed makes two requests (ESearch, then ESummary) and builds
- * each anchor from a PMID, so its behaviours are checked here with PMIDs.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
 import { NEVER_MS, type ScriptedReply, startResponder } from "../../../testing/loopback-http.js";
-import { until } from "../../../testing/until.js";
-import { loopbackServers } from "../search-contract.js";
+import { type ContractResult, contractPage, loopbackServers, runSearchContract } from "../search-contract.js";
 import { createPubmedSearch } from "./pubmed-search.js";
 
 const KEY = "ncbi-test-key-8c3f1a9e27d4b6";
@@ -61,125 +56,40 @@ const esummary = (ids: readonly string[], records: Record<string, unknown> = {})
 const paramsOf = (path: string | undefined) => Object.fromEntries(new URL(path ?? "", "http://127.0.0.1").searchParams);
 const text = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
 
-describe("SearchProvider contract, by PMID, two requests a search: pubmed", () => {
-  const serve = loopbackServers();
-  const provider = (baseUrl: string) => createPubmedSearch({ baseUrl, retryBaseDelayMs: 5, minIntervalMs: 0 });
+/** The PMID of a contract result: its page number; undefined without one. */
+const pmidOf = (result: ContractResult): string | undefined => contractPage(result.url)?.toString();
 
-  it("ranks hits 1..n in ESearch's order, keeps only PMIDs and drops repeated ones", async () => {
-    const server = await serve(esearch(["101", "102", "not-a-pmid", "101", "105"]), esummary(["101", "102", "105"]));
-    const hits = await provider(server.baseUrl).search(text, { limit: 10 });
-    expect(hits.map((hit) => hit.anchor)).toEqual([
-      "https://pubmed.ncbi.nlm.nih.gov/101/",
-      "https://pubmed.ncbi.nlm.nih.gov/102/",
-      "https://pubmed.ncbi.nlm.nih.gov/105/",
-    ]);
-    expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
-    expect(hits[0]).toMatchObject({ title: "Paper 101.", snippet: "Journal of testing, 2021 Mar 15" });
-    for (const hit of hits) expect(Number.isFinite(hit.score)).toBe(true);
-    expect(paramsOf(server.seen[1]?.path).id).toBe("101,102,105");
-    expect(server.seen).toHaveLength(2);
-  });
-
-  it("returns at most `limit` hits, and asks for no more", async () => {
-    const ids = ["1", "2", "3", "4", "5"];
-    const server = await serve(esearch(ids), esummary(ids));
-    const hits = await provider(server.baseUrl).search(text, { limit: 3 });
-    expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
-    expect(paramsOf(server.seen[0]?.path).retmax).toBe("3");
-  });
-
-  it("rejects when the signal is already aborted, without a request", async () => {
-    const server = await serve(esearch(["1"]), esummary(["1"]));
-    const controller = new AbortController();
-    controller.abort(new Error("cancelled by the caller"));
-    await expect(provider(server.baseUrl).search(text, { limit: 5, signal: controller.signal })).rejects.toThrow(
-      "cancelled by the caller",
-    );
-    expect(server.seen).toHaveLength(0);
-  });
-
-  it("rejects when the signal aborts during ESearch, without waiting for the reply", async () => {
-    const server = await serve({ ...esearch(["1"]), delayMs: NEVER_MS });
-    const controller = new AbortController();
-    const searched = provider(server.baseUrl).search(text, { limit: 5, signal: controller.signal });
-    await until(() => server.seen.length === 1, 10_000, "the request to reach the server");
-    controller.abort(new Error("deadline"));
-    await expect(searched).rejects.toThrow("deadline");
-    expect(server.seen).toHaveLength(1);
-  });
-
-  it("rejects when the signal aborts during ESummary, without waiting for the reply", async () => {
-    const server = await serve(esearch(["1"]), { ...esummary(["1"]), delayMs: NEVER_MS });
-    const controller = new AbortController();
-    const searched = provider(server.baseUrl).search(text, { limit: 5, signal: controller.signal });
-    await until(() => server.seen.length === 2, 10_000, "the second request to reach the server");
-    controller.abort(new Error("deadline"));
-    await expect(searched).rejects.toThrow("deadline");
-    expect(server.seen).toHaveLength(2);
-  });
-
-  it("retries an HTTP 500 on either request and succeeds", async () => {
-    const server = await serve(
-      { status: 500, body: { error: "internal error" } },
-      esearch(["1"]),
-      { status: 500, raw: "<html>Internal Server Error</html>" },
-      esummary(["1"]),
-    );
-    expect(await provider(server.baseUrl).search(text, { limit: 5 })).toHaveLength(1);
-    expect(server.seen).toHaveLength(4);
-  });
-
-  it("waits for a 429's Retry-After, then retries", async () => {
-    const server = await serve(
-      { status: 429, body: fixture("pubmed-rate-limit.json"), headers: { "retry-after": "1" } },
-      esearch(["1"]),
-      esummary(["1"]),
-    );
-    const started = Date.now();
-    const hits = await provider(server.baseUrl).search(text, { limit: 5 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(hits).toHaveLength(1);
-    expect(server.seen).toHaveLength(3);
-  });
-
-  it("fails on a 401 without retrying, and the message does not carry the key", async () => {
-    const server = await serve({ status: 401, body: { message: `invalid key ${KEY}`, error: `invalid key ${KEY}` } });
-    const failure = await createPubmedSearch({ baseUrl: server.baseUrl, apiKey: KEY, minIntervalMs: 0 })
-      .search(text, { limit: 5 })
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-    expect(failure).toBeInstanceOf(Error);
-    expect(String(failure)).toContain("401");
-    expect(String(failure)).not.toContain(KEY);
-    expect(server.seen).toHaveLength(1);
-  });
-
-  it("fails with ExternalServiceError on a body that does not parse, and on one of another shape", async () => {
-    const server = await serve({ raw: "<html>not json" }, { body: { unexpected: true } });
-    const notJson = provider(server.baseUrl).search(text, { limit: 5 });
-    await expect(notJson).rejects.toBeInstanceOf(ExternalServiceError);
-    await expect(notJson).rejects.toThrow(/PubMed answered with a body that is not JSON/);
-    await expect(provider(server.baseUrl).search(text, { limit: 5 })).rejects.toThrow(
+runSearchContract("pubmed", {
+  create: ({ baseUrl, apiKey }) => createPubmedSearch({ baseUrl, apiKey, retryBaseDelayMs: 5, minIntervalMs: 0 }),
+  requestsPerSearch: 2,
+  // ESearch lists each result's PMID (a result without one, an id that is no PMID); ESummary
+  // summarizes the first result of each PMID, its snippet as the journal, without a date.
+  reply: (results) => {
+    const first = new Map<string, ContractResult>();
+    for (const result of results) {
+      const pmid = pmidOf(result);
+      if (pmid !== undefined && !first.has(pmid)) first.set(pmid, result);
+    }
+    const summaries = [...first].map(([pmid, result]) => {
+      const summary = { ...docSum(pmid), title: result.title, fulljournalname: result.snippet, pubdate: "" };
+      return [pmid, summary] as const;
+    });
+    return [
+      esearch(results.map((result) => pmidOf(result) ?? "not-a-pmid")).body,
+      esummary([...first.keys()], Object.fromEntries(summaries)).body,
+    ];
+  },
+  anchorFor: (result) => {
+    const pmid = pmidOf(result);
+    return pmid && `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`;
+  },
+  malformed: {
+    replies: [{ raw: "<html>not json" }, { body: { unexpected: true } }],
+    message: [
+      /PubMed answered with a body that is not JSON/,
       /PubMed answered with JSON of an unexpected shape \(esearchresult: /,
-    );
-    expect(server.seen).toHaveLength(2);
-  });
-
-  it("refuses pattern queries and empty text in checkQuery", async () => {
-    const server = await serve();
-    const pubmed = provider(server.baseUrl);
-    expect(pubmed.checkQuery({ kind: "pattern", pattern: "LiFePO4|LFP" })).toBe(
-      "pattern queries need a local corpus scope",
-    );
-    expect(pubmed.checkQuery({ kind: "text", text: "   " })).toBe("the query is empty");
-    expect(pubmed.checkQuery(text)).toBeUndefined();
-    await expect(pubmed.search({ kind: "pattern", pattern: "LFP" }, { limit: 5 })).rejects.toThrow(
-      "pattern queries need a local corpus scope",
-    );
-    expect(server.seen).toHaveLength(0);
-  });
+    ],
+  },
 });
 
 describe("PubMed", () => {
@@ -246,6 +156,13 @@ describe("PubMed", () => {
       },
     ]);
     expect(hits[2]?.work?.authors).toHaveLength(12);
+  });
+
+  it("asks ESummary for ESearch's PMIDs in its order, once each, and for no id that is not one", async () => {
+    const server = await serve(esearch(["101", "102", "not-a-pmid", "101", "105"]), esummary(["101", "102", "105"]));
+    const hits = await provider(server.baseUrl).search(query, { limit: 10 });
+    expect(paramsOf(server.seen[1]?.path).id).toBe("101,102,105");
+    expect(hits.map((hit) => hit.work?.pmid)).toEqual(["101", "102", "105"]);
   });
 
   it("sends the key, tool and email with both requests, and never follows a redirect", async () => {

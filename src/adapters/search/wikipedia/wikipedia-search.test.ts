@@ -1,17 +1,13 @@
 /**
  * Wikipedia against a loopback server speaking the MediaWiki Action API, with recorded-shape
- * replies. Its anchors are built from article titles on the searched wiki, so the shared
- * search contract (which expects the listed URLs back as anchors) cannot run as written: the
- * first block covers the same behaviours with title-built anchors. Then the exact request
- * (every parameter, the User-Agent), the mapping of the recorded reply, MediaWiki's errors
- * sent with HTTP 200, 429 with and without Retry-After, and the language's wiki.
+ * replies: the shared contract, with anchors built from article titles on the searched wiki;
+ * then the exact request (every parameter, the User-Agent), the mapping of the recorded
+ * reply, MediaWiki's errors sent with HTTP 200, 429 without Retry-After, and the language's wiki.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
-import { NEVER_MS } from "../../../testing/loopback-http.js";
-import { until } from "../../../testing/until.js";
-import { loopbackServers } from "../search-contract.js";
+import { loopbackServers, runSearchContract } from "../search-contract.js";
 import {
   articleUrl,
   createWikipediaSearch,
@@ -46,101 +42,17 @@ const article = (index: number, title = `Page ${index}`): Article => ({
 
 const text = { kind: "text", text: "lithium iron phosphate cycle life" } as const;
 
-describe("Wikipedia: the search contract's behaviours, with anchors built from titles", () => {
-  const serve = loopbackServers();
-  const provider = (baseUrl: string) => createWikipediaSearch({ baseUrl, retryBaseDelayMs: 5 });
-
-  it("ranks hits 1..n, anchors each at its article on the searched wiki and drops a repeated title", async () => {
-    const server = await serve({ body: reply([article(1), article(2), article(3, "Page 1"), article(4)]) });
-    const hits = await provider(server.baseUrl).search(text, { limit: 10 });
-    expect(hits.map((hit) => hit.anchor)).toEqual([
-      `${server.baseUrl}/wiki/Page_1`,
-      `${server.baseUrl}/wiki/Page_2`,
-      `${server.baseUrl}/wiki/Page_4`,
-    ]);
-    expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
-    expect(hits[0]).toMatchObject({ title: "Page 1", snippet: "Snippet of page 1." });
-    for (const hit of hits) expect(Number.isFinite(hit.score)).toBe(true);
-    expect(server.seen).toHaveLength(1);
-  });
-
-  it("returns at most `limit` hits", async () => {
-    const server = await serve({ body: reply([1, 2, 3, 4, 5].map((index) => article(index))) });
-    const hits = await provider(server.baseUrl).search(text, { limit: 3 });
-    expect(hits.map((hit) => hit.rank)).toEqual([1, 2, 3]);
-  });
-
-  it("rejects when the signal is already aborted, without a request", async () => {
-    const server = await serve({ body: reply([article(1)]) });
-    const controller = new AbortController();
-    controller.abort(new Error("cancelled by the caller"));
-    await expect(provider(server.baseUrl).search(text, { limit: 5, signal: controller.signal })).rejects.toThrow(
-      "cancelled by the caller",
-    );
-    expect(server.seen).toHaveLength(0);
-  });
-
-  it("rejects when the signal aborts during the request, without waiting for the reply", async () => {
-    // The reply never comes while the test runs; the abort is sent once the server has the request.
-    const server = await serve({ body: reply([article(1)]), delayMs: NEVER_MS });
-    const controller = new AbortController();
-    const searched = provider(server.baseUrl).search(text, { limit: 5, signal: controller.signal });
-    await until(() => server.seen.length === 1, 10_000, "the request to reach the server");
-    controller.abort(new Error("deadline"));
-    await expect(searched).rejects.toThrow("deadline");
-    expect(server.seen).toHaveLength(1);
-  });
-
-  it("retries an HTTP 500 and succeeds", async () => {
-    const server = await serve({ status: 500, raw: "<html>Internal error</html>" }, { body: reply([article(1)]) });
-    expect(await provider(server.baseUrl).search(text, { limit: 5 })).toHaveLength(1);
-    expect(server.seen).toHaveLength(2);
-  });
-
-  it("waits for a 429's Retry-After, then retries", async () => {
-    const server = await serve(
-      { status: 429, raw: "Too many requests", headers: { "retry-after": "1" } },
-      { body: reply([article(1)]) },
-    );
-    const started = Date.now();
-    expect(await provider(server.baseUrl).search(text, { limit: 5 })).toHaveLength(1);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(server.seen).toHaveLength(2);
-  });
-
-  it("fails on a 401 without retrying", async () => {
-    const server = await serve({ status: 401, body: { error: { code: "unauthorized", info: "Log in first." } } });
-    const failure = await provider(server.baseUrl)
-      .search(text, { limit: 5 })
-      .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ExternalServiceError);
-    expect(String(failure)).toContain("Wikipedia refused the request (HTTP 401): Log in first.");
-    expect(server.seen).toHaveLength(1);
-  });
-
-  it("fails with ExternalServiceError on a body that does not parse, and on one of another shape", async () => {
-    const server = await serve({ raw: "<html>not json" }, { body: { unexpected: true } });
-    const search = provider(server.baseUrl);
-    await expect(search.search(text, { limit: 5 })).rejects.toThrow(/not JSON/);
-    const other = search.search(text, { limit: 5 });
-    await expect(other).rejects.toBeInstanceOf(ExternalServiceError);
-    await expect(other).rejects.toThrow(/unexpected shape/);
-    expect(server.seen).toHaveLength(2);
-  });
-
-  it("refuses pattern queries and empty text in checkQuery", async () => {
-    const server = await serve();
-    const search = provider(server.baseUrl);
-    expect(search.checkQuery({ kind: "pattern", pattern: "LiFePO4|LFP" })).toBe(
-      "pattern queries need a local corpus scope",
-    );
-    expect(search.checkQuery({ kind: "text", text: "   " })).toBe("the query is empty");
-    expect(search.checkQuery(text)).toBeUndefined();
-    await expect(search.search({ kind: "pattern", pattern: "LFP" }, { limit: 5 })).rejects.toThrow(
-      "pattern queries need a local corpus scope",
-    );
-    expect(server.seen).toHaveLength(0);
-  });
+runSearchContract("wikipedia", {
+  create: ({ baseUrl }) => createWikipediaSearch({ baseUrl, retryBaseDelayMs: 5 }),
+  // The snippet with the search match marked, as MediaWiki sends it.
+  reply: (results) =>
+    reply(
+      results.map((result) => ({
+        title: result.title,
+        snippet: result.snippet.replace("page", '<span class="searchmatch">page</span>'),
+      })),
+    ),
+  anchorFor: (result, baseUrl) => `${baseUrl}/wiki/${result.title.replace(/ /g, "_")}`,
 });
 
 describe("Wikipedia", () => {
@@ -267,15 +179,18 @@ describe("Wikipedia", () => {
     expect(server.seen).toHaveLength(2);
   });
 
-  it("reads a 403 as Wikimedia refusing the client, not as a wrong key", async () => {
-    const server = await serve({
-      status: 403,
-      raw: "Please set a user-agent and respect our robot policy https://w.wiki/4wJS.",
-    });
-    const failure = createWikipediaSearch({ baseUrl: server.baseUrl }).search(text, { limit: 5 });
-    await expect(failure).rejects.toBeInstanceOf(ExternalServiceError);
-    await expect(failure).rejects.toThrow("Wikipedia refused the request (HTTP 403)");
-    expect(server.seen).toHaveLength(1);
+  it("reads a 401 or 403 as Wikimedia refusing the client, not as a wrong key", async () => {
+    const server = await serve(
+      { status: 401, body: { error: { code: "unauthorized", info: "Log in first." } } },
+      { status: 403, raw: "Please set a user-agent and respect our robot policy https://w.wiki/4wJS." },
+    );
+    const provider = createWikipediaSearch({ baseUrl: server.baseUrl });
+    for (const refused of ["(HTTP 401): Log in first.", "(HTTP 403)"]) {
+      const failure = provider.search(text, { limit: 5 });
+      await expect(failure).rejects.toBeInstanceOf(ExternalServiceError);
+      await expect(failure).rejects.toThrow(`Wikipedia refused the request ${refused}`);
+    }
+    expect(server.seen).toHaveLength(2);
   });
 
   it("refuses queries beyond the 300 characters CirrusSearch accepts", () => {

@@ -20,7 +20,7 @@ export function registerResearchCommands(program: Command): void {
     .description("research a question and publish a report")
     .argument("<question>", "the research question")
     .option("--corpus <dir>", "folder of documents to research (Markdown, text, HTML, PDF)")
-    .option("--web", "research the web instead of a folder")
+    .option("--web", "research the web (with --corpus: the folder and the web in one run)")
     .option(
       "--search <providers>",
       "with --web: auto (default: SearXNG if one answers, else DuckDuckGo and Wikipedia), or one or more of searxng[:URL], duckduckgo, wikipedia, arxiv, openalex, pubmed, tavily, brave, serper, comma-separated",
