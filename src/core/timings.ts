@@ -48,6 +48,7 @@ export function acquisitionFacts(events: readonly EventLike[]): AcquisitionFacts
   return {
     searchCalls: count("search-finished") + count("search-failed"),
     failedSearches: count("search-failed"),
+    partialSearches: events.filter((event) => event.type === "search-finished" && event.data.partial === true).length,
     fetchAttempts: count("source-fetched") + count("fetch-failed"),
     failedFetches: count("fetch-failed"),
     limitsReached: [...limits],

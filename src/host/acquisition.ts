@@ -59,7 +59,13 @@ export async function search(
     await host.diagnose("search", "search-failed", error, { queryId: call.id });
     await host.emit("search-failed", { queryId: call.id, origin });
   } else {
-    await host.emit("search-finished", { queryId: call.id, origin, hits: hits.length });
+    // `partial`: some of its providers failed and the others answered (the report says so).
+    await host.emit("search-finished", {
+      queryId: call.id,
+      origin,
+      hits: hits.length,
+      ...(notices.length > 0 ? { partial: true } : {}),
+    });
   }
   return call;
 }

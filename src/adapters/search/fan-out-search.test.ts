@@ -128,6 +128,34 @@ describe("createFanOutSearch", () => {
     expect(search.name).toBe("wikipedia+duckduckgo");
   });
 
+  it("benches a provider whose failure a retry would not mend, and asks one that timed out again", async () => {
+    const asked = { blocked: 0, slow: 0 };
+    const search = createFanOutSearch([
+      { provider: fake("wikipedia", async () => [hit("https://en.wikipedia.org/wiki/A", 1)]), label: "Wikipedia" },
+      {
+        provider: fake("duckduckgo", async () => {
+          asked.blocked++;
+          throw new ExternalServiceError("DuckDuckGo answered with its bot check instead of results");
+        }),
+        label: "DuckDuckGo",
+      },
+      {
+        provider: fake("searxng", async () => {
+          asked.slow++;
+          throw new ExternalServiceError("SearXNG did not answer within 30000 ms", { isRetryable: true });
+        }),
+        label: "SearXNG",
+      },
+    ]);
+    const notices: string[] = [];
+    for (let i = 0; i < 3; i++)
+      expect(await search.search(query, { limit: 5, notice: (message) => notices.push(message) })).toHaveLength(1);
+    expect(asked).toEqual({ blocked: 1, slow: 3 });
+    expect(
+      notices.filter((notice) => notice.startsWith("DuckDuckGo was not asked: it failed earlier in this run")),
+    ).toHaveLength(2);
+  });
+
   it("fails when every provider failed, naming each; a UserError only when each was the user's to fix", async () => {
     const down = (message: string) =>
       fake("x", async () => {

@@ -69,9 +69,15 @@ export function mergeHits(
   return [...merged.values()].map((hit, index) => ({ ...hit, rank: index + 1, score: 1 / (index + 1) }));
 }
 
-/** The providers behind one search; `label` names each for notices ("DuckDuckGo"). */
+/**
+ * The providers behind one search; `label` names each for notices ("DuckDuckGo"). A provider
+ * that fails in a way a retry would not mend (its bot check, a host that does not resolve, a
+ * refused key) is benched for the life of this search object (one run's scope): later queries
+ * skip it, with a notice, instead of waiting for it again while the others answer.
+ */
 export function createFanOutSearch(members: readonly { provider: SearchProvider; label: string }[]): SearchProvider {
   if (members.length === 0) throw new UserError("no search provider to search with");
+  const benched = new Map<SearchProvider, string>();
   return {
     name: members.map((member) => member.provider.name).join("+"),
     checkQuery(query: SearchQuery) {
@@ -80,8 +86,16 @@ export function createFanOutSearch(members: readonly { provider: SearchProvider;
     },
     async search(query: SearchQuery, options: SearchOptions): Promise<SearchHit[]> {
       options.signal?.throwIfAborted();
-      const asked = members.filter((member) => member.provider.checkQuery(query) === undefined);
-      if (asked.length === 0) throw new UserError(members[0]?.provider.checkQuery(query) ?? "the query was refused");
+      const taking = members.filter((member) => member.provider.checkQuery(query) === undefined);
+      if (taking.length === 0) throw new UserError(members[0]?.provider.checkQuery(query) ?? "the query was refused");
+      // Benched providers sit out while another can answer; when all are benched, all are asked again.
+      const awake = taking.filter((member) => !benched.has(member.provider));
+      const asked = awake.length > 0 ? awake : taking;
+      for (const member of taking)
+        if (!asked.includes(member))
+          options.notice?.(
+            `${member.label} was not asked: it failed earlier in this run (${benched.get(member.provider)})`,
+          );
       const settled = await Promise.allSettled(
         asked.map((member) =>
           member.provider.search(query, {
@@ -96,11 +110,14 @@ export function createFanOutSearch(members: readonly { provider: SearchProvider;
       settled.forEach((outcome, index) => {
         const member = asked[index];
         if (!member) return;
-        if (outcome.status === "fulfilled") lists.push({ provider: member.provider.name, hits: outcome.value });
-        else
-          failures.push(
-            `${member.label}: ${outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)}`,
-          );
+        if (outcome.status === "fulfilled") {
+          benched.delete(member.provider);
+          lists.push({ provider: member.provider.name, hits: outcome.value });
+          return;
+        }
+        const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+        failures.push(`${member.label}: ${message}`);
+        if (!retryable(outcome.reason)) benched.set(member.provider, message);
       });
       if (lists.length === 0) {
         const first = settled.find((outcome) => outcome.status === "rejected");
@@ -111,10 +128,19 @@ export function createFanOutSearch(members: readonly { provider: SearchProvider;
         const message = `every search provider failed: ${failures.join("; ")}`;
         throw userFault
           ? new UserError(message)
-          : new ExternalServiceError(message, { cause: first?.status === "rejected" ? first.reason : undefined });
+          : new ExternalServiceError(message, {
+              cause: first?.status === "rejected" ? first.reason : undefined,
+              // Worth asking again when one of them may mend on its own.
+              isRetryable: settled.some((outcome) => outcome.status === "rejected" && retryable(outcome.reason)),
+            });
       }
       for (const failure of failures) options.notice?.(`${failure} (the other providers answered)`);
       return mergeHits(lists, options.limit);
     },
   };
+}
+
+/** Whether a failure may pass on its own (a timeout, a 5xx): such a provider is asked again next time. */
+function retryable(error: unknown): boolean {
+  return error instanceof ExternalServiceError && error.isRetryable;
 }

@@ -45,6 +45,20 @@ describe("createWebClient", () => {
     expect(calls).toHaveLength(2);
   });
 
+  it("does not retry a host name that does not resolve", async () => {
+    const unresolved = () => {
+      throw new TypeError("fetch failed", {
+        cause: Object.assign(new Error("getaddrinfo ENOTFOUND x.invalid"), { code: "ENOTFOUND" }),
+      });
+    };
+    const { fetch, calls } = scriptedFetch([unresolved, json({ ok: true })]);
+    const failure = await createWebClient("Example", { fetch, retryBaseDelayMs: 1 }, [])
+      .get(request, reading)
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ isRetryable: false, message: expect.stringContaining("ENOTFOUND") });
+    expect(calls).toHaveLength(1);
+  });
+
   it("gives up after maxRetries with a retryable error naming the cause", async () => {
     const { fetch, calls } = scriptedFetch([refused, refused]);
     const client = createWebClient("Example", { fetch, maxRetries: 1, retryBaseDelayMs: 1 }, []);

@@ -190,6 +190,12 @@ function summarize<T>(text: string, reading: ReplyReading<T>): ErrorSummary {
   return summary ?? {};
 }
 
+/** Whether a fetch failed because its host name does not resolve (ENOTFOUND). */
+function unresolvable(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return cause?.code === "ENOTFOUND";
+}
+
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
@@ -251,7 +257,11 @@ export function createWebClient(
         if (error instanceof AssayError) throw fail({ message: error.message, retryable: false });
         if (callerSignal?.aborted) throw callerSignal.reason;
         if (deadline.aborted) throw timedOut(error);
-        failure = { message: `${label} could not be reached: ${describeNetworkError(error)}`, retryable: true };
+        // A host name that does not resolve will not resolve a second later (no network, a typo).
+        failure = {
+          message: `${label} could not be reached: ${describeNetworkError(error)}`,
+          retryable: !unresolvable(error),
+        };
         cause = error;
       }
       if (!failure.retryable || retry >= maxRetries) throw fail(failure, cause);

@@ -7,7 +7,13 @@ import { renderHtml } from "../render/html.js";
 import { renderMarkdown } from "../render/markdown.js";
 import { admitSynthesis } from "../synthesis/admission.js";
 import type { SynthesisOutput } from "../synthesis/proposals.js";
-import { type BuildInput, buildReport, buildSourceBackedReport, type CatalogSource } from "./build-report.js";
+import {
+  type BuildInput,
+  buildReport,
+  buildSourceBackedReport,
+  type CatalogSource,
+  describeBoundaries,
+} from "./build-report.js";
 import { checkReportClosure, parseReportDocument } from "./report-document.js";
 
 const noFacts = {
@@ -366,4 +372,24 @@ describe("Markdown and HTML projections", () => {
       expect(fromMarkdown.queries).toEqual(doc.attemptedQueries);
     });
   }
+});
+
+describe("describeBoundaries", () => {
+  const facts = {
+    searchCalls: 6,
+    failedSearches: 1,
+    fetchAttempts: 4,
+    failedFetches: 0,
+    limitsReached: [],
+    deadlineReached: false,
+    cancelled: false,
+  };
+
+  it("says how many searches failed, and how many were answered by only some of their providers", () => {
+    expect(describeBoundaries({ ...facts, partialSearches: 5 }).slice(0, 2)).toEqual([
+      "1 of 6 searches could not be completed.",
+      "5 of 6 searches were answered by only some of their search providers: the others failed (assay runs show names them).",
+    ]);
+    expect(describeBoundaries({ ...facts, failedSearches: 0 }).join(" ")).not.toContain("only some");
+  });
 });
