@@ -176,4 +176,79 @@ describe("a web run over hostile pages", () => {
     expect(doc.value.acquisitionBoundaries.some((line) => /of 8 documents could not be read/.test(line))).toBe(true);
     expect(JSON.stringify(doc.value)).not.toMatch(/ExternalServiceError|ECONN|redirect/);
   });
+
+  it("with --search auto and no SearXNG, searches DuckDuckGo and Wikipedia, publishes when Wikipedia is down, and says so", async () => {
+    let origin = "";
+    const web = await startLoopbackServer({
+      // DuckDuckGo's HTML results page, the result behind its redirector.
+      "/ddg/html/": (_request, response) => {
+        response.setHeader("content-type", "text/html; charset=utf-8");
+        response.end(
+          `<html><body><div id="links"><div class="result"><h2><a class="result__a" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(
+            `${origin}/good-1`,
+          )}&amp;rut=1">Lithium cobalt oxide at Oxford</a></h2><a class="result__snippet">Oxford, 1980.</a></div></div></body></html>`,
+        );
+      },
+      "/wiki/w/api.php": (_request, response) => {
+        response.statusCode = 400;
+        response.setHeader("content-type", "application/json");
+        response.end(JSON.stringify({ error: { code: "badvalue", info: "the wiki is down for this test" } }));
+      },
+      "/good-1": (_request, response) => {
+        response.setHeader("content-type", "text/html; charset=utf-8");
+        response.end(
+          article(
+            "Lithium cobalt oxide at Oxford",
+            "In 1980 a group at Oxford reported lithium cobalt oxide as a lithium battery cathode.",
+          ),
+        );
+      },
+    });
+    origin = web.origin;
+    cleanups.push(() => web.close());
+    const dir = tempDir();
+    cleanups.push(dir.cleanup);
+    const store = openSqliteStore({ file: join(dir.path, "assay.db") });
+    cleanups.push(() => store.close());
+    const runtime = createRuntime({
+      store,
+      artifacts: new FilesystemArtifactStore(),
+      clock: systemClock,
+      scopes: webScopeOpener({
+        apiKeyFor: () => undefined,
+        baseUrls: { duckduckgo: `${origin}/ddg/`, wikipedia: `${origin}/wiki/` },
+        fetcher: { respectRobots: false, politenessDelayMs: 0, maxRetries: 0 },
+      }),
+    });
+    const budgets = resolveBudgets({ maxSources: 2 });
+    if (!budgets.ok) throw new Error(budgets.error);
+    const out = join(dir.path, "out");
+    const outcome = await runtime.run({
+      question: "lithium cobalt oxide cathode Oxford",
+      language: "en",
+      strategy: "pipeline",
+      model: "none",
+      // Nothing listens on port 9: no SearXNG answers.
+      scope: { kind: "web", search: { provider: "auto:http://127.0.0.1:9" }, allowHosts: ["127.0.0.1"], label: "auto" },
+      budgets: budgets.value,
+      outDir: out,
+    });
+    expect(outcome.status).toBe("finished");
+    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
+    if (!doc.ok) throw new Error(doc.error);
+    expect(doc.value.boundary.scope).toBe(
+      "the web, searched with DuckDuckGo and Wikipedia (auto: SearXNG at 127.0.0.1:9 did not answer)",
+    );
+    expect(doc.value.sources.map((source) => source.url)).toEqual([`${origin}/good-1`]);
+    expect(doc.value.acquisitionBoundaries.join(" ")).toMatch(/answered by only some of (its|their) search providers/);
+    const events = await store.listEvents(outcome.runId);
+    expect(events.find((event) => event.type === "scope-prepared")?.data).toMatchObject({
+      provider: "duckduckgo,wikipedia",
+      auto: { searxngUrl: "http://127.0.0.1:9", searxng: "did not answer" },
+    });
+    const diagnostics = await store.listDiagnostics(outcome.runId);
+    expect(
+      diagnostics.some((item) => item.code === "search-provider-failed" && item.message.startsWith("Wikipedia:")),
+    ).toBe(true);
+  });
 });
