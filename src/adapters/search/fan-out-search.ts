@@ -72,12 +72,14 @@ export function mergeHits(
 /**
  * The providers behind one search; `label` names each for notices ("DuckDuckGo"). A provider
  * that fails in a way a retry would not mend (its bot check, a host that does not resolve, a
- * refused key) is benched for the life of this search object (one run's scope): later queries
- * skip it, with a notice, instead of waiting for it again while the others answer.
+ * refused key), or that failed twice in a row after its own retries (a server that is down), is
+ * benched for the life of this search object (one run's scope): later queries skip it, with a
+ * notice, instead of waiting for it again while the others answer.
  */
 export function createFanOutSearch(members: readonly { provider: SearchProvider; label: string }[]): SearchProvider {
   if (members.length === 0) throw new UserError("no search provider to search with");
   const benched = new Map<SearchProvider, string>();
+  const failedInARow = new Map<SearchProvider, number>();
   return {
     name: members.map((member) => member.provider.name).join("+"),
     checkQuery(query: SearchQuery) {
@@ -112,12 +114,15 @@ export function createFanOutSearch(members: readonly { provider: SearchProvider;
         if (!member) return;
         if (outcome.status === "fulfilled") {
           benched.delete(member.provider);
+          failedInARow.delete(member.provider);
           lists.push({ provider: member.provider.name, hits: outcome.value });
           return;
         }
         const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
         failures.push(`${member.label}: ${message}`);
-        if (!retryable(outcome.reason)) benched.set(member.provider, message);
+        const inARow = (failedInARow.get(member.provider) ?? 0) + 1;
+        failedInARow.set(member.provider, inARow);
+        if (!retryable(outcome.reason) || inARow >= BENCH_AFTER) benched.set(member.provider, message);
       });
       if (lists.length === 0) {
         const first = settled.find((outcome) => outcome.status === "rejected");
@@ -139,6 +144,9 @@ export function createFanOutSearch(members: readonly { provider: SearchProvider;
     },
   };
 }
+
+/** Failures in a row, each after the provider's own retries, that bench a provider whose failures may pass. */
+const BENCH_AFTER = 2;
 
 /** Whether a failure may pass on its own (a timeout, a 5xx): such a provider is asked again next time. */
 function retryable(error: unknown): boolean {
