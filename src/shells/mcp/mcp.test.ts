@@ -81,7 +81,15 @@ describe("assay mcp over stdio", () => {
     expectIncreasing(progress);
     expect(progress.every((update) => update.total === 6 && typeof update.message === "string")).toBe(true);
     expect(progress.some((update) => update.message?.startsWith("source persisted:"))).toBe(true);
-    expect(progress.at(-1)).toMatchObject({ progress: 6, message: expect.stringContaining("run finished") });
+    // The server sends "run finished" (6 of 6) before its result. The SDK's client hands a
+    // notification to its handler a microtask late but a response at once, and drops the request's
+    // progress handler with it: when the last notification and the result arrive in one read (a
+    // loaded machine), that notification is lost on the client's side. So the last one seen is
+    // "run finished", or the one before it, the published report.
+    const last = progress.at(-1);
+    if (last?.progress === 6) expect(last.message).toContain("run finished");
+    else expect(last).toMatchObject({ message: expect.stringContaining("report published") });
+    expect(last?.progress).toBeGreaterThan(5);
 
     const [markdown] = texts(result);
     expect(markdown?.split("\n")[0]).toMatch(/^# Who built the first cell/);
