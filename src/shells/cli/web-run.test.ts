@@ -172,29 +172,35 @@ async function loopbackWeb(): Promise<string> {
   return origin;
 }
 
+/** `assay run <question> <args> --out <home>/out --json` in a fresh home. */
+async function researchRun(question: string, args: readonly string[]) {
+  const dir = tempDir("assay-web-");
+  cleanups.push(dir.cleanup);
+  const out = join(dir.path, "out");
+  const result = await runCli(["run", question, ...args, "--out", out, "--json"], {
+    home: dir.path,
+    timeoutMs: 90_000,
+  });
+  return { dir, out, result };
+}
+
+/** `assay runs show 1 --json` of the run in `home`. */
+async function shown<T>(home: string): Promise<T> {
+  return JSON.parse((await runCli(["runs", "show", "1", "--json"], { home })).stdout) as T;
+}
+
 describe("assay run --web", () => {
   it("researches a loopback web through SearXNG and publishes sources that carry URLs", async () => {
     const origin = await loopbackWeb();
-    const dir = tempDir("assay-web-");
-    cleanups.push(dir.cleanup);
-    const out = join(dir.path, "out");
-    const result = await runCli(
-      [
-        "run",
-        "Who reported lithium cobalt oxide as a cathode?",
-        "--web",
-        "--search",
-        `searxng:${origin}`,
-        "--allow-host",
-        "127.0.0.1",
-        "--max-sources",
-        "3",
-        "--out",
-        out,
-        "--json",
-      ],
-      { home: dir.path, timeoutMs: 90_000 },
-    );
+    const { dir, out, result } = await researchRun("Who reported lithium cobalt oxide as a cathode?", [
+      "--web",
+      "--search",
+      `searxng:${origin}`,
+      "--allow-host",
+      "127.0.0.1",
+      "--max-sources",
+      "3",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
     if (!doc.ok) throw new Error(doc.error);
@@ -209,9 +215,9 @@ describe("assay run --web", () => {
     const html = readFileSync(join(out, "report.html"), "utf8");
     expect(html).toContain(`href="${origin}/articles/`);
     expect(html).not.toContain("ignore previous instructions");
-    const show = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir.path })).stdout) as {
+    const show = await shown<{
       sources: { url: string; domain: string; provenance: { requestedAnchor: string }[] }[];
-    };
+    }>(dir.path);
     const oxford = show.sources.find((source) => source.url.endsWith("/articles/oxford-1980.html"));
     // One source for the tracking-laden URL and its clean twin: both requests merged into its provenance.
     const requested = new Set(oxford?.provenance.map((item) => item.requestedAnchor));
@@ -227,30 +233,19 @@ describe("assay run --web", () => {
 
   it("refuses a private address that is not allow-listed, and still publishes", async () => {
     const origin = await loopbackWeb();
-    const dir = tempDir("assay-web-");
-    cleanups.push(dir.cleanup);
-    const out = join(dir.path, "out");
-    const result = await runCli(
-      [
-        "run",
-        "Who reported lithium cobalt oxide?",
-        "--web",
-        "--search",
-        `searxng:${origin}`,
-        "--max-sources",
-        "2",
-        "--out",
-        out,
-        "--json",
-      ],
-      { home: dir.path, timeoutMs: 90_000 },
-    );
+    const { dir, result } = await researchRun("Who reported lithium cobalt oxide?", [
+      "--web",
+      "--search",
+      `searxng:${origin}`,
+      "--max-sources",
+      "2",
+    ]);
     // The search itself goes to the configured instance; every page fetch to 127.0.0.1 is refused.
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ artifactStatus: "no-evidence" });
-    const show = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir.path })).stdout) as {
+    const show = await shown<{
       diagnostics: { code: string; message: string }[];
-    };
+    }>(dir.path);
     expect(
       show.diagnostics.some(
         (item) => item.code === "fetch-failed" && /127\.0\.0\.1|private|loopback|refused/i.test(item.message),
@@ -260,27 +255,16 @@ describe("assay run --web", () => {
 
   it("searches with two providers at once and still publishes when one of them is down, saying which", async () => {
     const origin = await loopbackWeb();
-    const dir = tempDir("assay-web-");
-    cleanups.push(dir.cleanup);
-    const out = join(dir.path, "out");
     // Nothing listens on port 9: Wikipedia is down for the whole run.
-    const result = await runCli(
-      [
-        "run",
-        "Who reported lithium cobalt oxide as a cathode?",
-        "--web",
-        "--search",
-        `searxng:${origin},wikipedia:http://127.0.0.1:9/`,
-        "--allow-host",
-        "127.0.0.1",
-        "--max-sources",
-        "3",
-        "--out",
-        out,
-        "--json",
-      ],
-      { home: dir.path, timeoutMs: 90_000 },
-    );
+    const { dir, out, result } = await researchRun("Who reported lithium cobalt oxide as a cathode?", [
+      "--web",
+      "--search",
+      `searxng:${origin},wikipedia:http://127.0.0.1:9/`,
+      "--allow-host",
+      "127.0.0.1",
+      "--max-sources",
+      "3",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
     if (!doc.ok) throw new Error(doc.error);
@@ -288,9 +272,9 @@ describe("assay run --web", () => {
     const all = [...doc.value.sources, ...doc.value.reviewedSources];
     expect(all.length).toBe(3);
     for (const source of all) expect(source.url?.startsWith(`${origin}/articles/`)).toBe(true);
-    const show = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir.path })).stdout) as {
+    const show = await shown<{
       diagnostics: { code: string; message: string }[];
-    };
+    }>(dir.path);
     const failed = show.diagnostics.filter((item) => item.code === "search-provider-failed");
     expect(failed.length).toBeGreaterThan(0);
     // Failed while SearXNG answered, then, once it had failed twice, not asked again.
@@ -304,30 +288,19 @@ describe("assay run --web", () => {
 
   it("keeps a paper found by OpenAlex and PubMed as one source under its DOI, with both provenance rows and its listing", async () => {
     const origin = await loopbackWeb();
-    const dir = tempDir("assay-web-");
-    cleanups.push(dir.cleanup);
-    const out = join(dir.path, "out");
-    const result = await runCli(
-      [
-        "run",
-        "Who reported lithium cobalt oxide as a cathode?",
-        "--web",
-        "--search",
-        `openalex:${origin}/openalex/,pubmed:${origin}/pubmed/`,
-        "--allow-host",
-        "127.0.0.1",
-        "--max-sources",
-        "2",
-        "--out",
-        out,
-        "--json",
-      ],
-      { home: dir.path, timeoutMs: 90_000 },
-    );
+    const { dir, out, result } = await researchRun("Who reported lithium cobalt oxide as a cathode?", [
+      "--web",
+      "--search",
+      `openalex:${origin}/openalex/,pubmed:${origin}/pubmed/`,
+      "--allow-host",
+      "127.0.0.1",
+      "--max-sources",
+      "2",
+    ]);
     expect(result.code, result.stderr).toBe(0);
-    const show = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir.path })).stdout) as {
+    const show = await shown<{
       sources: { url: string; canonicalAnchor: string; provenance: { queryId: string; requestedAnchor: string }[] }[];
-    };
+    }>(dir.path);
     const paper = show.sources.filter(
       (source) => source.canonicalAnchor === "https://doi.org/10.1016/0025-5408(80)90012-4",
     );
@@ -354,13 +327,9 @@ describe("assay run --web", () => {
 
   it("researches the example folder and a loopback web in one run: sources of both kinds, a boundary naming both", async () => {
     const origin = await loopbackWeb();
-    const dir = tempDir("assay-web-");
-    cleanups.push(dir.cleanup);
-    const out = join(dir.path, "out");
-    const result = await runCli(
+    const { out, result } = await researchRun(
+      "Who reported lithium cobalt oxide as a cathode, and when did Sony sell the first lithium-ion battery?",
       [
-        "run",
-        "Who reported lithium cobalt oxide as a cathode, and when did Sony sell the first lithium-ion battery?",
         "--corpus",
         EXAMPLE_CORPUS,
         "--web",
@@ -370,11 +339,7 @@ describe("assay run --web", () => {
         "127.0.0.1",
         "--max-sources",
         "8",
-        "--out",
-        out,
-        "--json",
       ],
-      { home: dir.path, timeoutMs: 90_000 },
     );
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: "finished", artifactStatus: "synthesized" });
