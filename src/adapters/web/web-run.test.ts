@@ -106,29 +106,35 @@ async function hostileWeb(): Promise<LoopbackServer> {
   return server;
 }
 
+/** A runtime over a fresh SQLite store and the web scope with `options`; closed after the test. */
+function webRuntime(options: Parameters<typeof webScopeOpener>[0]) {
+  const dir = tempDir();
+  cleanups.push(dir.cleanup);
+  const store = openSqliteStore({ file: join(dir.path, "assay.db") });
+  cleanups.push(() => store.close());
+  const runtime = createRuntime({
+    store,
+    artifacts: new FilesystemArtifactStore(),
+    clock: systemClock,
+    scopes: webScopeOpener(options),
+  });
+  return { dir, store, runtime };
+}
+
 describe("a web run over hostile pages", () => {
   it("stays bounded, records each failure and publishes the good sources", async () => {
     const web = await hostileWeb();
     cleanups.push(() => web.close());
-    const dir = tempDir();
-    cleanups.push(dir.cleanup);
-    const store = openSqliteStore({ file: join(dir.path, "assay.db") });
-    cleanups.push(() => store.close());
-    const runtime = createRuntime({
-      store,
-      artifacts: new FilesystemArtifactStore(),
-      clock: systemClock,
-      scopes: webScopeOpener({
-        apiKeyFor: () => undefined,
-        fetcher: {
-          respectRobots: false,
-          politenessDelayMs: 0,
-          readTimeoutMs: 1_500,
-          maxBodyBytes: 2 * 1024 * 1024,
-          maxDecodedBytes: 4 * 1024 * 1024,
-          maxRetries: 0,
-        },
-      }),
+    const { dir, store, runtime } = webRuntime({
+      apiKeyFor: () => undefined,
+      fetcher: {
+        respectRobots: false,
+        politenessDelayMs: 0,
+        readTimeoutMs: 1_500,
+        maxBodyBytes: 2 * 1024 * 1024,
+        maxDecodedBytes: 4 * 1024 * 1024,
+        maxRetries: 0,
+      },
     });
     const budgets = resolveBudgets({ maxSources: 8, maxFetchAttempts: 8, bootstrapSources: 8 });
     if (!budgets.ok) throw new Error(budgets.error);
@@ -206,19 +212,10 @@ describe("a web run over hostile pages", () => {
     });
     origin = web.origin;
     cleanups.push(() => web.close());
-    const dir = tempDir();
-    cleanups.push(dir.cleanup);
-    const store = openSqliteStore({ file: join(dir.path, "assay.db") });
-    cleanups.push(() => store.close());
-    const runtime = createRuntime({
-      store,
-      artifacts: new FilesystemArtifactStore(),
-      clock: systemClock,
-      scopes: webScopeOpener({
-        apiKeyFor: () => undefined,
-        baseUrls: { duckduckgo: `${origin}/ddg/`, wikipedia: `${origin}/wiki/` },
-        fetcher: { respectRobots: false, politenessDelayMs: 0, maxRetries: 0 },
-      }),
+    const { dir, store, runtime } = webRuntime({
+      apiKeyFor: () => undefined,
+      baseUrls: { duckduckgo: `${origin}/ddg/`, wikipedia: `${origin}/wiki/` },
+      fetcher: { respectRobots: false, politenessDelayMs: 0, maxRetries: 0 },
     });
     const budgets = resolveBudgets({ maxSources: 2 });
     if (!budgets.ok) throw new Error(budgets.error);
