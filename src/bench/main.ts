@@ -254,6 +254,7 @@ function coreCases(): { cases: CoreCase[]; chunks: number; chunkChars: number } 
     acquisition: {
       searchCalls: 1,
       failedSearches: 0,
+      partialSearches: 0,
       fetchAttempts: CORE_SOURCES,
       failedFetches: 0,
       limitsReached: [`source limit of ${CORE_SOURCES}`],

@@ -235,6 +235,7 @@ function reportInput(
     acquisition: {
       searchCalls: 1,
       failedSearches: 0,
+      partialSearches: 0,
       fetchAttempts: sources.length,
       failedFetches: 0,
       limitsReached: [],

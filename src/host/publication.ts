@@ -3,6 +3,7 @@
  * stage and validate them, switch the pair atomically, and record it as events.
  */
 import { describeError } from "../core/errors.js";
+import { folderScopeLabel } from "../core/render/format.js";
 import { renderHtml } from "../core/render/html.js";
 import { renderMarkdown } from "../core/render/markdown.js";
 import { type BuildInput, buildReport, type CatalogSource } from "../core/report/build-report.js";
@@ -24,7 +25,7 @@ export function describeQuery(query: SearchQuery): string {
 export function describeScope(host: RunHost): string {
   const scope = host.request.scope;
   if (host.scopeLabel) return host.scopeLabel;
-  return scope.kind === "corpus" ? `the local folder “${scope.label}”` : scope.label;
+  return scope.kind === "corpus" ? folderScopeLabel(scope.label) : scope.label;
 }
 
 /**

@@ -8,16 +8,12 @@
  * scope alone.
  */
 
+import { hybridScopeLabel } from "../../core/render/format.js";
 import type { OpenScope, ScopeContext, ScopeOpener } from "../../ports/evidence-scope.js";
 import type { Fetcher, FetchOptions } from "../../ports/fetcher.js";
 import type { EvidenceScope } from "../../ports/store.js";
 import { createFanOutSearch } from "../search/fan-out-search.js";
 import { isWebUrl } from "../search/web-search-hits.js";
-
-/** How a hybrid scope's boundary reads, before (or without) the web part's own label. Pure. */
-export function hybridLabel(corpusLabel: string, webLabel: string): string {
-  return `the local folder “${corpusLabel}” and ${webLabel}`;
-}
 
 /** Opens `hybrid` scopes with the openers of their two parts. */
 export function hybridScopeOpener(openers: { corpus: ScopeOpener; web: ScopeOpener }): ScopeOpener {
@@ -42,7 +38,7 @@ export function hybridScopeOpener(openers: { corpus: ScopeOpener; web: ScopeOpen
           { provider: web.search, label: "the web search" },
         ]),
         fetcher,
-        label: hybridLabel(scope.corpus.label, web.label ?? scope.web.label),
+        label: hybridScopeLabel(scope.corpus.label, web.label ?? scope.web.label),
         async prepare(signal) {
           const [folder, online] = await Promise.all([corpus.prepare(signal), web.prepare(signal)]);
           return { ...folder, web: online };

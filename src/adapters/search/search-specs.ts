@@ -5,6 +5,7 @@
  * named by `auto:URL`, else localhost:8080), otherwise DuckDuckGo and Wikipedia. Also the
  * reader-facing names and the environment variables of the keys. Pure.
  */
+import { spokenList } from "../../core/render/format.js";
 import { err, ok, type Result } from "../../core/result.js";
 import { isWebUrl } from "./web-search-hits.js";
 
@@ -99,12 +100,6 @@ export function parseSearchPlan(text: string): Result<SearchPlan> {
 export function formatSearchPlan(plan: SearchPlan): string {
   if (plan.kind === "auto") return plan.searxngUrl ? `auto:${plan.searxngUrl}` : "auto";
   return plan.specs.map((spec) => (spec.baseUrl ? `${spec.provider}:${spec.baseUrl}` : spec.provider)).join(",");
-}
-
-/** "A", "A and B", "A, B and C". Pure. */
-export function spokenList(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? "";
-  return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 /** How a report's boundary names the providers of `plan` before it is opened. Pure. */

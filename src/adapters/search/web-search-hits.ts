@@ -6,8 +6,6 @@ import { UserError } from "../../core/errors.js";
 import { readerLine } from "../../core/text.js";
 import type { SearchHit, SearchQuery, WorkMetadata } from "../../ports/search-provider.js";
 
-export { normalizeDoi, workIdentity } from "../../core/works.js";
-
 export const PATTERN_REFUSAL = "pattern queries need a local corpus scope";
 const MAX_TITLE_CHARS = 300;
 const MAX_SNIPPET_CHARS = 300;

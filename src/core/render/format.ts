@@ -16,10 +16,26 @@ export function citationText(citations: readonly { number: number; passages: rea
   return `[${parts.join("; ")}]`;
 }
 
+/** "A", "A and B", "A, B and C". Pure. */
+export function spokenList(items: readonly (string | number)[]): string {
+  if (items.length <= 1) return String(items[0] ?? "");
+  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
 /** "finding 1", "findings 1 and 3", "findings 1, 2 and 4". */
 export function findingList(numbers: readonly number[]): string {
   if (numbers.length === 1) return `finding ${numbers[0]}`;
-  return `findings ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
+  return `findings ${spokenList(numbers)}`;
+}
+
+/** How a report names a folder it read: `the local folder “notes”`. Pure. */
+export function folderScopeLabel(label: string): string {
+  return `the local folder “${label}”`;
+}
+
+/** How a report names a folder and the web read together. Pure. */
+export function hybridScopeLabel(folderLabel: string, webLabel: string): string {
+  return `${folderScopeLabel(folderLabel)} and ${webLabel}`;
 }
 
 /** The word each projection shows before an item's text; a not-checked item has none (the summary line says so). */

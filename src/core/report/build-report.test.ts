@@ -19,6 +19,7 @@ import { checkReportClosure, parseReportDocument } from "./report-document.js";
 const noFacts = {
   searchCalls: 1,
   failedSearches: 0,
+  partialSearches: 0,
   fetchAttempts: 0,
   failedFetches: 0,
   limitsReached: [],
@@ -378,6 +379,7 @@ describe("describeBoundaries", () => {
   const facts = {
     searchCalls: 6,
     failedSearches: 1,
+    partialSearches: 0,
     fetchAttempts: 4,
     failedFetches: 0,
     limitsReached: [],

@@ -30,7 +30,7 @@ export interface AcquisitionFacts {
   searchCalls: number;
   failedSearches: number;
   /** Searches answered by only some of their providers (the others failed). */
-  partialSearches?: number;
+  partialSearches: number;
   fetchAttempts: number;
   failedFetches: number;
   /** Budgets that stopped acquisition, by reader-facing name ("source limit of 8"). */
@@ -95,7 +95,7 @@ export function describeBoundaries(facts: AcquisitionFacts): string[] {
   if (facts.failedSearches > 0) {
     lines.push(`${facts.failedSearches} of ${plural(facts.searchCalls, "search", "searches")} could not be completed.`);
   }
-  if ((facts.partialSearches ?? 0) > 0) {
+  if (facts.partialSearches > 0) {
     lines.push(
       `${facts.partialSearches} of ${plural(facts.searchCalls, "search", "searches")} ${facts.partialSearches === 1 ? "was" : "were"} answered by only some of ${facts.partialSearches === 1 ? "its" : "their"} search providers: the others failed (assay runs show names them).`,
     );

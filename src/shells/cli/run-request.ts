@@ -4,11 +4,11 @@
  */
 import { resolve } from "node:path";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
-import { hybridLabel } from "../../adapters/hybrid/hybrid-scope.js";
 import { formatSearchPlan, parseSearchPlan, planLabel, searchKeyVariable } from "../../adapters/search/search-specs.js";
 import { isPostgresUrl } from "../../adapters/store/postgres/postgres-url.js";
 import { type Budgets, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
+import { hybridScopeLabel } from "../../core/render/format.js";
 import type { CorpusScope, EvidenceScope, RunRequest, StrategyName, WebScope } from "../../ports/store.js";
 import { type ConfigFile, resolveRunSettings, strategyBudgets } from "./config-file.js";
 import type { Fault } from "./options.js";
@@ -53,7 +53,7 @@ export async function scopeOf(options: RunCommandOptions): Promise<EvidenceScope
   if (options.corpus === undefined) return web;
   // A folder and the web in one run.
   const corpus: CorpusScope = { kind: "corpus", root: await resolveCorpusRoot(options.corpus), label: options.corpus };
-  return { kind: "hybrid", corpus, web, label: hybridLabel(corpus.label, web.label) };
+  return { kind: "hybrid", corpus, web, label: hybridScopeLabel(corpus.label, web.label) };
 }
 
 function webScopeOf(options: RunCommandOptions): WebScope {

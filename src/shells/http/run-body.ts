@@ -6,9 +6,9 @@
 
 import { realpath, stat } from "node:fs/promises";
 import { basename, isAbsolute, resolve, sep } from "node:path";
-import { hybridLabel } from "../../adapters/hybrid/hybrid-scope.js";
 import { type Budgets, DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
+import { hybridScopeLabel } from "../../core/render/format.js";
 import type { RunRequest } from "../../ports/store.js";
 import type { ConfigFile } from "../cli/config-file.js";
 import { buildRequest, type RunCommandOptions } from "../cli/run-request.js";
@@ -106,7 +106,7 @@ function labelled(request: RunRequest, label: string): RunRequest {
   if (scope.kind === "corpus") return { ...request, scope: { ...scope, label } };
   if (scope.kind === "hybrid") {
     const corpus = { ...scope.corpus, label };
-    return { ...request, scope: { ...scope, corpus, label: hybridLabel(label, scope.web.label) } };
+    return { ...request, scope: { ...scope, corpus, label: hybridScopeLabel(label, scope.web.label) } };
   }
   return request;
 }

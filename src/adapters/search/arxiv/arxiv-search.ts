@@ -11,6 +11,7 @@
  */
 import { UserError } from "../../../core/errors.js";
 import { collapseWhitespace } from "../../../core/text.js";
+import { normalizeDoi } from "../../../core/works.js";
 import type {
   SearchHit,
   SearchOptions,
@@ -18,7 +19,7 @@ import type {
   SearchQuery,
   WorkMetadata,
 } from "../../../ports/search-provider.js";
-import { checkWebQuery, normalizeDoi, parseBaseUrl, toHits, type WebResult, webQueryText } from "../web-search-hits.js";
+import { checkWebQuery, parseBaseUrl, toHits, type WebResult, webQueryText } from "../web-search-hits.js";
 import {
   createWebClient,
   type ErrorSummary,

@@ -11,6 +11,7 @@
  * only comparable within one reply.
  */
 import { UserError } from "../../../core/errors.js";
+import { normalizeDoi } from "../../../core/works.js";
 import type {
   SearchHit,
   SearchOptions,
@@ -21,7 +22,6 @@ import type {
 import {
   checkWebQuery,
   isWebUrl,
-  normalizeDoi,
   parseBaseUrl,
   plainText,
   toHits,

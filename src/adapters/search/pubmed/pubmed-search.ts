@@ -16,6 +16,7 @@
  */
 import { ExternalServiceError } from "../../../core/errors.js";
 import { collapseWhitespace } from "../../../core/text.js";
+import { normalizeDoi } from "../../../core/works.js";
 import type {
   SearchHit,
   SearchOptions,
@@ -23,15 +24,7 @@ import type {
   SearchQuery,
   WorkMetadata,
 } from "../../../ports/search-provider.js";
-import {
-  checkWebQuery,
-  normalizeDoi,
-  parseBaseUrl,
-  plainText,
-  toHits,
-  type WebResult,
-  webQueryText,
-} from "../web-search-hits.js";
+import { checkWebQuery, parseBaseUrl, plainText, toHits, type WebResult, webQueryText } from "../web-search-hits.js";
 import {
   createWebClient,
   DEFAULT_TIMEOUT_MS,
