@@ -240,6 +240,7 @@ function coreCases(): { cases: CoreCase[]; chunks: number; chunkChars: number } 
       chunks: chunkContent(document.text, { maxChars: CORE_CHUNK_CHARS }).map((chunk) => ({
         id: chunkId(id, chunk.seq),
         seq: chunk.seq,
+        start: chunk.start,
         text: chunk.text,
       })),
     };

@@ -5,10 +5,13 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069]/g;
 
-/** Removes control and bidi-override characters; keeps tabs and newlines. */
 /** Every run of whitespace as one space, trimmed. */
 export const collapseWhitespace = (text: string): string => text.replace(/\s+/g, " ").trim();
 
+/** One character stripControl removes (test it a character at a time). */
+export const CONTROL_CHAR = new RegExp(CONTROL.source);
+
+/** Removes control and bidi-override characters; keeps tabs and newlines. */
 export function stripControl(text: string): string {
   return text.replace(CONTROL, "");
 }

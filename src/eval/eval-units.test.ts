@@ -214,6 +214,7 @@ function source(n: number, path: string, text: string): CatalogSource {
     chunks: chunkContent(text, { maxChars: 400 }).map((chunk) => ({
       id: chunkId(id, chunk.seq),
       seq: chunk.seq,
+      start: chunk.start,
       text: chunk.text,
     })),
   };

@@ -5,23 +5,32 @@
 import { JSDOM } from "jsdom";
 import { unescapeMarkdown } from "../core/render/markdown.js";
 
+/** One citation's evidence under an item, as shown: "Evidence [1: passage 4]", its quotes, and the remark. */
+export interface ReadEvidence {
+  head: string;
+  quotes: string[];
+  remark: string;
+}
+
 export interface ReadItem {
   number: number;
   text: string;
   citation: string;
+  evidence: ReadEvidence[];
 }
 
 export interface ReadBack {
   title: string;
   notice: string;
   findings: ReadItem[];
-  recommendations: { text: string; citation: string }[];
+  recommendations: { text: string; citation: string; evidence: ReadEvidence[] }[];
   gaps: string[];
   cards: { number: number; title: string; excerpts: { text: string; citation: number; passage: string }[] }[];
   limits: string[];
   queries: string[];
-  sources: { number: number; title: string; location: string }[];
-  reviewed: { number: number; title: string; location: string }[];
+  /** `quoted`: where the report quotes the source ("passage 1 (characters 0–80 of the text read)"), "" when nowhere. */
+  sources: { number: number; title: string; location: string; quoted: string }[];
+  reviewed: { number: number; title: string; location: string; quoted: string }[];
 }
 
 function section(lines: string[], heading: string): string[] {
@@ -35,12 +44,44 @@ function section(lines: string[], heading: string): string[] {
 const SOURCE_LINE = /^(\d+)\. (.*) — (.*) \(read [^)]*\)$/;
 
 function sourceList(lines: string[]): ReadBack["sources"] {
-  return lines.flatMap((line) => {
+  const sources: ReadBack["sources"] = [];
+  for (const line of lines) {
     const match = SOURCE_LINE.exec(line);
-    if (!match) return [];
+    const quoted = /^\s+- Quoted from (.*?)(?:: <[^>]*>)?$/.exec(line);
+    const last = sources.at(-1);
+    if (quoted && last) last.quoted = unescapeMarkdown(quoted[1] ?? "");
+    if (!match) continue;
     const location = (match[3] ?? "").replace(/^`|`$/g, "").replace(/^<|>$/g, "");
-    return [{ number: Number(match[1]), title: unescapeMarkdown(match[2] ?? ""), location }];
+    sources.push({ number: Number(match[1]), title: unescapeMarkdown(match[2] ?? ""), location, quoted: "" });
+  }
+  return sources;
+}
+
+const EVIDENCE_LINE = /^\s+> (Evidence|Also stated by|Contradicting passage) (\[[^\]]*\]): (.*)$/;
+
+/** The evidence notes in the lines under an item (Markdown). */
+function evidenceOf(lines: readonly string[]): ReadEvidence[] {
+  return lines.flatMap((line) => {
+    const match = EVIDENCE_LINE.exec(line);
+    if (!match) return [];
+    let said = match[3] ?? "";
+    const remark = /(?:^| )\*(.*)\*$/.exec(said);
+    if (remark) said = said.slice(0, remark.index);
+    const quotes = [...said.matchAll(/(?:\(passage \d+\) )?“(.*?)”(?= (?:\(passage \d+\) )?“|$)/g)].map((quote) =>
+      unescapeMarkdown(quote[1] ?? ""),
+    );
+    return [{ head: `${match[1]} ${match[2]}`, quotes, remark: unescapeMarkdown(remark?.[1] ?? "") }];
   });
+}
+
+/** Each item line of a section with the lines indented under it. */
+function itemBlocks(lines: readonly string[], start: RegExp): { line: string; under: string[] }[] {
+  const blocks: { line: string; under: string[] }[] = [];
+  for (const line of lines) {
+    if (start.test(line)) blocks.push({ line, under: [] });
+    else if (/^\s+\S/.test(line)) blocks.at(-1)?.under.push(line);
+  }
+  return blocks;
 }
 
 export function readMarkdown(markdown: string): ReadBack {
@@ -69,17 +110,27 @@ export function readMarkdown(markdown: string): ReadBack {
       .filter((line) => line.startsWith("- "))
       .map((line) => unescapeMarkdown(line.slice(2)));
   const findingLine = /^(\d+)\. (.*?)(?: \(derived from [^)]*\))? (\[[^\]]*\])$/;
-  const findings = [...section(lines, "## Direct findings"), ...section(lines, "## Further findings")].flatMap(
-    (line) => {
-      const match = findingLine.exec(line);
-      return match
-        ? [{ number: Number(match[1]), text: unescapeMarkdown(match[2] ?? ""), citation: match[3] ?? "" }]
-        : [];
-    },
-  );
-  const recommendations = section(lines, "## Recommendations").flatMap((line) => {
+  const findings = itemBlocks(
+    [...section(lines, "## Direct findings"), ...section(lines, "## Further findings")],
+    /^\d+\. /,
+  ).flatMap(({ line, under }) => {
+    const match = findingLine.exec(line);
+    return match
+      ? [
+          {
+            number: Number(match[1]),
+            text: unescapeMarkdown(match[2] ?? ""),
+            citation: match[3] ?? "",
+            evidence: evidenceOf(under),
+          },
+        ]
+      : [];
+  });
+  const recommendations = itemBlocks(section(lines, "## Recommendations"), /^- /).flatMap(({ line, under }) => {
     const match = /^- \*\*Recommendation:\*\* (.*?) \(based on [^)]*\)\..* (\[[^\]]*\])$/.exec(line);
-    return match ? [{ text: unescapeMarkdown(match[1] ?? ""), citation: match[2] ?? "" }] : [];
+    return match
+      ? [{ text: unescapeMarkdown(match[1] ?? ""), citation: match[2] ?? "", evidence: evidenceOf(under) }]
+      : [];
   });
   return {
     title: unescapeMarkdown((lines[0] ?? "").replace(/^# /, "")),
@@ -105,6 +156,14 @@ export function readHtml(html: string): ReadBack {
         number: Number(item.getAttribute("value")),
         title: text(item.querySelector(".title")),
         location: text(item.querySelector(".where")),
+        quoted: text(item.querySelector(".at .places")),
+      }));
+    // The disclosures (the printed copy says the same).
+    const evidence = (item: Element): ReadEvidence[] =>
+      Array.from(item.querySelectorAll(":scope > details.evidence")).map((details) => ({
+        head: text(details.querySelector("summary")),
+        quotes: Array.from(details.querySelectorAll("blockquote > p")).map((quote) => text(quote)),
+        remark: text(details.querySelector(".remark")),
       }));
     return {
       title: text(document.querySelector("h1")),
@@ -115,6 +174,7 @@ export function readHtml(html: string): ReadBack {
           number: Number(item.getAttribute("value")),
           text: text(item.querySelector(".text")),
           citation: text(item.querySelector(":scope > .cites, :scope > .cite")),
+          evidence: evidence(item),
         }),
       ),
       recommendations: Array.from(
@@ -122,6 +182,7 @@ export function readHtml(html: string): ReadBack {
       ).map((item) => ({
         text: text(item.querySelector(".text")),
         citation: text(item.querySelector(":scope > .cites, :scope > .cite")),
+        evidence: evidence(item),
       })),
       gaps: Array.from(document.querySelectorAll("#gaps li")).map((item) => text(item.querySelector(".text"))),
       cards: Array.from(document.querySelectorAll("#excerpts article.card")).map((card) => ({

@@ -246,7 +246,12 @@ describe("finalReportToSynthesis", () => {
       status: "verified",
       supports: [
         { sourceId: "s_001", chunkIds: ["s_001.p02"] },
-        { sourceId: "s_002", chunkIds: ["s_002.p03", "s_002.p02"] },
+        // The sentence that states it, named for the report's evidence (the report checks it is written there).
+        {
+          sourceId: "s_002",
+          chunkIds: ["s_002.p03", "s_002.p02"],
+          quote: "At fp16 the weights of model X occupy 14 GB of GPU memory.",
+        },
       ],
       contradicts: [],
       // The recorded evidence names ledger ids, which are not reader text: only the search is told.

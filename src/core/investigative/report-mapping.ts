@@ -196,7 +196,7 @@ function itemVerification(
   return {
     verification: {
       status: "verified",
-      supports: supports.map(({ quote: _, ...cited }) => cited),
+      supports,
       contradicts: [],
       challenge: unique(challenges as string[]).join("; "),
     },

@@ -1,5 +1,13 @@
 /** Reader-facing formatting shared by both projections (pure). */
-import type { Citation, ReportDocument, Verification, VerificationStatus } from "../report/report-document.js";
+import type {
+  Citation,
+  Evidence,
+  Finding,
+  Quote,
+  ReportDocument,
+  Verification,
+  VerificationStatus,
+} from "../report/report-document.js";
 
 /** `2026-12-02T10:44:26.726Z` -> `2026-12-02 10:44 UTC`; anything else is returned as is. */
 export function readableTime(iso: string): string {
@@ -46,41 +54,153 @@ export const VERIFICATION_LABEL: Record<VerificationStatus, string> = {
   "not-checked": "",
 };
 
-/** One line of an item's verification: a lead, the sources it names and, for a contradiction, the words quoted. */
+/** One line of an item's verification: a lead and the sources it names. */
 export interface VerificationLine {
   lead: string;
   citations: readonly Citation[];
-  quotes: readonly string[];
 }
 
 /**
  * What a reader needs to audit an item's status, the same in both projections: for a verified
  * item every source that states it and the challenge it survived; for a contested one the
- * sources on each side, the contradicting passages quoted. Pure.
+ * sources on each side (their passages are quoted in the item's evidence). Pure.
  */
 export function verificationLines(verification: Verification): VerificationLine[] {
   const lines: VerificationLine[] = [];
-  const quotes = (citations: readonly Citation[]) =>
-    citations.flatMap((citation) => (citation.quote ? [citation.quote] : []));
   if (verification.status === "verified") {
     lines.push({
       lead: verification.supports.length > 1 ? "Stated independently by" : "Stated by",
       citations: verification.supports,
-      quotes: [],
     });
-    if (verification.challenge)
-      lines.push({ lead: `Challenge survived: ${verification.challenge}`, citations: [], quotes: [] });
+    if (verification.challenge) lines.push({ lead: `Challenge survived: ${verification.challenge}`, citations: [] });
   }
   if (verification.status === "contested") {
-    if (verification.supports.length > 0)
-      lines.push({ lead: "Stated by", citations: verification.supports, quotes: quotes(verification.supports) });
-    lines.push({
-      lead: "Contradicted by",
-      citations: verification.contradicts,
-      quotes: quotes(verification.contradicts),
-    });
+    if (verification.supports.length > 0) lines.push({ lead: "Stated by", citations: verification.supports });
+    lines.push({ lead: "Contradicted by", citations: verification.contradicts });
   }
   return lines;
+}
+
+/** One citation's evidence under an item: what the passage is to the item, and its quotes. */
+export interface EvidenceNote {
+  role: "cited" | "also-stated" | "contradicting";
+  /** "Evidence", "Also stated by", "Contradicting passage". */
+  label: string;
+  citation: Citation;
+  evidence: Evidence;
+  /** The one quote is the item's own text (the offline engine quotes its findings): shown once, above. */
+  verbatim: boolean;
+}
+
+const NOTE_LABEL: Record<EvidenceNote["role"], string> = {
+  cited: "Evidence",
+  "also-stated": "Also stated by",
+  contradicting: "Contradicting passage",
+};
+
+const samePassages = (a: Citation, b: Citation): boolean =>
+  a.sourceId === b.sourceId &&
+  a.chunkIds.length === b.chunkIds.length &&
+  a.chunkIds.every((id, i) => b.chunkIds[i] === id);
+
+/**
+ * The evidence shown under an item, in order: each citation of the item, then each other
+ * source its verification names as stating it, then each source that contradicts it
+ * (labelled). Citations without recorded evidence (documents before version 3) show none. Pure.
+ */
+/** What evidence is shown under: a finding or a recommendation. */
+export type EvidencedItem = Pick<Finding, "text" | "citations" | "verification">;
+
+export function evidenceNotes(item: EvidencedItem): EvidenceNote[] {
+  const note = (role: EvidenceNote["role"], citation: Citation): EvidenceNote[] => {
+    const evidence = citation.evidence;
+    if (!evidence) return [];
+    const verbatim = role === "cited" && evidence.quotes.length === 1 && evidence.quotes[0]?.text === item.text;
+    return [{ role, label: NOTE_LABEL[role], citation, evidence, verbatim }];
+  };
+  return [
+    ...item.citations.flatMap((citation) => note("cited", citation)),
+    ...item.verification.supports
+      .filter((citation) => !item.citations.some((own) => samePassages(own, citation)))
+      .flatMap((citation) => note("also-stated", citation)),
+    ...item.verification.contradicts.flatMap((citation) => note("contradicting", citation)),
+  ];
+}
+
+/** A quote's text as shown: "…" where it starts after its passage's beginning or stops before its end. */
+export function quoteText(quote: Pick<Quote, "text" | "cutStart" | "truncated">): string {
+  return `${quote.cutStart ? "… " : ""}${quote.text}${quote.truncated ? " …" : ""}`;
+}
+
+/**
+ * What a note says besides its quotes, or "": that the excerpt limits kept words out, or that
+ * no sentence could be singled out (then the reader is sent to the passage). Pure.
+ */
+export function evidenceRemark(note: EvidenceNote): string {
+  const { evidence, citation } = note;
+  const [only] = evidence.quotes;
+  if (note.verbatim && only) return `The finding is this source's sentence, verbatim: ${quotePlace(only)}.`;
+  const where = `read ${citationText([citation])
+    .slice(1, -1)
+    .replace(/^(\d+): /, "source $1, ")}`;
+  if (evidence.quotes.length === 0 && evidence.omitted > 0)
+    return `Not quoted: the report's excerpt limits were reached; ${where}.`;
+  if (evidence.quotes.length === 0)
+    return note.role === "contradicting"
+      ? `Not quoted: no one sentence of the passage could be singled out as the one that contradicts it; ${where}.`
+      : `Not quoted: no sentence of the passage could be singled out; ${where}.`;
+  if (evidence.omitted > 0)
+    return `${evidence.omitted === 1 ? "1 more sentence it rests on is" : `${evidence.omitted} more sentences it rests on are`} not quoted in full (the report's excerpt limits); open the source to read ${evidence.omitted === 1 ? "it" : "them"}.`;
+  return "";
+}
+
+/** The distinct quotes of each cited source, in passage and text order (where the sources list points). Pure. */
+export function quotedPlaces(doc: ReportDocument): Map<string, Quote[]> {
+  const places = new Map<string, Quote[]>();
+  const items = [...doc.directFindings, ...doc.findings, ...doc.recommendations];
+  for (const item of items) {
+    for (const { citation, evidence } of evidenceNotes(item)) {
+      const known = places.get(citation.sourceId) ?? [];
+      for (const quote of evidence.quotes) {
+        if (!known.some((other) => other.chunkId === quote.chunkId && other.text === quote.text)) known.push(quote);
+      }
+      places.set(citation.sourceId, known);
+    }
+  }
+  for (const quotes of places.values()) quotes.sort((a, b) => a.passage - b.passage || (a.start ?? 0) - (b.start ?? 0));
+  return places;
+}
+
+/** A text fragment directive's part: percent-encoded, with the characters the syntax uses (`-`, `,`, `&`) escaped too. */
+const fragmentPart = (text: string): string => encodeURIComponent(text).replace(/-/g, "%2D");
+
+/** At most this many quotes are named in one link (browsers highlight each). */
+const FRAGMENT_QUOTES = 5;
+
+/**
+ * `url` with a text fragment (`#:~:text=`) for each quote, so that a browser opens the page
+ * scrolled to the quoted words and highlights them: a short quote whole, a long one by its
+ * first and last four words. The quotes come from Assay's reading of the page, so a page that
+ * changed or shows the words differently opens at its top. Pure.
+ */
+export function textFragmentUrl(url: string, quotes: readonly Pick<Quote, "text">[]): string {
+  const directives = quotes.slice(0, FRAGMENT_QUOTES).map(({ text }) => {
+    const words = text.replace(/^[\s…]+|[\s…]+$/g, "").split(" ");
+    return words.length <= 8
+      ? `text=${fragmentPart(words.join(" "))}`
+      : `text=${fragmentPart(words.slice(0, 4).join(" "))},${fragmentPart(words.slice(-4).join(" "))}`;
+  });
+  if (directives.length === 0) return url;
+  return `${url}${url.includes("#") ? "" : "#"}:~:${directives.join("&")}`;
+}
+
+/** "passage 4 (characters 120–340 of the text read)": where a quote stands in its source. Pure. */
+export function quotePlace(quote: Quote): string {
+  const span =
+    quote.start === undefined || quote.end === undefined
+      ? ""
+      : ` (characters ${quote.start.toLocaleString("en-US")}–${quote.end.toLocaleString("en-US")} of the text read)`;
+  return `passage ${quote.passage}${span}`;
 }
 
 const counted = (n: number, what: string): string => `${n} ${what}`;

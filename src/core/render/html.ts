@@ -2,11 +2,20 @@
  * HTML projection of a ReportDocument (pure): one self-contained page, all text escaped,
  * no script, a strict Content-Security-Policy, readable on a phone and printable.
  */
-import type { Citation, ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
+import type { Citation, Quote, ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
 import {
   citationText,
+  type EvidencedItem,
+  type EvidenceNote,
+  evidenceNotes,
+  evidenceRemark,
   findingList,
+  quotedPlaces,
+  quotePlace,
+  quoteText,
   readableTime,
+  spokenList,
+  textFragmentUrl,
   VERIFICATION_LABEL,
   verificationLines,
   verificationSummary,
@@ -43,7 +52,10 @@ li{margin:.25rem 0;overflow-wrap:anywhere}
 a{color:var(--accent)}
 .cite{font-size:.85em;white-space:nowrap}.basis,.conditions,.related{color:var(--muted)}.recommendation{border-left:3px solid var(--accent);padding-left:.5rem;list-style:none}.produced-by{color:var(--muted)}
 .verification{color:var(--muted);font-size:.9rem;margin:.15rem 0 .5rem;padding-left:1.25rem}.status-contested{color:#b35900}.status-unverified{color:var(--muted)}
-@media print{body{font-size:11pt;background:#fff;color:#000}main{max-width:none;padding:0}.notice,blockquote{background:none;border:1px solid #999}a{color:#000}a[href]::after{content:" (" attr(href) ")";font-size:.85em}h2,h3{break-after:avoid}blockquote{break-inside:avoid}}
+.evidence{margin:.25rem 0 .5rem}.evidence summary{cursor:pointer;color:var(--accent);font-size:.9rem;overflow-wrap:anywhere}.evidence summary:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+.evidence blockquote{margin:.35rem 0;font-size:.95rem}.evidence[data-role="contradicting"] summary,.evidence-label.contradicting{color:#b35900}.remark{color:var(--muted);font-size:.85rem;margin:.25rem 0}
+.evidence-print{display:none}.evidence-label{font-size:.9rem;margin:.25rem 0 0}.at{color:var(--muted);font-size:.9rem}
+@media print{body{font-size:11pt;background:#fff;color:#000}main{max-width:none;padding:0}.notice,blockquote{background:none;border:1px solid #999}a{color:#000}a[href]::after{content:" (" attr(href) ")";font-size:.85em}a.cite::after,a.open-at::after,.evidence-print a::after{content:none}h2,h3{break-after:avoid}blockquote{break-inside:avoid}details.evidence{display:none}.evidence-print{display:block}}
 `;
 
 function location(source: SourceEntry): string {
@@ -54,13 +66,69 @@ function location(source: SourceEntry): string {
   return "";
 }
 
-function sourceItem(source: SourceEntry): string {
-  return `<li id="source-${source.number}" value="${source.number}"><span class="title">${escapeHtml(source.title)}</span> — <span class="where">${location(source)}</span> <span class="meta">(read <time datetime="${escapeHtml(source.capturedAt)}">${escapeHtml(readableTime(source.capturedAt))}</time>${source.listedAs === undefined ? "" : `; <span class="listed" title="as a search listed it: discovery metadata, not evidence">listed as: ${escapeHtml(source.listedAs)}</span>`})</span></li>`;
+/** How a page that shows a report links into Assay's stored copy of a source (the web UI's source view). */
+export interface ReportLinks {
+  /** The address of source `number`'s stored text, at `passage` when given. */
+  sourceView?: (number: number, passage?: number) => string;
+}
+
+/**
+ * Where a quote can be opened: the web UI's stored copy at the passage, else a web source's
+ * page at the quoted words (a text fragment), else nowhere (a corpus file in a standalone page).
+ */
+function openAt(source: SourceEntry, quotes: readonly Quote[], links: ReportLinks): string | undefined {
+  const [first] = quotes;
+  if (links.sourceView) return links.sourceView(source.number, first?.passage);
+  if (source.url !== undefined && SAFE_URL.test(source.url) && first) return textFragmentUrl(source.url, quotes);
+  return undefined;
+}
+
+/** A cited source's line in the sources list: where the report quotes it, and a link there when there is one. */
+function quotedAt(source: SourceEntry, quotes: readonly Quote[] | undefined, links: ReportLinks): string {
+  if (!quotes || quotes.length === 0) return "";
+  const href = openAt(source, quotes, links);
+  const places = spokenList(quotes.map(quotePlace));
+  const link = href
+    ? ` <a class="open-at" href="${escapeHtml(href)}"${links.sourceView ? "" : ' rel="noopener noreferrer nofollow"'}>open at the quoted words</a>`
+    : "";
+  return ` <span class="at">· quoted from <span class="places">${escapeHtml(places)}</span>${link}</span>`;
+}
+
+function sourceItem(source: SourceEntry, quotes: readonly Quote[] | undefined, links: ReportLinks): string {
+  const view =
+    links.sourceView && !quotes?.length
+      ? ` <a class="open-at" href="${escapeHtml(links.sourceView(source.number))}">the text read</a>`
+      : "";
+  return `<li id="source-${source.number}" value="${source.number}"><span class="title">${escapeHtml(source.title)}</span> — <span class="where">${location(source)}</span> <span class="meta">(read <time datetime="${escapeHtml(source.capturedAt)}">${escapeHtml(readableTime(source.capturedAt))}</time>${source.listedAs === undefined ? "" : `; <span class="listed" title="as a search listed it: discovery metadata, not evidence">listed as: ${escapeHtml(source.listedAs)}</span>`})</span>${quotedAt(source, quotes, links)}${view}</li>`;
+}
+
+/**
+ * One citation's evidence: its quotes (each a blockquote whose footer names the passage and
+ * links to it) and what the limits left out. The same markup goes in the disclosure and in
+ * the block printed instead of it.
+ */
+function evidenceContent(note: EvidenceNote, source: SourceEntry | undefined, links: ReportLinks): string {
+  const open = (quotes: readonly Quote[]): string => {
+    const href = source ? openAt(source, quotes, links) : undefined;
+    return href
+      ? ` · <a class="open-at" href="${escapeHtml(href)}"${links.sourceView ? "" : ' rel="noopener noreferrer nofollow"'}>open at these words</a>`
+      : "";
+  };
+  const quotes = note.verbatim
+    ? []
+    : note.evidence.quotes.map(
+        (quote) =>
+          `<blockquote><p>${escapeHtml(quoteText(quote))}</p><footer><a href="#source-${note.citation.number}">[${note.citation.number}]</a> ${escapeHtml(quotePlace(quote))}${open([quote])}</footer></blockquote>`,
+      );
+  const remark = evidenceRemark(note);
+  const remarkOpen = note.verbatim ? open(note.evidence.quotes) : "";
+  return `${quotes.join("")}${remark ? `<p class="remark">${escapeHtml(remark)}${remarkOpen}</p>` : ""}`;
 }
 
 /** The report's content (what goes inside `<main>`): title, notice, findings, …, sources. Pure. */
-export function reportBody(doc: ReportDocument): string {
+export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string {
   const byId = new Map([...doc.sources, ...doc.reviewedSources].map((source) => [source.id, source]));
+  const places = quotedPlaces(doc);
   const body: string[] = [
     `<h1>${escapeHtml(doc.title)}</h1>`,
     `<p class="notice" data-status="${escapeHtml(doc.status)}">${escapeHtml(doc.notice)}</p>`,
@@ -94,17 +162,35 @@ export function reportBody(doc: ReportDocument): string {
     if (lines.length === 0) return "";
     const items = lines.map((line) => {
       const cited = line.citations.length > 0 ? ` ${cite(line.citations)}` : "";
-      const quotes = line.quotes.map((quote) => ` <q>${escapeHtml(quote)}</q>`).join("");
-      return `<li>${escapeHtml(line.lead)}${cited}${quotes ? `:${quotes}` : ""}</li>`;
+      return `<li>${escapeHtml(line.lead)}${cited}</li>`;
     });
     return `<ul class="verification">${items.join("")}</ul>`;
+  };
+  // Each citation's evidence as a disclosure (closed on screen), and all of them printed open.
+  const evidence = (item: EvidencedItem): string => {
+    const notes = evidenceNotes(item);
+    if (notes.length === 0) return "";
+    const parts = notes.map((note) => ({
+      head: `${escapeHtml(note.label)} ${escapeHtml(citationText([note.citation]))}`,
+      content: evidenceContent(note, byId.get(note.citation.sourceId), links),
+      role: note.role,
+    }));
+    const disclosures = parts.map(
+      (part) =>
+        `<details class="evidence" data-role="${part.role}"><summary>${part.head}</summary>${part.content}</details>`,
+    );
+    const printed = parts.map(
+      (part) =>
+        `<p class="evidence-label${part.role === "contradicting" ? " contradicting" : ""}">${part.head}</p>${part.content}`,
+    );
+    return `${disclosures.join("")}<div class="evidence-print">${printed.join("")}</div>`;
   };
   const finding = (item: ReportDocument["findings"][number]): string => {
     const basis =
       item.kind === "derivation"
         ? ` <span class="basis">(derived from ${findingList(item.basedOn)}${item.method ? `: ${escapeHtml(item.method)}` : ""})</span>`
         : "";
-    return `<li value="${item.number}" data-kind="${item.kind}" data-verification="${item.verification.status}">${label(item)}<span class="text">${escapeHtml(item.text)}</span>${basis} ${cite(item.citations)}${checked(item.verification)}</li>`;
+    return `<li value="${item.number}" data-kind="${item.kind}" data-verification="${item.verification.status}">${label(item)}<span class="text">${escapeHtml(item.text)}</span>${basis} ${cite(item.citations)}${checked(item.verification)}${evidence(item)}</li>`;
   };
   if (doc.directFindings.length > 0) {
     body.push(
@@ -124,7 +210,7 @@ export function reportBody(doc: ReportDocument): string {
           ? ` <span class="conditions">When: ${item.conditions.map(escapeHtml).join("; ")}.</span>`
           : "";
       body.push(
-        `<li class="recommendation" data-verification="${item.verification.status}"><strong>Recommendation:</strong> ${label(item)}<span class="text">${escapeHtml(item.text)}</span> <span class="basis">(based on ${findingList(item.basedOn)}).</span>${conditions} ${cite(item.citations)}${checked(item.verification)}</li>`,
+        `<li class="recommendation" data-verification="${item.verification.status}"><strong>Recommendation:</strong> ${label(item)}<span class="text">${escapeHtml(item.text)}</span> <span class="basis">(based on ${findingList(item.basedOn)}).</span>${conditions} ${cite(item.citations)}${checked(item.verification)}${evidence(item)}</li>`,
       );
     }
     body.push(`</ul></section>`);
@@ -169,11 +255,13 @@ export function reportBody(doc: ReportDocument): string {
   else body.push(`<ul>${doc.attemptedQueries.map((query) => `<li>${escapeHtml(query)}</li>`).join("")}</ul>`);
   body.push(`</section>`);
   if (doc.sources.length > 0) {
-    body.push(`<section id="sources"><h2>Sources</h2><ol>${doc.sources.map(sourceItem).join("")}</ol></section>`);
+    body.push(
+      `<section id="sources"><h2>Sources</h2><ol>${doc.sources.map((source) => sourceItem(source, places.get(source.id), links)).join("")}</ol></section>`,
+    );
   }
   if (doc.reviewedSources.length > 0) {
     body.push(
-      `<section id="reviewed"><h2>Also read (not cited)</h2><ol>${doc.reviewedSources.map(sourceItem).join("")}</ol></section>`,
+      `<section id="reviewed"><h2>Also read (not cited)</h2><ol>${doc.reviewedSources.map((source) => sourceItem(source, undefined, links)).join("")}</ol></section>`,
     );
   }
   body.push(

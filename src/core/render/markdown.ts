@@ -2,11 +2,19 @@
  * Markdown projection of a ReportDocument (pure). Source text is escaped so that no
  * Markdown or HTML in it becomes markup, a link or a heading.
  */
-import type { ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
+import type { Quote, ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
 import {
   citationText,
+  type EvidencedItem,
+  evidenceNotes,
+  evidenceRemark,
   findingList,
+  quotedPlaces,
+  quotePlace,
+  quoteText,
   readableTime,
+  spokenList,
+  textFragmentUrl,
   VERIFICATION_LABEL,
   verificationLines,
   verificationSummary,
@@ -36,9 +44,11 @@ export function unescapeMarkdown(text: string): string {
   return text.replace(/\\(.)/g, "$1");
 }
 
+/** An autolink: the URL is already serialized (percent-encoded); only what would end the autolink is escaped. */
+const autolink = (url: string): string => `<${url.replace(/[<>\s]/g, (char) => encodeURIComponent(char))}>`;
+
 function location(source: SourceEntry): string {
-  // The URL is already serialized (percent-encoded); only what would end the autolink is escaped.
-  if (source.url !== undefined) return `<${source.url.replace(/[<>\s]/g, (char) => encodeURIComponent(char))}>`;
+  if (source.url !== undefined) return autolink(source.url);
   if (source.path !== undefined) return `\`${source.path.replaceAll("`", "'")}\``;
   return "";
 }
@@ -48,8 +58,38 @@ function listing(source: SourceEntry): string {
   return source.listedAs === undefined ? "" : `; listed as: ${escapeMarkdown(source.listedAs)}`;
 }
 
-function sourceLine(source: SourceEntry): string {
-  return `${source.number}. ${escapeMarkdown(source.title)} — ${location(source)} (read ${readableTime(source.capturedAt)}${listing(source)})`;
+/** Under a cited source: where the report quotes it and, for a web page, a link that opens it at the quoted words. */
+function quotedAt(source: SourceEntry, quotes: readonly Quote[] | undefined): string[] {
+  if (!quotes || quotes.length === 0) return [];
+  const indent = " ".repeat(String(source.number).length + 2);
+  const link = source.url === undefined ? "" : `: ${autolink(textFragmentUrl(source.url, quotes))}`;
+  return [`${indent}- Quoted from ${escapeMarkdown(spokenList(quotes.map(quotePlace)))}${link}`];
+}
+
+function sourceLine(source: SourceEntry, quotes?: readonly Quote[]): string {
+  return [
+    `${source.number}. ${escapeMarkdown(source.title)} — ${location(source)} (read ${readableTime(source.capturedAt)}${listing(source)})`,
+    ...quotedAt(source, quotes),
+  ].join("\n");
+}
+
+/**
+ * An item's evidence as quoted notes indented under it (`indent` spaces): one line per
+ * citation, its label, the citation and its quotes (each with its passage when it cites
+ * several), then what the limits left out; lines of a blockquote kept apart by empty ones.
+ */
+function evidenceLines(item: EvidencedItem, indent: number): string[] {
+  const pad = " ".repeat(indent);
+  const lines = evidenceNotes(item).map((note) => {
+    const several = note.citation.passages.length > 1;
+    const quotes = (note.verbatim ? [] : note.evidence.quotes).map(
+      (quote) => `${several ? `(passage ${quote.passage}) ` : ""}“${escapeMarkdown(quoteText(quote))}”`,
+    );
+    const remark = evidenceRemark(note);
+    const said = [...quotes, ...(remark ? [`*${escapeMarkdown(remark)}*`] : [])].join(" ");
+    return `${pad}> ${escapeMarkdown(note.label)} ${citationText([note.citation])}: ${said}`;
+  });
+  return lines.flatMap((line, index) => (index === 0 ? [line] : [`${pad}>`, line]));
 }
 
 /** Renders `doc` as Markdown. Pure. */
@@ -70,8 +110,7 @@ export function renderMarkdown(doc: ReportDocument): string {
   const checked = (verification: Verification, indent: number): string[] =>
     verificationLines(verification).map((line) => {
       const cited = line.citations.length > 0 ? ` ${citationText(line.citations)}` : "";
-      const quotes = line.quotes.map((quote) => ` “${escapeMarkdown(quote)}”`).join("");
-      return `${" ".repeat(indent)}- ${escapeMarkdown(line.lead)}${cited}${quotes ? `:${quotes}` : ""}`;
+      return `${" ".repeat(indent)}- ${escapeMarkdown(line.lead)}${cited}`;
     });
   const finding = (item: ReportDocument["findings"][number]): string => {
     const basis =
@@ -79,7 +118,8 @@ export function renderMarkdown(doc: ReportDocument): string {
         ? ` (derived from ${findingList(item.basedOn)}${item.method ? `: ${escapeMarkdown(item.method)}` : ""})`
         : "";
     const head = `${item.number}. ${label(item)}${escapeMarkdown(item.text)}${basis} ${citationText(item.citations)}`;
-    return [head, ...checked(item.verification, String(item.number).length + 2)].join("\n");
+    const indent = String(item.number).length + 2;
+    return [head, ...checked(item.verification, indent), ...evidenceLines(item, indent)].join("\n");
   };
   if (doc.directFindings.length > 0) {
     out.push("## Direct findings", "", ...doc.directFindings.map(finding), "");
@@ -94,6 +134,7 @@ export function renderMarkdown(doc: ReportDocument): string {
       out.push(
         `- **Recommendation:** ${label(item)}${escapeMarkdown(item.text)} (based on ${findingList(item.basedOn)}).${conditions} ${citationText(item.citations)}`,
         ...checked(item.verification, 2),
+        ...evidenceLines(item, 2),
       );
     }
     out.push("");
@@ -135,7 +176,8 @@ export function renderMarkdown(doc: ReportDocument): string {
 
   if (doc.sources.length > 0) {
     out.push("## Sources", "");
-    for (const source of doc.sources) out.push(sourceLine(source));
+    const places = quotedPlaces(doc);
+    for (const source of doc.sources) out.push(sourceLine(source, places.get(source.id)));
     out.push("");
   }
   if (doc.reviewedSources.length > 0) {

@@ -4,7 +4,7 @@ import { readHtml, readMarkdown } from "../../testing/read-report.js";
 import { chunkContent } from "../chunking.js";
 import { chunkId } from "../ids.js";
 import { renderHtml } from "../render/html.js";
-import { renderMarkdown } from "../render/markdown.js";
+import { renderMarkdown, unescapeMarkdown } from "../render/markdown.js";
 import { admitSynthesis } from "../synthesis/admission.js";
 import type { SynthesisOutput } from "../synthesis/proposals.js";
 import {
@@ -14,7 +14,8 @@ import {
   type CatalogSource,
   describeBoundaries,
 } from "./build-report.js";
-import { checkReportClosure, parseReportDocument } from "./report-document.js";
+import { normalizeExcerptText } from "./excerpts.js";
+import { type Citation, checkReportClosure, parseReportDocument, type ReportDocument } from "./report-document.js";
 
 const noFacts = {
   searchCalls: 1,
@@ -37,6 +38,7 @@ function source(n: number, text: string, extra: Partial<CatalogSource> = {}): Ca
     chunks: chunkContent(text, { maxChars: 400 }).map((chunk) => ({
       id: chunkId(id, chunk.seq),
       seq: chunk.seq,
+      start: chunk.start,
       text: chunk.text,
     })),
     ...extra,
@@ -243,7 +245,27 @@ describe("buildReport with a synthesis", () => {
     ]);
     expect(doc.reviewedSources.map((entry) => [entry.id, entry.number])).toEqual([["s_003", 3]]);
     expect(doc.directFindings[0]?.citations).toEqual([
-      { sourceId: "s_002", number: 1, chunkIds: ["s_002.p01"], passages: [1] },
+      {
+        sourceId: "s_002",
+        number: 1,
+        chunkIds: ["s_002.p01"],
+        passages: [1],
+        // A short passage is quoted whole.
+        evidence: {
+          quotes: [
+            {
+              text: `${OXFORD} The group was led by John Goodenough. Other layered oxides followed.`,
+              cutStart: false,
+              truncated: false,
+              chunkId: "s_002.p01",
+              passage: 1,
+              start: 0,
+              end: 134,
+            },
+          ],
+          omitted: 0,
+        },
+      },
     ]);
     expect(doc.findings[1]?.citations.map((citation) => citation.number)).toEqual([1, 2]);
     expect(doc.recommendations[0]).toMatchObject({ basedOn: [1], conditions: ["when exact figures matter"] });
@@ -342,7 +364,7 @@ describe("Markdown and HTML projections", () => {
       "[2: passage 2]",
       "[1: passage 1; 2: passage 2]",
     ]);
-    expect(fromMarkdown.recommendations).toEqual([
+    expect(fromMarkdown.recommendations).toMatchObject([
       { text: "Check the original paper for measured voltages.", citation: "[1: passage 1]" },
     ]);
     expect(fromMarkdown.gaps).toEqual(["The sources do not say who manufactured the first cells."]);
@@ -393,5 +415,121 @@ describe("describeBoundaries", () => {
       "5 of 6 searches were answered by only some of their search providers: the others failed (assay runs show names them).",
     ]);
     expect(describeBoundaries({ ...facts, failedSearches: 0 }).join(" ")).not.toContain("only some");
+  });
+});
+
+/** Every citation of a document's items, with the item's own first, then its verification's. */
+const allCitations = (doc: ReportDocument): Citation[] =>
+  [...doc.directFindings, ...doc.findings, ...doc.recommendations].flatMap((item) => [
+    ...item.citations,
+    ...item.verification.supports,
+    ...item.verification.contradicts,
+  ]);
+
+describe("quoted evidence under each finding", () => {
+  const LONG = (n: number, topic: string) =>
+    Array.from(
+      { length: 12 },
+      (_, i) =>
+        `Report ${n} describes how the ${topic} trial number ${i + 1} measured a cathode capacity of ${100 + i} milliampere hours per gram at the Oxford laboratory, after a long series of careful preparations.`,
+    ).join(" ");
+  const sources = [1, 2, 3, 4].map((n) => source(n, `${LONG(n, "spring")}\n\n${LONG(n, "autumn")}`));
+  const chunkText = new Map(sources.flatMap((item) => item.chunks.map((chunk) => [chunk.id, chunk.text])));
+  // Twelve model-written facts, each a paraphrase of one trial: three per source.
+  const output: SynthesisOutput = {
+    facts: sources.flatMap((item, s) =>
+      [1, 2, 3].map((i) => ({
+        id: `f${s}${i}`,
+        text: `In trial ${i * 3} of report ${s + 1} the cathode held ${100 + i * 3 - 1} mAh per gram.`,
+        sourceId: item.id,
+        chunkIds: [item.chunks[i % item.chunks.length]?.id ?? ""],
+      })),
+    ),
+    derivations: [],
+    recommendations: [],
+    gaps: [],
+  };
+
+  it("every citation carries verbatim quotes of its own passages; Markdown and HTML show the same", () => {
+    const doc = synthesized(output, sources);
+    expect(doc.status).toBe("synthesized");
+    for (const citation of allCitations(doc)) {
+      expect(citation.evidence?.quotes.length, JSON.stringify(citation)).toBeGreaterThan(0);
+      for (const quote of citation.evidence?.quotes ?? []) {
+        expect(citation.chunkIds).toContain(quote.chunkId);
+        expect(normalizeExcerptText(chunkText.get(quote.chunkId) ?? "")).toContain(quote.text);
+      }
+    }
+    const fromMarkdown = readMarkdown(renderMarkdown(doc));
+    expect(fromMarkdown).toEqual(readHtml(renderHtml(doc)));
+    expect(fromMarkdown.findings.map((item) => item.evidence.map((note) => note.quotes))).toEqual(
+      [...doc.directFindings, ...doc.findings].map((item) =>
+        item.citations.map((citation) =>
+          (citation.evidence?.quotes ?? []).map(
+            (quote) => `${quote.cutStart ? "… " : ""}${quote.text}${quote.truncated ? " …" : ""}`,
+          ),
+        ),
+      ),
+    );
+    // The sources list says where each source is quoted.
+    expect(fromMarkdown.sources.every((entry) => entry.quoted.startsWith("passage "))).toBe(true);
+    expect(checkReportClosure(doc).ok).toBe(true);
+    expect(parseReportDocument(JSON.parse(JSON.stringify(doc))).ok).toBe(true);
+  });
+
+  it("quotes stay within the excerpt limits, per source and in all, and the report says what it left out", () => {
+    const perSource = 260;
+    const total = 700;
+    const doc = synthesized(output, sources, { excerptCharsPerSource: perSource, excerptCharsTotal: total });
+    const distinct = new Map<string, { sourceId: string; length: number }>();
+    for (const citation of allCitations(doc)) {
+      for (const quote of citation.evidence?.quotes ?? [])
+        distinct.set(`${quote.chunkId}:${quote.start}`, { sourceId: citation.sourceId, length: quote.text.length });
+    }
+    const spent = [...distinct.values()];
+    expect(spent.reduce((sum, item) => sum + item.length, 0)).toBeLessThanOrEqual(total);
+    for (const item of sources) {
+      const own = spent.filter((quote) => quote.sourceId === item.id);
+      expect(own.reduce((sum, quote) => sum + quote.length, 0)).toBeLessThanOrEqual(perSource);
+    }
+    const left = allCitations(doc).filter((citation) => (citation.evidence?.omitted ?? 0) > 0);
+    expect(left.length).toBeGreaterThan(0);
+    const markdown = unescapeMarkdown(renderMarkdown(doc));
+    expect(markdown).toMatch(/Not quoted: the report's excerpt limits were reached; read source \d, passage \d\./);
+    const fromMarkdown = readMarkdown(renderMarkdown(doc));
+    expect(fromMarkdown).toEqual(readHtml(renderHtml(doc)));
+    expect(
+      fromMarkdown.findings.flatMap((item) => item.evidence.map((note) => note.remark)).filter(Boolean),
+    ).toHaveLength(left.length);
+  });
+
+  it("a finding that copies its source's sentence is not quoted twice: the note says where it stands", () => {
+    const text = "Sony began selling lithium-ion cells in 1991. The first went into a camcorder.";
+    const doc = synthesized(
+      {
+        facts: [
+          {
+            id: "f1",
+            text: "Sony began selling lithium-ion cells in 1991.",
+            sourceId: "s_001",
+            chunkIds: ["s_001.p01"],
+          },
+        ],
+        derivations: [],
+        recommendations: [],
+        gaps: [],
+      },
+      // One passage, too long to quote whole.
+      [source(1, `${text} Later cells ${"ran longer and ".repeat(18)}ran longest.`)],
+    );
+    const [note] = readMarkdown(renderMarkdown(doc)).findings[0]?.evidence ?? [];
+    expect(note).toEqual({
+      head: "Evidence [1: passage 1]",
+      quotes: [],
+      remark: "The finding is this source's sentence, verbatim: passage 1 (characters 0–45 of the text read).",
+    });
+    expect(doc.directFindings[0]?.citations[0]?.evidence?.quotes.map((quote) => quote.text)).toEqual([
+      "Sony began selling lithium-ion cells in 1991.",
+    ]);
   });
 });

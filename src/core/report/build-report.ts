@@ -9,6 +9,7 @@ import { readableTime } from "../render/format.js";
 import type { Admitted } from "../synthesis/admission.js";
 import { readerLine } from "../text.js";
 import { workLine } from "../works.js";
+import type { EvidenceLimits } from "./evidence.js";
 import { type ExcerptChunk, MIN_EXCERPT_CHARS, selectExcerpts } from "./excerpts.js";
 import { REPORT_SCHEMA_VERSION, type ReportDocument, type SourceCard, type SourceEntry } from "./report-document.js";
 import { citedSourceIds, synthesizedItems, type VerificationMap } from "./synthesized-items.js";
@@ -60,6 +61,12 @@ export interface BuildInput {
 }
 
 const TITLE_CHARS = 200;
+
+/** The public excerpt limits: source cards and the quotes under findings both come out of them. */
+const limitsOf = (input: BuildInput): EvidenceLimits => ({
+  perSource: input.excerptCharsPerSource,
+  total: input.excerptCharsTotal,
+});
 
 function entry(source: CatalogSource, number: number): SourceEntry {
   return {
@@ -179,7 +186,7 @@ export function buildReport(input: BuildInput): ReportDocument {
     const related = admitted.gaps.filter((gap) => gap.relatedSourceIds.every((id) => numberOf.has(id)));
     return {
       ...fallback,
-      gaps: synthesizedItems({ ...admitted, gaps: related }, [], (id) => numberOf.get(id) ?? 0).gaps,
+      gaps: synthesizedItems({ ...admitted, gaps: related }, [], (id) => numberOf.get(id) ?? 0, limitsOf(input)).gaps,
     };
   }
   const byId = new Map(input.sources.map((source) => [source.id, source]));
@@ -190,7 +197,7 @@ export function buildReport(input: BuildInput): ReportDocument {
   const reviewed = input.sources.filter((source) => !cited.includes(source));
   const ledger = [...cited, ...reviewed].map((source, index) => entry(source, index + 1));
   const numberOf = new Map(ledger.map((item) => [item.id, item.number]));
-  const items = synthesizedItems(admitted, input.sources, (id) => numberOf.get(id) ?? 0, verification);
+  const items = synthesizedItems(admitted, input.sources, (id) => numberOf.get(id) ?? 0, limitsOf(input), verification);
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     status: "synthesized",

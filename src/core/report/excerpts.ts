@@ -1,17 +1,56 @@
 /**
  * Chooses bounded verbatim excerpts for source cards (pure, deterministic).
  */
-import { contentWords, cutAtWord, keyTerms, stripControl } from "../text.js";
+import { CONTROL_CHAR, contentWords, cutAtWord, keyTerms, stripControl } from "../text.js";
 import type { Excerpt } from "./report-document.js";
 
 export interface ExcerptChunk {
   id: string;
   seq: number;
+  /** Offset of the passage in its source's stored text. */
+  start: number;
   text: string;
 }
 
 /** Collapses whitespace: the excerpt keeps the source's words and order exactly. */
 export const normalizeExcerptText = (text: string): string => stripControl(text).replace(/\s+/g, " ").trim();
+
+const SPACE = /\s/;
+
+/**
+ * Where the character at `index` of `normalizeExcerptText(text)` stands in `text` (a collapsed
+ * run of whitespace stands where the run begins); `text.length` past the end. Linear in `text`.
+ */
+export function sourceOffset(text: string, index: number): number {
+  let emitted = 0;
+  let space = -1;
+  let started = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at] ?? "";
+    if (CONTROL_CHAR.test(char)) continue;
+    if (SPACE.test(char)) {
+      if (started && space < 0) space = at;
+      continue;
+    }
+    if (space >= 0) {
+      if (emitted === index) return space;
+      emitted++;
+      space = -1;
+    }
+    if (emitted === index) return at;
+    emitted++;
+    started = true;
+  }
+  return text.length;
+}
+
+/** The offsets in its source's stored text of `[start, end)` of a passage's normalized text. */
+export function storedSpan(chunk: ExcerptChunk, start: number, end: number): { start: number; end: number } {
+  return {
+    start: chunk.start + sourceOffset(chunk.text, start),
+    end: chunk.start + sourceOffset(chunk.text, end - 1) + 1,
+  };
+}
 
 /** Relevance of a passage to the question's terms: distinct terms matched, then frequency. */
 export function passageScore(terms: readonly string[], text: string): number {
@@ -68,6 +107,7 @@ export function selectExcerpts(question: string, chunks: readonly ExcerptChunk[]
       chunkId: chunk.id,
       passage: chunk.seq,
       passages: chunks.length,
+      ...storedSpan(chunk, start, start + text.length),
     });
     room -= text.length;
   }

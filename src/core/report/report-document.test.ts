@@ -1,7 +1,7 @@
-/** Reading stored reports: version 1 documents (no verification data) are read as version 2. */
+/** Reading stored reports: version 1 (no verification data) and version 2 (one quoted sentence) documents are read as version 3. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "../render/markdown.js";
+import { renderMarkdown, unescapeMarkdown } from "../render/markdown.js";
 import { checkReportClosure, parseReportDocument, REPORT_SCHEMA_VERSION } from "./report-document.js";
 
 /** A real report.json written by Assay before schema version 2 (an investigative run on examples/corpus). */
@@ -11,7 +11,40 @@ const V1 = JSON.parse(readFileSync(new URL("./__fixtures__/report-v1.json", impo
   findings: { text: string }[];
 };
 
+/** A real report.json of schema version 2 (an investigative run that found a claim contested). */
+const V2 = JSON.parse(readFileSync(new URL("./__fixtures__/report-v2.json", import.meta.url), "utf8")) as {
+  schemaVersion: number;
+};
+
 describe("parseReportDocument", () => {
+  it("reads a version 2 report: each quoted sentence becomes its citation's evidence, cut on both sides", () => {
+    expect(V2.schemaVersion).toBe(2);
+    const parsed = parseReportDocument(V2);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const doc = parsed.value;
+    const [contested] = doc.directFindings;
+    expect(contested?.verification.status).toBe("contested");
+    const [against] = contested?.verification.contradicts ?? [];
+    expect(against?.evidence).toEqual({
+      quotes: [
+        {
+          text: "It is false that Sony began selling the first commercial lithium-ion rechargeable battery in 1991.",
+          cutStart: true,
+          truncated: true,
+          chunkId: against?.chunkIds[0],
+          passage: against?.passages[0],
+        },
+      ],
+      omitted: 0,
+    });
+    // Version 2 recorded no evidence for the finding's own citation: none is shown, none is made up.
+    expect(contested?.citations.every((citation) => citation.evidence === undefined)).toBe(true);
+    expect(checkReportClosure(doc).ok).toBe(true);
+    expect(unescapeMarkdown(renderMarkdown(doc))).toContain(
+      "> Contradicting passage [2: passage 1]: “… It is false that Sony began selling the first commercial lithium-ion rechargeable battery in 1991. …”",
+    );
+  });
+
   it("reads a version 1 report: the unverified prefix becomes the status, every other item is not checked", () => {
     expect(V1.schemaVersion).toBe(1);
     const parsed = parseReportDocument(V1);
@@ -33,7 +66,7 @@ describe("parseReportDocument", () => {
   });
 
   it("refuses an unknown version and a version 2 finding without its verification", () => {
-    expect(parseReportDocument({ ...V1, schemaVersion: 3 }).ok).toBe(false);
+    expect(parseReportDocument({ ...V1, schemaVersion: 4 }).ok).toBe(false);
     const upgraded = parseReportDocument(V1);
     if (!upgraded.ok) throw new Error(upgraded.error);
     const [first, ...rest] = upgraded.value.directFindings;

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { err, ok, type Result } from "../result.js";
 
-export const REPORT_SCHEMA_VERSION = 2;
+export const REPORT_SCHEMA_VERSION = 3;
 
 /** What was published, not whether the question was answered. */
 export const ARTIFACT_STATUSES = ["synthesized", "source-backed", "no-evidence"] as const;
@@ -29,17 +29,42 @@ const sourceEntrySchema = z.object({
   listedAs: z.string().min(1).max(300).optional(),
 });
 
-const excerptSchema = z.object({
+/** The fields of a verbatim piece of one passage, shared by source-card excerpts and citation quotes. */
+const passageTextFields = {
   /** Whitespace-normalized verbatim text of one passage (possibly cut at a word). */
   text: z.string().min(1),
-  /** True when the excerpt starts after the beginning of its passage. */
+  /** True when the text starts after the beginning of its passage. */
   cutStart: z.boolean(),
-  /** True when the passage continues past the excerpt. */
+  /** True when the passage continues past the text. */
   truncated: z.boolean(),
   chunkId: z.string().min(1),
-  /** Position of the passage in its source, for reader-safe provenance ("passage 2 of 9"). */
+  /** Position of the passage in its source, for reader-safe provenance ("passage 2"). */
   passage: z.number().int().positive(),
+  /**
+   * Character offsets of the text in the source's stored text (`[start, end)`; whitespace
+   * there may differ). Absent in documents written before version 3.
+   */
+  start: z.number().int().nonnegative().optional(),
+  end: z.number().int().positive().optional(),
+};
+
+const excerptSchema = z.object({
+  ...passageTextFields,
+  /** How many passages the source has ("passage 2 of 9"). */
   passages: z.number().int().positive(),
+});
+
+/** Sentences of a cited passage that the citation rests on, verbatim. */
+const quoteSchema = z.object(passageTextFields);
+
+/**
+ * The words a citation rests on: quotes of its passages, within the report's excerpt limits.
+ * `omitted` counts the sentences it rests on that those limits kept out (or cut short); no
+ * quote and nothing omitted means no sentence of the passages could be singled out.
+ */
+const evidenceSchema = z.object({
+  quotes: z.array(quoteSchema),
+  omitted: z.number().int().nonnegative(),
 });
 
 const sourceCardSchema = z.object({
@@ -54,8 +79,8 @@ const citationSchema = z.object({
   chunkIds: z.array(z.string().min(1)).min(1),
   /** Passage positions ("passage 3") of the cited chunks, for reader-safe provenance. */
   passages: z.array(z.number().int().positive()).min(1),
-  /** The words of the cited passages the citation rests on, verbatim (whitespace-normalized), when shown. */
-  quote: z.string().min(1).max(600).optional(),
+  /** The words of the cited passages the citation rests on (absent in documents before version 3). */
+  evidence: evidenceSchema.optional(),
 });
 
 /**
@@ -147,6 +172,8 @@ export type ReportDocument = z.infer<typeof reportDocumentSchema>;
 export type SourceEntry = z.infer<typeof sourceEntrySchema>;
 export type SourceCard = z.infer<typeof sourceCardSchema>;
 export type Excerpt = z.infer<typeof excerptSchema>;
+export type Quote = z.infer<typeof quoteSchema>;
+export type Evidence = z.infer<typeof evidenceSchema>;
 export type Citation = z.infer<typeof citationSchema>;
 export type Finding = z.infer<typeof findingSchema>;
 export type Recommendation = z.infer<typeof recommendationSchema>;
@@ -156,15 +183,24 @@ export type Verification = z.infer<typeof verificationSchema>;
 /** The prefix version 1 wrote before the text of an investigative finding resting on an unverified claim. */
 const V1_UNVERIFIED = "Unverified: ";
 
+type Loose = Record<string, unknown>;
+const isRecord = (value: unknown): value is Loose => typeof value === "object" && value !== null;
+
+/** `value[key]` with every item of its list mapped (anything else left as is). */
+function mapList(value: Loose, key: string, each: (item: Loose) => Loose): Loose {
+  const list = value[key];
+  return Array.isArray(list) ? { ...value, [key]: list.map((item) => (isRecord(item) ? each(item) : item)) } : value;
+}
+
+const ITEM_LISTS = ["directFindings", "findings", "recommendations"] as const;
+
 /**
  * A version 1 document (no verification data) as version 2: a finding whose text carried the
  * unverified prefix is `unverified` (the prefix dropped); every other item is `not-checked`,
  * since version 1 did not record what verified it.
  */
-function fromVersion1(value: Record<string, unknown>): Record<string, unknown> {
-  const upgradeItem = (item: unknown) => {
-    if (typeof item !== "object" || item === null) return item;
-    const record = item as Record<string, unknown>;
+function fromVersion1(value: Loose): Loose {
+  const upgradeItem = (record: Loose): Loose => {
     const text = typeof record.text === "string" ? record.text : "";
     const unverified = text.startsWith(V1_UNVERIFIED);
     return {
@@ -173,22 +209,39 @@ function fromVersion1(value: Record<string, unknown>): Record<string, unknown> {
       verification: { status: unverified ? "unverified" : "not-checked", supports: [], contradicts: [] },
     };
   };
-  const list = (key: string) => (Array.isArray(value[key]) ? (value[key] as unknown[]).map(upgradeItem) : value[key]);
-  return {
-    ...value,
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    directFindings: list("directFindings"),
-    findings: list("findings"),
-    recommendations: list("recommendations"),
-  };
+  return ITEM_LISTS.reduce<Loose>((doc, key) => mapList(doc, key, upgradeItem), { ...value, schemaVersion: 2 });
 }
 
-/** Parses a stored or received document (version 1 documents are read as version 2). Never throws. */
+/**
+ * A version 2 document as version 3: the one sentence a version 2 verification quoted
+ * (`quote`) becomes the evidence of its citation, placed at its first passage and marked as
+ * cut on both sides (version 2 did not record where in the passage it stood).
+ */
+function fromVersion2(value: Loose): Loose {
+  const upgradeCitation = (citation: Loose): Loose => {
+    const { quote, ...rest } = citation;
+    const chunkId = Array.isArray(citation.chunkIds) ? citation.chunkIds[0] : undefined;
+    const passage = Array.isArray(citation.passages) ? citation.passages[0] : undefined;
+    if (typeof quote !== "string" || quote === "" || chunkId === undefined || passage === undefined) return rest;
+    return {
+      ...rest,
+      evidence: { quotes: [{ text: quote, cutStart: true, truncated: true, chunkId, passage }], omitted: 0 },
+    };
+  };
+  const upgradeItem = (item: Loose): Loose => {
+    const verification = isRecord(item.verification)
+      ? mapList(mapList(item.verification, "supports", upgradeCitation), "contradicts", upgradeCitation)
+      : item.verification;
+    return { ...mapList(item, "citations", upgradeCitation), verification };
+  };
+  return ITEM_LISTS.reduce<Loose>((doc, key) => mapList(doc, key, upgradeItem), { ...value, schemaVersion: 3 });
+}
+
+/** Parses a stored or received document (versions 1 and 2 are read as version 3). Never throws. */
 export function parseReportDocument(value: unknown): Result<ReportDocument> {
-  const upgraded =
-    typeof value === "object" && value !== null && (value as { schemaVersion?: unknown }).schemaVersion === 1
-      ? fromVersion1(value as Record<string, unknown>)
-      : value;
+  let upgraded = value;
+  if (isRecord(upgraded) && upgraded.schemaVersion === 1) upgraded = fromVersion1(upgraded);
+  if (isRecord(upgraded) && upgraded.schemaVersion === 2) upgraded = fromVersion2(upgraded);
   const parsed = reportDocumentSchema.safeParse(upgraded);
   if (parsed.success) return ok(parsed.data);
   return err(z.prettifyError(parsed.error));
@@ -212,6 +265,11 @@ export function checkReportClosure(doc: ReportDocument): Result<ReportDocument> 
     const source = cited.get(citation.sourceId);
     if (!source || source.number !== citation.number)
       return err(`a citation points at ${citation.sourceId}, which the ledger does not list as [${citation.number}]`);
+    for (const quote of citation.evidence?.quotes ?? []) {
+      const index = citation.chunkIds.indexOf(quote.chunkId);
+      if (index < 0 || citation.passages[index] !== quote.passage)
+        return err(`a quote of [${citation.number}] is from a passage the citation does not cite`);
+    }
   }
   const numbersSeen = new Set(allFindings.map((finding) => finding.number));
   for (const item of [...allFindings, ...doc.recommendations]) {

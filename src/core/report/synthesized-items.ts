@@ -6,6 +6,8 @@
 import type { Admitted } from "../synthesis/admission.js";
 import type { FactProposal } from "../synthesis/proposals.js";
 import { readerLine } from "../text.js";
+import { type EvidenceLimits, type EvidenceRequest, quoteEvidence } from "./evidence.js";
+import type { ExcerptChunk } from "./excerpts.js";
 import type { Citation, Finding, Gap, Recommendation, Verification, VerificationStatus } from "./report-document.js";
 
 /** At most this many findings go to the direct-findings area. */
@@ -13,7 +15,7 @@ export const DIRECT_FINDINGS = 3;
 
 export interface ItemSource {
   id: string;
-  chunks: readonly { id: string; seq: number }[];
+  chunks: readonly ExcerptChunk[];
 }
 
 export interface SynthesizedItems {
@@ -23,13 +25,13 @@ export interface SynthesizedItems {
   gaps: Gap[];
 }
 
-type Draft = Omit<Citation, "number">;
+type Draft = Omit<Citation, "number" | "evidence">;
 
 /** Passages of one source, by chunk id. */
 export interface CitedPassages {
   sourceId: string;
   chunkIds: readonly string[];
-  /** The sentence of those passages the verification rests on, verbatim. */
+  /** The sentence of those passages the verification rests on, as the strategy or model named it (checked before it is quoted). */
   quote?: string;
 }
 
@@ -101,31 +103,33 @@ function merge(drafts: readonly Draft[]): Draft[] {
   return [...bySource.values()];
 }
 
-/** Builds the items. `numberOf` gives the ledger number of a source. Pure. */
+/**
+ * Builds the items. `numberOf` gives the ledger number of a source. Every citation carries its
+ * evidence, quoted from `sources` within `limits`, in reading order. Pure.
+ */
 export function synthesizedItems(
   admitted: Admitted,
   sources: readonly ItemSource[],
   numberOf: (sourceId: string) => number,
+  limits: EvidenceLimits,
   verification: VerificationMap = new Map(),
 ): SynthesizedItems {
-  const seqOf = new Map(sources.flatMap((source) => source.chunks.map((chunk) => [chunk.id, chunk.seq] as const)));
+  const chunkOf = new Map(sources.flatMap((source) => source.chunks.map((chunk) => [chunk.id, chunk] as const)));
+  const seqOf = (chunkId: string) => chunkOf.get(chunkId)?.seq ?? 1;
   const drafts = new Map<string, VerificationDraft>(
     admitted.facts.map((fact) => [fact.id, verificationOfFact(fact, verification)]),
   );
   const draftOf = (cited: CitedPassages): Draft => ({
     sourceId: cited.sourceId,
     chunkIds: [...cited.chunkIds],
-    passages: cited.chunkIds.map((id) => seqOf.get(id) ?? 1),
+    passages: cited.chunkIds.map(seqOf),
   });
   const closure = new Map<string, Draft[]>();
+  /** The facts an item rests on, itself for a fact (what its citations' quotes should bear on). */
+  const factsOf = new Map<string, FactProposal[]>();
   for (const fact of admitted.facts) {
-    closure.set(fact.id, [
-      {
-        sourceId: fact.sourceId,
-        chunkIds: [...fact.chunkIds],
-        passages: fact.chunkIds.map((id) => seqOf.get(id) ?? 1),
-      },
-    ]);
+    closure.set(fact.id, [draftOf(fact)]);
+    factsOf.set(fact.id, [fact]);
   }
   // Admission guarantees every premise is admitted and the graph is acyclic: resolve to a fixpoint.
   let unresolved = [...admitted.derivations];
@@ -134,29 +138,46 @@ export function synthesizedItems(
     if (ready.length === 0) break;
     for (const derivation of ready) {
       closure.set(derivation.id, merge(derivation.premiseIds.flatMap((id) => closure.get(id) ?? [])));
+      factsOf.set(derivation.id, [...new Set(derivation.premiseIds.flatMap((id) => factsOf.get(id) ?? []))]);
       drafts.set(derivation.id, derived(derivation.premiseIds.map((id) => drafts.get(id) ?? NOT_CHECKED)));
     }
     unresolved = unresolved.filter((derivation) => !ready.includes(derivation));
   }
 
+  // Citations are made in reading order; their evidence is quoted once all are known.
+  const pending: { citation: Citation; request: EvidenceRequest }[] = [];
+  const cite = (draft: Draft, request: Omit<EvidenceRequest, "sourceId" | "chunkIds">): Citation => {
+    const citation: Citation = { ...draft, number: numberOf(draft.sourceId) };
+    pending.push({ citation, request: { ...request, sourceId: draft.sourceId, chunkIds: draft.chunkIds } });
+    return citation;
+  };
+  /** An item's own citations: each source's passages, quoted for what the item's facts say of that source. */
+  const ownCitations = (itemId: string): Citation[] => {
+    const facts = factsOf.get(itemId) ?? [];
+    return (closure.get(itemId) ?? []).map((draft) => {
+      const about = facts.filter((fact) => fact.sourceId === draft.sourceId).map((fact) => fact.text);
+      return cite(draft, { about, stance: "supports" });
+    });
+  };
   const ordered = [...admitted.facts, ...admitted.derivations];
   const numberOfItem = new Map(ordered.map((item, index) => [item.id, index + 1]));
-  const finish = (drafts: readonly Draft[]): Citation[] =>
-    drafts.map((draft) => ({ ...draft, number: numberOf(draft.sourceId) }));
   const premiseNumbers = (ids: readonly string[]): number[] =>
     ids.map((id) => numberOfItem.get(id)).filter((number): number is number => number !== undefined);
-  // One citation per source, the first quote given for it kept.
-  const quoted = (cited: readonly CitedPassages[]): Citation[] =>
-    finish(merge(cited.map(draftOf))).map((citation) => {
-      const quote = cited.find((item) => item.sourceId === citation.sourceId && item.quote)?.quote;
-      return quote ? { ...citation, quote: readerLine(quote, 600) } : citation;
+  // One citation per source; the first sentence named for it is the hint.
+  const checked = (cited: readonly CitedPassages[], about: readonly string[], stance: EvidenceRequest["stance"]) =>
+    merge(cited.map(draftOf)).map((draft) => {
+      const hint = cited.find((item) => item.sourceId === draft.sourceId && item.quote)?.quote;
+      return cite(draft, { about, stance, ...(hint ? { hint } : {}) });
     });
-  const verificationOf = (draft: VerificationDraft): Verification => ({
-    status: draft.status,
-    supports: quoted(draft.supports),
-    contradicts: quoted(draft.contradicts),
-    ...(draft.challenge ? { challenge: readerLine(draft.challenge, 600) } : {}),
-  });
+  const verificationOf = (itemId: string, draft: VerificationDraft): Verification => {
+    const about = (factsOf.get(itemId) ?? []).map((fact) => fact.text);
+    return {
+      status: draft.status,
+      supports: checked(draft.supports, about, "supports"),
+      contradicts: checked(draft.contradicts, about, "contradicts"),
+      ...(draft.challenge ? { challenge: readerLine(draft.challenge, 600) } : {}),
+    };
+  };
 
   const findings: Finding[] = [
     ...admitted.facts.map(
@@ -165,8 +186,8 @@ export function synthesizedItems(
         kind: "fact",
         text: readerLine(fact.text, 2_000),
         basedOn: [],
-        citations: finish(closure.get(fact.id) ?? []),
-        verification: verificationOf(drafts.get(fact.id) ?? NOT_CHECKED),
+        citations: ownCitations(fact.id),
+        verification: verificationOf(fact.id, drafts.get(fact.id) ?? NOT_CHECKED),
       }),
     ),
     ...admitted.derivations.map(
@@ -176,21 +197,37 @@ export function synthesizedItems(
         text: readerLine(derivation.text, 2_000),
         basedOn: premiseNumbers(derivation.premiseIds),
         method: readerLine(derivation.method, 300),
-        citations: finish(closure.get(derivation.id) ?? []),
-        verification: verificationOf(drafts.get(derivation.id) ?? NOT_CHECKED),
+        citations: ownCitations(derivation.id),
+        verification: verificationOf(derivation.id, drafts.get(derivation.id) ?? NOT_CHECKED),
       }),
     ),
   ];
-  return {
-    directFindings: findings.slice(0, DIRECT_FINDINGS),
-    findings: findings.slice(DIRECT_FINDINGS),
-    recommendations: admitted.recommendations.map((recommendation) => ({
+  const recommendations = admitted.recommendations.map((recommendation): Recommendation => {
+    factsOf.set(recommendation.id, [...new Set(recommendation.premiseIds.flatMap((id) => factsOf.get(id) ?? []))]);
+    closure.set(recommendation.id, merge(recommendation.premiseIds.flatMap((id) => closure.get(id) ?? [])));
+    return {
       text: readerLine(recommendation.text, 2_000),
       conditions: recommendation.conditions.map((condition) => readerLine(condition, 300)),
       basedOn: premiseNumbers(recommendation.premiseIds),
-      citations: finish(merge(recommendation.premiseIds.flatMap((id) => closure.get(id) ?? []))),
-      verification: verificationOf(derived(recommendation.premiseIds.map((id) => drafts.get(id) ?? NOT_CHECKED))),
-    })),
+      citations: ownCitations(recommendation.id),
+      verification: verificationOf(
+        recommendation.id,
+        derived(recommendation.premiseIds.map((id) => drafts.get(id) ?? NOT_CHECKED)),
+      ),
+    };
+  });
+  const evidence = quoteEvidence(
+    pending.map((item) => item.request),
+    chunkOf,
+    limits,
+  );
+  pending.forEach((item, index) => {
+    item.citation.evidence = evidence[index] ?? { quotes: [], omitted: 0 };
+  });
+  return {
+    directFindings: findings.slice(0, DIRECT_FINDINGS),
+    findings: findings.slice(DIRECT_FINDINGS),
+    recommendations,
     gaps: admitted.gaps.map((gap) => ({
       text: readerLine(gap.text, 2_000),
       relatedSources: gap.relatedSourceIds.map(numberOf),

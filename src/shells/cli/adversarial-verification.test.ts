@@ -127,14 +127,21 @@ describe("the investigative offline engine against sources that deny a claim", (
     expect(contested?.verification.status, JSON.stringify(findings)).toBe("contested");
     const other = doc.sources.find((source) => source.path === "b.md");
     const claimed = doc.sources.find((source) => source.path === "a.md");
-    expect(contested?.verification.contradicts.map((citation) => [citation.number, citation.quote])).toEqual([
-      [other?.number, item.against],
-    ]);
+    expect(
+      contested?.verification.contradicts.map((citation) => [
+        citation.number,
+        citation.evidence?.quotes.map((quote) => quote.text).join(" "),
+      ]),
+    ).toEqual([[other?.number, item.against]]);
     expect(contested?.verification.supports.map((citation) => citation.number)).toEqual([claimed?.number]);
     // Markdown shows it in words, with the contradicting passage quoted.
     const shown = unescapeMarkdown(markdown);
     expect(shown).toContain(`**Contested:** ${item.claim}`);
-    expect(shown).toContain(`Contradicted by [${other?.number}: passage 1]: “${item.against}”`);
+    expect(shown).toContain(`- Contradicted by [${other?.number}: passage 1]`);
+    const note = shown
+      .split("\n")
+      .find((line) => line.includes(`> Contradicting passage [${other?.number}: passage 1]: “`));
+    expect(note).toContain(item.against);
     expect(shown).toMatch(/\*\*Verification: 1 of \d+ findings? contested \(the sources read contradict/);
   }, 60_000);
 
@@ -166,12 +173,19 @@ describe("the pipeline's offline engine against sources that deny a finding", ()
     const other = doc.sources.find((source) => source.path === "b.md");
     const claimed = doc.sources.find((source) => source.path === "a.md");
     expect(finding?.verification.supports.map((citation) => citation.number)).toEqual([claimed?.number]);
-    expect(finding?.verification.contradicts.map((citation) => [citation.number, citation.quote])).toEqual([
-      [other?.number, item.against],
-    ]);
+    expect(
+      finding?.verification.contradicts.map((citation) => [
+        citation.number,
+        citation.evidence?.quotes.map((quote) => quote.text).join(" "),
+      ]),
+    ).toEqual([[other?.number, item.against]]);
     const shown = unescapeMarkdown(markdown);
     expect(shown).toContain(`**Contested:** ${item.claim}`);
-    expect(shown).toContain(`Contradicted by [${other?.number}: passage 1]: “${item.against}”`);
+    expect(shown).toContain(`- Contradicted by [${other?.number}: passage 1]`);
+    const note = shown
+      .split("\n")
+      .find((line) => line.includes(`> Contradicting passage [${other?.number}: passage 1]: “`));
+    expect(note).toContain(item.against);
     expect(shown).toMatch(/\*\*Verification: \d+ of \d+ findings? contested \(the sources read contradict/);
   }, 60_000);
 

@@ -248,6 +248,54 @@ describe("the pipeline with a model", () => {
     expect(types).toContain("deadline-reached");
     expect(types.indexOf("deadline-reached")).toBeLessThan(types.lastIndexOf("final-published"));
   });
+
+  it("a finding the model paraphrased shows, under it, the exact sentence of the source it rests on", async () => {
+    const sentence =
+      "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery, which powered its CCD-TR1 camcorder.";
+    const text = [
+      "Battery research in Japan grew quickly during the 1980s, with several electronics firms funding laboratories.",
+      "Many of those laboratories studied nickel-metal hydride cells, which were safer but heavier.",
+      sentence,
+      "Cobalt for the cathodes came mostly from mines in central Africa.",
+      "Prices of consumer camcorders fell through the decade as production grew.",
+    ].join(" ");
+    const paraphrase = "Sony's first commercial lithium-ion battery went on sale in 1991, in a camcorder.";
+    const model = new ScriptedModel()
+      .onPlan(async () => succeed({ queries: [] }))
+      .onSynthesize(async (input) => {
+        const [source] = input.sources;
+        const chunk = source?.chunks.find((candidate) => candidate.text.includes("CCD-TR1"));
+        return succeed({
+          facts: source && chunk ? [{ id: "f1", text: paraphrase, sourceId: source.id, chunkIds: [chunk.id] }] : [],
+          derivations: [],
+          recommendations: [],
+          gaps: [],
+        });
+      });
+    const fixture = runtimeFixture(
+      { documents: [{ path: "sony.md", title: "Sony and the battery", text: `# Sony and the battery\n\n${text}` }] },
+      undefined,
+      model,
+    );
+    fixtures.push(fixture);
+    const outcome = await fixture.runtime.run(fixture.request("Sony lithium-ion battery camcorder", { maxSources: 1 }));
+    model.assertConsumed();
+    expect(outcome.artifactStatus).toBe("synthesized");
+    const doc = report(fixture);
+    const [finding] = doc.directFindings;
+    expect(finding?.text).toBe(paraphrase);
+    const [quote] = finding?.citations[0]?.evidence?.quotes ?? [];
+    expect(quote?.text).toBe(sentence);
+    // Where it stands in the text the store kept.
+    const [stored] = await fixture.store.listSources(outcome.runId);
+    expect(stored?.content.slice(quote?.start, quote?.end)).toBe(sentence);
+    const markdown = readFileSync(join(fixture.outDir, "report.md"), "utf8");
+    expect(markdown).toContain(`> Evidence [1: passage 1]: “… ${sentence} …”`);
+    const html = readFileSync(join(fixture.outDir, "report.html"), "utf8");
+    expect(html).toMatch(
+      new RegExp(`<details class="evidence" data-role="cited"><summary>Evidence \\[1: passage 1\\]</summary><blockquote><p>… ${sentence.replace(/[.()]/g, "\\$&")} …</p>`),
+    );
+  });
 });
 
 describe("gaps and resumes that say what the run read", () => {

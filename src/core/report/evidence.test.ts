@@ -1,0 +1,239 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { chunkContent } from "../chunking.js";
+import { chunkId } from "../ids.js";
+import { type EvidenceLimits, type EvidenceRequest, MAX_QUOTE_CHARS, quoteEvidence } from "./evidence.js";
+import { type ExcerptChunk, normalizeExcerptText, sourceOffset } from "./excerpts.js";
+
+const WIDE: EvidenceLimits = { perSource: 20_000, total: 200_000 };
+
+/** The passages of one source's text, as the store keeps them (offsets into the text). */
+function passagesOf(sourceId: string, text: string, maxChars = 1_200): ExcerptChunk[] {
+  return chunkContent(text, { maxChars }).map((chunk) => ({
+    id: chunkId(sourceId, chunk.seq),
+    seq: chunk.seq,
+    start: chunk.start,
+    text: chunk.text,
+  }));
+}
+
+const byId = (chunks: readonly ExcerptChunk[]) => new Map(chunks.map((chunk) => [chunk.id, chunk]));
+
+const SONY_PASSAGE = [
+  "Battery research in Japan grew quickly during the 1980s, with several electronics firms funding laboratories.",
+  "Many of those laboratories studied nickel-metal hydride cells, which were safer but heavier.",
+  "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery, which powered its CCD-TR1 camcorder.",
+  "Cobalt for the cathodes came mostly from mines in central Africa.",
+  "Prices of consumer camcorders fell through the decade as production grew.",
+].join(" ");
+
+const request = (chunkIds: string[], about: string[], extra: Partial<EvidenceRequest> = {}): EvidenceRequest => ({
+  sourceId: "s_001",
+  chunkIds,
+  about,
+  stance: "supports",
+  ...extra,
+});
+
+describe("quoteEvidence", () => {
+  it("quotes the sentence a paraphrase rests on, verbatim, with its place in the stored text", () => {
+    const text = `# Sony\n\n${SONY_PASSAGE}`;
+    const chunks = passagesOf("s_001", text);
+    const cited = chunks.find((chunk) => chunk.text.includes("CCD-TR1"));
+    const [evidence] = quoteEvidence(
+      [
+        request(
+          [cited?.id ?? ""],
+          ["Sony's first commercial lithium-ion battery went on sale in 1991, in a camcorder."],
+        ),
+      ],
+      byId(chunks),
+      WIDE,
+    );
+    expect(evidence?.quotes.map((quote) => quote.text)).toEqual([
+      "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery, which powered its CCD-TR1 camcorder.",
+    ]);
+    const [quote] = evidence?.quotes ?? [];
+    expect(quote).toMatchObject({ cutStart: true, truncated: true, passage: cited?.seq });
+    expect(text.slice(quote?.start, quote?.end)).toBe(quote?.text);
+    expect(evidence?.omitted).toBe(0);
+  });
+
+  it("quotes a short passage whole, but for the heading over it", () => {
+    const chunks = passagesOf(
+      "s_001",
+      "Sony and the battery\nIn 1991 Sony sold the first one. It powered a camcorder.",
+    );
+    const [evidence] = quoteEvidence([request([chunks[0]?.id ?? ""], ["Sony sold it in 1991."])], byId(chunks), WIDE);
+    expect(evidence?.quotes).toEqual([
+      expect.objectContaining({
+        text: "In 1991 Sony sold the first one. It powered a camcorder.",
+        cutStart: true,
+        truncated: false,
+      }),
+    ]);
+  });
+
+  it("quotes the sentences that share the item's words, merging neighbours, and at most three of a passage", () => {
+    const chunks = passagesOf("s_001", SONY_PASSAGE);
+    const [evidence] = quoteEvidence(
+      [
+        request(
+          [chunks[0]?.id ?? ""],
+          [
+            "Japanese electronics firms funded battery laboratories in the 1980s and studied nickel-metal hydride cells.",
+          ],
+        ),
+      ],
+      byId(chunks),
+      WIDE,
+    );
+    // The first two sentences are neighbours: one quote.
+    expect(evidence?.quotes.map((quote) => quote.text)).toEqual([
+      "Battery research in Japan grew quickly during the 1980s, with several electronics firms funding laboratories. Many of those laboratories studied nickel-metal hydride cells, which were safer but heavier.",
+    ]);
+  });
+
+  it("a contradicting passage is quoted only at the sentence named against the item, and only when the passage writes it", () => {
+    const chunks = passagesOf("s_002", SONY_PASSAGE);
+    const id = chunks[0]?.id ?? "";
+    const claim = ["Sony began selling the first commercial lithium-ion battery in 1992."];
+    const [named, unnamed, invented] = quoteEvidence(
+      [
+        // A phrase is widened to its sentence.
+        request([id], claim, { sourceId: "s_002", stance: "contradicts", hint: "In 1991 Sony began selling" }),
+        request([id], claim, { sourceId: "s_002", stance: "contradicts" }),
+        request([id], claim, { sourceId: "s_002", stance: "contradicts", hint: "Sony never sold batteries." }),
+      ],
+      byId(chunks),
+      WIDE,
+    );
+    expect(named?.quotes.map((quote) => quote.text)).toEqual([
+      "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery, which powered its CCD-TR1 camcorder.",
+    ]);
+    // No sentence chosen for sharing the claim's words: it could be one that agrees.
+    expect(unnamed).toEqual({ quotes: [], omitted: 0 });
+    expect(invented).toEqual({ quotes: [], omitted: 0 });
+  });
+
+  it("gives every citation its first quote before any gets a second, and counts what the limits kept out", () => {
+    const texts = [1, 2, 3].map((n) =>
+      [
+        `Alpha ${n} reported the cathode voltage rising to ${n}.5 volts in the trial of that year.`,
+        "An unrelated remark about the weather in the town where the trial was held ran long.",
+        `Alpha ${n} reported the cathode capacity falling to ${n}0 percent in the trial of that year.`,
+        "Another unrelated remark about the hotel where the visiting staff stayed ran long too.",
+      ].join(" "),
+    );
+    const sources = texts.map((text, index) => passagesOf(`s_00${index + 1}`, text));
+    const requests = sources.map((chunks, index) => ({
+      ...request([chunks[0]?.id ?? ""], [`Alpha ${index + 1} reported cathode voltage and capacity in the trial.`]),
+      sourceId: `s_00${index + 1}`,
+    }));
+    // Room for about three sentences in all.
+    const evidence = quoteEvidence(requests, byId(sources.flat()), { perSource: 1_000, total: 270 });
+    expect(evidence.map((item) => item.quotes.length)).toEqual([1, 1, 1]);
+    expect(evidence.every((item) => item.omitted >= 1)).toBe(true);
+  });
+
+  it("the same words quoted for two citations count once against the limits", () => {
+    const chunks = passagesOf("s_001", SONY_PASSAGE);
+    const id = chunks[0]?.id ?? "";
+    const about = ["In 1991 Sony began selling the first commercial lithium-ion rechargeable battery."];
+    const limits = { perSource: 130, total: 130 };
+    const [first, second] = quoteEvidence([request([id], about), request([id], about)], byId(chunks), limits);
+    expect(first?.quotes).toHaveLength(1);
+    expect(second?.quotes).toEqual(first?.quotes);
+  });
+
+  it("property: quotes are verbatim pieces of their passages and stay within the limits", () => {
+    const word = fc.constantFrom(
+      "cell",
+      "anode",
+      "1991",
+      "Sony",
+      "oxide",
+      "cobalt",
+      "the",
+      "was",
+      "lithium",
+      "cathode",
+    );
+    const sentence = fc
+      .array(word, { minLength: 3, maxLength: 40 })
+      .map((words) => `${words.join(" ")}.`.replace(/^./, (char) => char.toUpperCase()));
+    const document = fc
+      .array(sentence, { minLength: 1, maxLength: 30 })
+      .map((sentences) => sentences.map((item, index) => (index % 4 === 3 ? `${item}\n\n` : `${item} `)).join(""));
+    fc.assert(
+      fc.property(
+        fc.array(document, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.array(sentence, { minLength: 1, maxLength: 2 }), fc.boolean()), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        fc.integer({ min: 50, max: 900 }),
+        fc.integer({ min: 50, max: 3_000 }),
+        (documents, wants, perSource, total) => {
+          const sources = documents.map((text, index) => ({
+            id: `s_00${index + 1}`,
+            text,
+            chunks: passagesOf(`s_00${index + 1}`, text, 400),
+          }));
+          const requests = wants.map(([s, c, about, contradicts]): EvidenceRequest => {
+            const source = sources[s % sources.length];
+            const chunk = source?.chunks[c % (source?.chunks.length || 1)];
+            return {
+              sourceId: source?.id ?? "",
+              chunkIds: chunk ? [chunk.id] : [],
+              about,
+              stance: contradicts ? "contradicts" : "supports",
+              ...(contradicts ? { hint: about[0] ?? "" } : {}),
+            };
+          });
+          const chunks = byId(sources.flatMap((source) => source.chunks));
+          const evidence = quoteEvidence(requests, chunks, { perSource, total });
+          const distinct = new Map<string, { sourceId: string; length: number }>();
+          evidence.forEach((item, index) => {
+            for (const quote of item.quotes) {
+              const chunk = chunks.get(quote.chunkId);
+              const source = sources.find((candidate) => candidate.id === requests[index]?.sourceId);
+              expect(requests[index]?.chunkIds).toContain(quote.chunkId);
+              expect(normalizeExcerptText(chunk?.text ?? "")).toContain(quote.text);
+              expect(normalizeExcerptText(source?.text.slice(quote.start, quote.end) ?? "")).toBe(quote.text);
+              expect(quote.text.length).toBeLessThanOrEqual(MAX_QUOTE_CHARS);
+              distinct.set(`${quote.chunkId}:${quote.start}:${quote.end}`, {
+                sourceId: requests[index]?.sourceId ?? "",
+                length: quote.text.length,
+              });
+            }
+          });
+          const spent = [...distinct.values()];
+          expect(spent.reduce((sum, item) => sum + item.length, 0)).toBeLessThanOrEqual(total);
+          for (const source of sources) {
+            const own = spent.filter((item) => item.sourceId === source.id);
+            expect(own.reduce((sum, item) => sum + item.length, 0)).toBeLessThanOrEqual(perSource);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("sourceOffset", () => {
+  it("property: maps each character of the normalized text back to the same character of the text", () => {
+    const piece = fc.constantFrom("a", "B", "7", " ", "  ", "\n", "\n\n", "\t", "\u200b", "\u0007", "é", "—");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+        const text = pieces.join("");
+        const normalized = normalizeExcerptText(text);
+        for (let index = 0; index < normalized.length; index++) {
+          const char = text[sourceOffset(text, index)] ?? "";
+          expect(/\s/.test(char) ? " " : char).toBe(normalized[index]);
+        }
+        expect(sourceOffset(text, normalized.length)).toBe(text.length);
+      }),
+    );
+  });
+});
