@@ -292,8 +292,8 @@ describe("the pipeline with a model", () => {
     const markdown = readFileSync(join(fixture.outDir, "report.md"), "utf8");
     expect(markdown).toContain(`> Evidence [1: passage 1]: “… ${sentence} …”`);
     const html = readFileSync(join(fixture.outDir, "report.html"), "utf8");
-    expect(html).toMatch(
-      new RegExp(`<details class="evidence" data-role="cited"><summary>Evidence \\[1: passage 1\\]</summary><blockquote><p>… ${sentence.replace(/[.()]/g, "\\$&")} …</p>`),
+    expect(html).toContain(
+      `<details class="evidence" data-role="cited"><summary>Evidence [1: passage 1]</summary><blockquote><p>… ${sentence} …</p>`,
     );
   });
 });
