@@ -156,7 +156,7 @@ export function readHtml(html: string): ReadBack {
         number: Number(item.getAttribute("value")),
         title: text(item.querySelector(".title")),
         location: text(item.querySelector(".where")),
-        quoted: text(item.querySelector(".at .places")),
+        quoted: text(item.querySelector(".quoted-at .places")),
       }));
     // The disclosures (the printed copy says the same).
     const evidence = (item: Element): ReadEvidence[] =>

@@ -54,7 +54,7 @@ a{color:var(--accent)}
 .verification{color:var(--muted);font-size:.9rem;margin:.15rem 0 .5rem;padding-left:1.25rem}.status-contested{color:#b35900}.status-unverified{color:var(--muted)}
 .evidence{margin:.25rem 0 .5rem}.evidence summary{cursor:pointer;color:var(--accent);font-size:.9rem;overflow-wrap:anywhere}.evidence summary:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 .evidence blockquote{margin:.35rem 0;font-size:.95rem}.evidence[data-role="contradicting"] summary,.evidence-label.contradicting{color:#b35900}.remark{color:var(--muted);font-size:.85rem;margin:.25rem 0}
-.evidence-print{display:none}.evidence-label{font-size:.9rem;margin:.25rem 0 0}.at{color:var(--muted);font-size:.9rem}
+.evidence-print{display:none}.evidence-label{font-size:.9rem;margin:.25rem 0 0}.quoted-at{color:var(--muted);font-size:.9rem}
 @media print{body{font-size:11pt;background:#fff;color:#000}main{max-width:none;padding:0}.notice,blockquote{background:none;border:1px solid #999}a{color:#000}a[href]::after{content:" (" attr(href) ")";font-size:.85em}a.cite::after,a.open-at::after,.evidence-print a::after{content:none}h2,h3{break-after:avoid}blockquote{break-inside:avoid}details.evidence{display:none}.evidence-print{display:block}}
 `;
 
@@ -91,7 +91,7 @@ function quotedAt(source: SourceEntry, quotes: readonly Quote[] | undefined, lin
   const link = href
     ? ` <a class="open-at" href="${escapeHtml(href)}"${links.sourceView ? "" : ' rel="noopener noreferrer nofollow"'}>open at the quoted words</a>`
     : "";
-  return ` <span class="at">· quoted from <span class="places">${escapeHtml(places)}</span>${link}</span>`;
+  return ` <span class="quoted-at">· quoted from <span class="places">${escapeHtml(places)}</span>${link}</span>`;
 }
 
 function sourceItem(source: SourceEntry, quotes: readonly Quote[] | undefined, links: ReportLinks): string {
@@ -238,7 +238,7 @@ export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string
       );
       for (const excerpt of card.excerpts) {
         body.push(
-          `<blockquote><p>${excerpt.cutStart ? "… " : ""}${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>passage ${excerpt.passage} of ${excerpt.passages} <a href="#source-${source.number}">[${source.number}]</a></footer></blockquote>`,
+          `<blockquote><p>${excerpt.cutStart ? "… " : ""}${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>passage ${excerpt.passage} of ${excerpt.passages} <a href="#source-${source.number}">[${source.number}]</a>${links.sourceView ? ` · <a class="open-at" href="${escapeHtml(links.sourceView(source.number, excerpt.passage))}">open at the passage</a>` : ""}</footer></blockquote>`,
         );
       }
       body.push(`</article>`);

@@ -62,7 +62,7 @@ describe("quoteEvidence", () => {
   it("quotes a short passage whole, but for the heading over it", () => {
     const chunks = passagesOf(
       "s_001",
-      "Sony and the battery\nIn 1991 Sony sold the first one. It powered a camcorder.",
+      "Sony and the battery\n\nIn 1991 Sony sold the first one. It powered a camcorder.",
     );
     const [evidence] = quoteEvidence([request([chunks[0]?.id ?? ""], ["Sony sold it in 1991."])], byId(chunks), WIDE);
     expect(evidence?.quotes).toEqual([
@@ -71,6 +71,19 @@ describe("quoteEvidence", () => {
         cutStart: true,
         truncated: false,
       }),
+    ]);
+  });
+
+  it("never quotes a heading as evidence, even one that shares the item's words", () => {
+    const text = `Sony and the First Commercial Lithium-Ion Battery, 1991\n\n${SONY_PASSAGE}`;
+    const chunks = passagesOf("s_001", text);
+    const [evidence] = quoteEvidence(
+      [request([chunks[0]?.id ?? ""], ["Sony sold the first commercial lithium-ion battery in 1991."])],
+      byId(chunks),
+      WIDE,
+    );
+    expect(evidence?.quotes.map((quote) => quote.text)).toEqual([
+      "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery, which powered its CCD-TR1 camcorder.",
     ]);
   });
 

@@ -8,7 +8,7 @@
 import { stemSet } from "../lexicon.js";
 import { numbersIn, sentencesOf } from "../statements.js";
 import { cutAtWord, stripControl } from "../text.js";
-import { type ExcerptChunk, MIN_EXCERPT_CHARS, normalizeExcerptText, storedSpan } from "./excerpts.js";
+import { type ExcerptChunk, MIN_EXCERPT_CHARS, normalizeExcerptText, sourceOffset, storedSpan } from "./excerpts.js";
 import type { Evidence, Quote } from "./report-document.js";
 
 /** One citation whose evidence is wanted. */
@@ -64,6 +64,17 @@ function sentenceSpans(normalized: string, raw: string): { start: number; end: n
   return spans.length > 0 ? spans : [{ start: 0, end: normalized.length }];
 }
 
+/**
+ * A heading rather than a sentence: its own paragraph (a blank line, or the passage's end,
+ * after it) that ends without a sentence's punctuation. A list item or a table row, one line
+ * among others, is not one.
+ */
+function isHeading(chunk: ExcerptChunk, normalized: string, span: { start: number; end: number }): boolean {
+  if (/[.!?:;…]["”’)\]]?$/u.test(normalized.slice(span.start, span.end))) return false;
+  const after = chunk.text.slice(sourceOffset(chunk.text, span.end - 1) + 1);
+  return /^[ \t]*(\n[ \t]*\n|$)/.test(after);
+}
+
 /** How much a sentence shares with the texts it should bear on: shared stems, each shared number thrice. */
 function relevance(sentence: string, wanted: ReadonlySet<string>, numbers: ReadonlySet<string>): number {
   let score = 0;
@@ -90,7 +101,10 @@ function wantedSpans(request: EvidenceRequest, chunks: ReadonlyMap<string, Excer
     const normalized = normalizeExcerptText(chunk.text);
     if (normalized === "") return [];
     const span = (start: number, end: number) => ({ chunk, normalized, start, end });
-    const sentences = sentenceSpans(normalized, chunk.text);
+    const all = sentenceSpans(normalized, chunk.text);
+    // Headings are where a passage is, not what it says: never quoted as evidence (unless nothing else is there).
+    const prose = all.filter((item) => !isHeading(chunk, normalized, item));
+    const sentences = prose.length > 0 ? prose : all;
     const named = hint === "" ? -1 : normalized.indexOf(hint);
     if (named >= 0) {
       // The whole sentences the named words stand in (a model may name a phrase).
@@ -101,11 +115,10 @@ function wantedSpans(request: EvidenceRequest, chunks: ReadonlyMap<string, Excer
     }
     if (request.stance === "contradicts") return [];
     if (normalized.length <= SHORT_PASSAGE_CHARS) {
-      // Whole, but for a heading line over the text (no sentence ends with it).
-      const [first, second] = sentences;
-      const from =
-        first && second && !/[.!?:;]["”’)]?$/u.test(normalized.slice(first.start, first.end)) ? second.start : 0;
-      return [{ span: span(from, normalized.length), score: relevance(normalized.slice(from), wanted, numbers) }];
+      // Whole, from its first sentence to its last (a heading over it left out).
+      const from = sentences[0]?.start ?? 0;
+      const to = sentences.at(-1)?.end ?? normalized.length;
+      return [{ span: span(from, to), score: relevance(normalized.slice(from, to), wanted, numbers) }];
     }
     const scored = sentences.map(({ start, end }) => ({
       span: span(start, end),

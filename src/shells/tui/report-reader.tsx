@@ -4,6 +4,7 @@
  * Enter on a source opens it: its location, when it was read, and its passages.
  */
 import { Box, Text } from "ink";
+import { quotedPlaces } from "../../core/render/format.js";
 import { renderMarkdown } from "../../core/render/markdown.js";
 import type { SourceEntry } from "../../core/report/report-document.js";
 import type { SourceRecord } from "../../ports/store.js";
@@ -111,6 +112,7 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
         data={props.data}
         runId={props.runId}
         entry={opened}
+        quoted={new Set((document ? (quotedPlaces(document).get(opened.id) ?? []) : []).map((quote) => quote.passage))}
         onBack={() =>
           update((state) => {
             state.opened = undefined;
@@ -183,29 +185,46 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
   );
 }
 
-/** One source: title, location, when it was read, and its passages as stored, scrollable. */
+/**
+ * One source: title, location, when it was read, and its passages as stored, scrollable; the
+ * passages the report quotes are marked, and the view opens at the first of them.
+ */
 function SourceView(props: {
   data: TuiData;
   runId: number;
   entry: SourceEntry;
+  /** The passages the report quotes (by number). */
+  quoted: ReadonlySet<number>;
   onBack: () => void;
   onQuit: () => void;
 }) {
   const { columns, rows } = useTerminalSize();
+  const color = useColor();
   const { value: source, error } = usePoll<SourceRecord | undefined>(
     () => props.data.source(props.runId, props.entry.id),
     60_000,
     false,
   );
-  const [view, update] = useKeyState(() => ({ top: 0, lines: 0 }));
+  const [view, update] = useKeyState(() => ({ top: 0, lines: 0, placed: false }));
   const height = Math.max(1, rows - 4);
   const lines = source
-    ? source.chunks.flatMap((chunk) => [
-        ...wrapLines(`[passage ${chunk.seq}] ${chunk.text.replace(/\s+/g, " ").trim()}`, columns, { prose: true }),
-        "",
-      ])
+    ? source.chunks.flatMap((chunk) => {
+        const mark = props.quoted.has(chunk.seq) ? " · quoted in the report" : "";
+        return [
+          ...wrapLines(`[passage ${chunk.seq}${mark}] ${chunk.text.replace(/\s+/g, " ").trim()}`, columns, {
+            prose: true,
+          }),
+          "",
+        ];
+      })
     : [];
   view.lines = lines.length;
+  // Opened at the first quoted passage, once its text is there.
+  const first = lines.findIndex((line) => line.includes(" · quoted in the report] "));
+  if (source && !view.placed) {
+    view.placed = true;
+    if (first > 0) view.top = Math.min(first, Math.max(0, lines.length - height));
+  }
   useKeys((input, key) => {
     if (input === "q") return props.onQuit();
     if (key.escape || input === "b") return props.onBack();
@@ -229,7 +248,11 @@ function SourceView(props: {
         {error ? <Text>Cannot read the source: {error}</Text> : null}
         {source === undefined && !error ? <Text>Loading…</Text> : null}
         {lines.slice(top, top + height).map((line, index) => (
-          <Text key={`${top + index}`} wrap="truncate">
+          <Text
+            key={`${top + index}`}
+            wrap="truncate"
+            {...color(/^\[passage \d+ · quoted in the report\]/.test(line) ? "yellow" : undefined)}
+          >
             {line === "" ? " " : line}
           </Text>
         ))}

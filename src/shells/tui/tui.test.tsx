@@ -91,7 +91,7 @@ function mount(data: TuiData, props: Partial<Parameters<typeof App>[0]> = {}) {
     until(
       () => frame().includes(text),
       timeoutMs,
-      `"${text}" on screen; the last frame was: ${JSON.stringify(frame())}`,
+      () => `"${text}" on screen; the last frame was: ${JSON.stringify(frame())}`,
     );
   return { app, frame, type, shows, quits };
 }
@@ -131,8 +131,10 @@ describe("terminal UI", () => {
     const ledger = ui.frame();
     expect(ledger).toMatch(/›\[1\] /);
     await ui.type(KEY.down, KEY.enter);
-    await ui.shows("[passage 1]");
+    // A cited source opens at the first passage its report quotes, marked.
+    await ui.shows(" · quoted in the report] ");
     expect(ui.frame()).toMatch(/^\[2\] /m);
+    expect(ui.frame().split("\n")[2]).toMatch(/^\[passage \d+ · quoted in the report\] /);
 
     await ui.type(KEY.escape);
     await ui.shows("Enter open the source");

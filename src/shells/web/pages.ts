@@ -1,18 +1,19 @@
 /**
  * The web UI's pages (pure): sign-in, the runs list, the new-research form, the live run page,
- * the report view and the investigation view. Every text from a run, a source or a model is
+ * the report view, a source's stored text and the investigation view. Every text from a run, a source or a model is
  * escaped; the pages hold no script of their own (app.js, served by the server, follows runs live).
  */
 
 import { readableTime } from "../../core/render/format.js";
 import { escapeHtml as e, reportBody } from "../../core/render/html.js";
-import type { ReportDocument } from "../../core/report/report-document.js";
+import type { ReportDocument, SourceEntry } from "../../core/report/report-document.js";
 import { describeCost, formatUsd, runCost } from "../../core/usage.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
 import type { RunView, UsageView } from "../http/schemas.js";
 import { WEB_PROVIDERS } from "../http/schemas.js";
 import { elapsedText, type LiveState } from "../live-state.js";
 import { page } from "./layout.js";
+import { quotedSpans, type StoredPassage, sourceViewBody } from "./source-view.js";
 
 const STATUS_TEXT: Record<RunView["status"], string> = {
   queued: "queued",
@@ -291,7 +292,26 @@ export function reportPage(user: string, run: RunView, doc: ReportDocument, vers
   return page({
     title: doc.title,
     user,
-    body: `${runHeader(run, "report")}\n${downloads}\n<article class="report" lang="${e(doc.language)}">${reportBody(doc)}</article>`,
+    body: `${runHeader(run, "report")}\n${downloads}\n<article class="report" lang="${e(doc.language)}">${reportBody(doc, { sourceView: (number, passage) => sourceViewHref(run.id, number, passage) })}</article>`,
+  });
+}
+
+/** The web UI's address of a source's stored text, at a passage when given. */
+export const sourceViewHref = (runId: number, number: number, passage?: number): string =>
+  `/runs/${runId}/sources/${number}${passage === undefined ? "" : `#passage-${passage}`}`;
+
+/** One source of a run's report as Assay stored it, the words the report quotes highlighted. */
+export function sourcePage(
+  user: string,
+  run: RunView,
+  doc: ReportDocument,
+  entry: SourceEntry,
+  passages: readonly StoredPassage[],
+): string {
+  return page({
+    title: `[${entry.number}] ${entry.title}`,
+    user,
+    body: `${runHeader(run, "report")}\n<article class="source-view" lang="${e(doc.language)}">${sourceViewBody(entry, passages, quotedSpans(doc, entry.id), `/runs/${run.id}/report`)}</article>`,
   });
 }
 

@@ -12,7 +12,7 @@ import { DEFAULT_BUDGETS } from "../../core/budgets.js";
 import { REPORT_STYLE } from "../../core/render/html.js";
 import { parseReportDocument } from "../../core/report/report-document.js";
 import { isInvestigationStore } from "../../ports/investigation-store.js";
-import type { ApiTokenRecord, Store } from "../../ports/store.js";
+import type { ApiTokenRecord, RunRecord, Store } from "../../ports/store.js";
 import { HttpError, parsed } from "../http/errors.js";
 import type { RunService } from "../http/run-service.js";
 import { CreateRunBody } from "../http/schemas.js";
@@ -32,6 +32,7 @@ import {
   runPage,
   runsPage,
   runsTable,
+  sourcePage,
 } from "./pages.js";
 import {
   clearSessionCookie,
@@ -216,8 +217,8 @@ export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
     const { view, state } = await live(c);
     return html(c, livePanel(view, state));
   });
-  app.get("/runs/:id/report", async (c) => {
-    const run = await ownRun(c);
+  /** The run's current report, parsed, or a 404 that says when there will be one. */
+  const currentReport = async (run: RunRecord) => {
     const current = await runs.currentReport(run);
     if (!current)
       throw new HttpError(
@@ -227,7 +228,23 @@ export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
       );
     const document = parseReportDocument(JSON.parse(current.files.json));
     if (!document.ok) throw new Error(`the stored report of run ${run.id} does not parse: ${document.error}`);
-    return html(c, reportPage(c.get("userId"), runs.view(run), document.value, current.version));
+    return { document: document.value, version: current.version };
+  };
+  app.get("/runs/:id/report", async (c) => {
+    const run = await ownRun(c);
+    const { document, version } = await currentReport(run);
+    return html(c, reportPage(c.get("userId"), runs.view(run), document, version));
+  });
+  app.get("/runs/:id/sources/:number", async (c) => {
+    const run = await ownRun(c);
+    const { document } = await currentReport(run);
+    const number = Number(c.req.param("number"));
+    const entry = [...document.sources, ...document.reviewedSources].find((source) => source.number === number);
+    if (!entry)
+      throw new HttpError(404, "not_found", `the report of run ${run.id} lists no source [${c.req.param("number")}]`);
+    const stored = (await store.listSources(run.id)).find((source) => source.id === entry.id);
+    if (!stored) throw new Error(`source ${entry.id} of run ${run.id} is listed in its report but not stored`);
+    return html(c, sourcePage(c.get("userId"), runs.view(run), document, entry, stored.chunks));
   });
   app.get("/runs/:id/investigation", async (c) => {
     const run = await ownRun(c);

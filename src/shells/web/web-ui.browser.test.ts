@@ -243,6 +243,53 @@ describe.skipIf(!CHROMIUM_AVAILABLE)(`web UI in a real browser (${CHROMIUM}; ski
     }
   }, 60_000);
 
+  it("opens a finding's evidence from the keyboard, prints it open, and opens the source at the quoted words", async () => {
+    const tab = await signedIn(PHONE);
+    const { page } = tab;
+    try {
+      await page.goto(`${server?.url}/runs/${runs.investigative}/report`);
+      const details = page.locator("article.report details.evidence").first();
+      expect(await details.count()).toBe(1);
+      const content = details.locator("blockquote, .remark").first();
+      expect(await content.isVisible()).toBe(false);
+      // Keyboard: the summary takes focus; Enter opens the evidence, Enter again folds it.
+      await details.locator("summary").focus();
+      await page.keyboard.press("Enter");
+      expect(await details.getAttribute("open")).toBe("");
+      expect(await content.isVisible()).toBe(true);
+      await fitsWidth(page);
+      await shoot(page, "report-evidence", "phone");
+      await page.keyboard.press("Enter");
+      expect(await details.getAttribute("open")).toBeNull();
+      // Printed, every citation's evidence is shown open (the disclosures give way to the same words).
+      await page.emulateMedia({ media: "print" });
+      expect(await details.isVisible()).toBe(false);
+      const printed = page.locator("article.report .evidence-print").first();
+      expect(await printed.isVisible()).toBe(true);
+      expect(await printed.innerText()).toContain((await details.locator("summary").innerText()).trim());
+      expect(await page.locator("article.report .evidence-print").count()).toBe(
+        await page.locator("article.report li:has(> details.evidence)").count(),
+      );
+      await page.emulateMedia({ media: "screen" });
+
+      // The sources list opens the stored text at the passage, the quoted words marked.
+      const open = page.locator("#sources a.open-at").first();
+      const href = (await open.getAttribute("href")) ?? "";
+      expect(href).toMatch(new RegExp(`^/runs/${runs.investigative}/sources/\\d+#passage-\\d+$`));
+      await Promise.all([page.waitForURL(/\/sources\/\d+#passage-\d+$/), open.click()]);
+      const passage = page.locator(".source-view .passage:target");
+      expect(await passage.count()).toBe(1);
+      expect(await passage.locator("mark").count()).toBeGreaterThan(0);
+      await fitsWidth(page);
+      await shoot(page, "source-view", "phone");
+      await Promise.all([page.waitForURL(/\/report#source-\d+$/), page.click("text=Back to the report")]);
+      expect(tab.problems).toEqual([]);
+      expect(tab.foreign).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  }, 60_000);
+
   it("shows a report built from a hostile corpus as text: no script runs, nothing loads, no javascript: link", async () => {
     const tab = await signedIn(DESKTOP);
     const { page } = tab;
