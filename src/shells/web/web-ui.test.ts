@@ -291,6 +291,18 @@ describe("web UI: runs", () => {
     expect(reportHtml).toContain('id="sources"');
     expect(reportHtml).not.toMatch(/\bs_\d{3}\b|\bc_\d{3}\b|\bq_\d{3}\b/);
 
+    // Each cited source opens at its stored text, the quoted words marked; a number the report lacks is not found.
+    const href = /href="(\/runs\/\d+\/sources\/(\d+))#passage-(\d+)"/.exec(reportHtml);
+    expect(href).not.toBeNull();
+    const source = await made.page(href?.[1] ?? "");
+    expect(source.status).toBe(200);
+    expect(source.headers.get("content-security-policy")).toBe(UI_CSP);
+    const sourceHtml = await source.text();
+    expect(sourceHtml).toContain(`id="passage-${href?.[3]}"`);
+    expect(sourceHtml).toMatch(/<mark>[^<]{20,}<\/mark>/);
+    expect(sourceHtml).toContain(`href="/runs/${id}/report#source-${href?.[2]}"`);
+    expect((await made.page(`/runs/${id}/sources/999`)).status).toBe(404);
+
     const list = await (await made.page("/")).text();
     expect(list).toContain(`href="/runs/${id}"`);
     expect(list).toContain("status-finished");
@@ -409,7 +421,13 @@ describe("web UI: runs", () => {
     const created = await made.page("/runs", { form: runForm() });
     const id = Number(/(\d+)$/.exec(created.headers.get("location") ?? "")?.[1]);
     await finished(made, id);
-    for (const path of [`/runs/${id}`, `/runs/${id}/live`, `/runs/${id}/report`, `/runs/${id}/investigation`]) {
+    for (const path of [
+      `/runs/${id}`,
+      `/runs/${id}/live`,
+      `/runs/${id}/report`,
+      `/runs/${id}/investigation`,
+      `/runs/${id}/sources/1`,
+    ]) {
       const response = await made.page(path, { as: made.sessions.bob });
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).not.toContain("Yoshino");
