@@ -16,7 +16,8 @@ import { chunkContent } from "../core/chunking.js";
 import { chunkId, sourceId } from "../core/ids.js";
 import { renderHtml } from "../core/render/html.js";
 import { renderMarkdown } from "../core/render/markdown.js";
-import { type BuildInput, buildSourceBackedReport, type CatalogSource } from "../core/report/build-report.js";
+import { type BuildInput, buildReport, type CatalogSource } from "../core/report/build-report.js";
+import type { Admitted } from "../core/synthesis/admission.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
 import { concurrentRunsBench } from "./concurrent-runs-bench.js";
 import { extractionBench } from "./extraction-bench.js";
@@ -267,12 +268,30 @@ function coreCases(): { cases: CoreCase[]; chunks: number; chunkChars: number } 
     excerptCharsPerSource: DEFAULT_BUDGETS.excerptCharsPerSource,
     excerptCharsTotal: DEFAULT_BUDGETS.excerptCharsTotal,
   };
+  // A synthesized report: one model-written finding per source on its second passage (words of
+  // one of its sentences, reordered), so every citation's evidence is chosen from a long passage.
+  const admitted: Admitted = {
+    facts: sources.flatMap((source, index) => {
+      const chunk = source.chunks[1] ?? source.chunks[0];
+      const sentence = chunk?.text.split(". ")[2] ?? "";
+      const text = `Reportedly, ${sentence.split(" ").reverse().slice(0, 12).join(" ")}.`;
+      return chunk ? [{ id: `f${index + 1}`, text, sourceId: source.id, chunkIds: [chunk.id] }] : [];
+    }),
+    derivations: [],
+    recommendations: [],
+    gaps: [],
+    diagnostics: [],
+  };
   return {
     cases: [
       { name: "default excerpt budgets", input: base },
       {
         name: "every source carded",
         input: { ...base, excerptCharsPerSource: 4_000, excerptCharsTotal: 200_000 },
+      },
+      {
+        name: `synthesized, ${admitted.facts.length} findings with their evidence quoted`,
+        input: { ...base, synthesis: { admitted } },
       },
     ],
     chunks: allChunks.length,
@@ -285,11 +304,12 @@ interface CoreSample {
   renderMs: number;
   bytes: number;
   cards: number;
+  quotes: number;
 }
 
 function coreOnce(input: BuildInput): CoreSample {
   const started = performance.now();
-  const doc = buildSourceBackedReport(input);
+  const doc = buildReport(input);
   const built = performance.now();
   const json = `${JSON.stringify(doc, null, 2)}\n`;
   const markdown = renderMarkdown(doc);
@@ -300,6 +320,11 @@ function coreOnce(input: BuildInput): CoreSample {
     renderMs: rendered - built,
     bytes: json.length + markdown.length + html.length,
     cards: doc.sourceCards.length,
+    quotes: [...doc.directFindings, ...doc.findings].reduce(
+      (sum, finding) =>
+        sum + finding.citations.reduce((count, citation) => count + (citation.evidence?.quotes.length ?? 0), 0),
+      0,
+    ),
   };
 }
 
@@ -322,7 +347,7 @@ function coreBench(): { rows: Row[]; notes: string[] } {
       },
       {
         key: `${key}1`,
-        label: "  of which: buildSourceBackedReport",
+        label: "  of which: buildReport",
         n,
         summary: summarize(samples.map((sample) => sample.buildMs)),
         unit: "ms",
@@ -338,7 +363,7 @@ function coreBench(): { rows: Row[]; notes: string[] } {
     const first = samples[0];
     if (first) {
       notes.push(
-        `${key}: ${item.name}: ${first.cards} of ${CORE_SOURCES} sources get excerpt cards; output ${(first.bytes / 1024).toFixed(0)} KiB (json+md+html).`,
+        `${key}: ${item.name}: ${first.cards} of ${CORE_SOURCES} sources get excerpt cards, ${first.quotes} quotes under findings; output ${(first.bytes / 1024).toFixed(0)} KiB (json+md+html).`,
       );
     }
   }
@@ -446,11 +471,13 @@ async function main(): Promise<void> {
     for (const line of ratios) console.log(line);
 
     const core = coreBench();
-    printTable("Pure core: buildSourceBackedReport + renderers (no I/O)", core.rows);
+    printTable("Pure core: buildReport + renderers (no I/O)", core.rows);
     for (const note of core.notes) console.log(`  ${note}`);
     console.log(`
-  D/E  one buildSourceBackedReport (excerpt selection over every chunk) followed by the three
-       projections the Host publishes: JSON.stringify (2-space), renderMarkdown, renderHtml.`);
+  D/E  one buildReport of a source-backed report (excerpt selection over every chunk) followed by
+       the three projections the Host publishes: JSON.stringify (2-space), renderMarkdown, renderHtml.
+  F    the same for a synthesized report: every citation's evidence chosen from its passage and
+       quoted within the excerpt limits.`);
 
     await investigativePromptBench(temp.path);
 
