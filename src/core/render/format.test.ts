@@ -10,7 +10,9 @@ describe("textFragmentUrl", () => {
       textFragmentUrl("https://example.org/a", [
         { text: "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery." },
       ]),
-    ).toBe("https://example.org/a#:~:text=In%201991%20Sony%20began,commercial%20lithium%2Dion%20rechargeable%20battery.");
+    ).toBe(
+      "https://example.org/a#:~:text=In%201991%20Sony%20began,commercial%20lithium%2Dion%20rechargeable%20battery.",
+    );
   });
 
   it("escapes what the syntax uses (dash, comma, ampersand), and joins several quotes", () => {

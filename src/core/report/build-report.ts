@@ -219,7 +219,7 @@ export function buildReport(input: BuildInput): ReportDocument {
 }
 
 function synthesizedNotice(): string {
-  return "Synthesized report: every finding cites the passages it comes from. Assay checked the structure of each finding (its sources and passages exist), not whether it is true: read the cited passages before relying on it.";
+  return "Synthesized report: every finding cites the passages it comes from, and the words it rests on are quoted under it (as far as the report's excerpt limits allow). Assay checked the structure of each finding (its sources and passages exist), not whether it is true: read the quoted passages before relying on it.";
 }
 
 /** The source-backed (or no-evidence) document: bounded verbatim excerpts, no findings. */
