@@ -215,6 +215,18 @@ describe("assay run --web", () => {
     const html = readFileSync(join(out, "report.html"), "utf8");
     expect(html).toContain(`href="${origin}/articles/`);
     expect(html).not.toContain("ignore previous instructions");
+    // A cited page opens at the words quoted from it: a text fragment made of the quote's own words.
+    const [cited] = doc.value.sources;
+    const quoted = [...doc.value.directFindings, ...doc.value.findings]
+      .flatMap((finding) => finding.citations)
+      .find((citation) => citation.sourceId === cited?.id)?.evidence?.quotes[0];
+    const fragment = new RegExp(`href="(${origin}/articles/[^"#]+#:~:text=[^"]+)"`).exec(html)?.[1] ?? "";
+    const [start] = decodeURIComponent(fragment.split("#:~:text=")[1]?.split(/[&,]/)[0] ?? "").split(" … ");
+    expect(start).not.toBe("");
+    expect(quoted?.text.startsWith(start ?? "")).toBe(true);
+    expect(readFileSync(join(out, "report.md"), "utf8")).toMatch(
+      / {3}- Quoted from passage \d+ .*: <http:\/\/127\.0\.0\.1:\d+\/articles\/[^>]+#:~:text=/,
+    );
     const show = await shown<{
       sources: { url: string; domain: string; provenance: { requestedAnchor: string }[] }[];
     }>(dir.path);
