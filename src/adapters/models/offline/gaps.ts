@@ -93,7 +93,7 @@ export function gapsFor(
 ): GapProposal[] {
   const allStems = new Set(mentions.flatMap((text) => [...text.stems]));
   const allText = mentions.map((text) => text.normalized).join(" ");
-  const verbs = verbsOf(profile.question);
+  const verbs = verbsOf(profile.core);
   const missing: string[] = [];
   const covered = new Set<string>();
   for (const name of [...profile.names, ...profile.numbers]) {

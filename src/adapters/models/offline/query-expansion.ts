@@ -1,7 +1,9 @@
 /**
- * Query expansion of the offline planner (pure, deterministic). Two kinds of query:
- * - from the request: its quoted phrases and names one by one, and its multi-word runs
- *   of content words, never the whole request (the bootstrap search already ran it);
+ * Query expansion of the offline planner (pure, deterministic). Two kinds of query, both of
+ * what the request's frame holds (`unframed`: never "claim", "literature" or "tell me"):
+ * - from the request: its core when it was framed, its quoted phrases and names one by one,
+ *   and its multi-word runs of content words, never the whole request (the bootstrap search
+ *   already ran it);
  * - pseudo-relevance feedback: names that the best bootstrap sources mention next to the
  *   request's terms but that the request does not, each with the part of the request that
  *   source left unanswered. This is what finds the second document of a two-hop question.
@@ -172,7 +174,8 @@ export function planQueries(question: string, bootstrap: readonly PacketSource[]
   const profile = profileRequest(question);
   const fromRequest = requestQueries(profile, bootstrap);
   const fromFeedback = feedbackQueries(profile, bootstrap);
-  const merged: string[] = [];
+  // A framed request: what the frame holds is searched first, on its own (the bootstrap search ran the whole).
+  const merged: string[] = profile.core === question.trim() ? [] : [profile.core];
   for (let index = 0; index < Math.max(fromRequest.length, fromFeedback.length); index++) {
     const feedback = fromFeedback[index];
     const request = fromRequest[index];

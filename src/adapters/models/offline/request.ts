@@ -6,10 +6,13 @@
 import { chunksIn, namesIn, normalizePhrase, quotedIn, stem, stemSet } from "../../../core/lexicon.js";
 import { numbersIn } from "../../../core/statements.js";
 import { contentWords } from "../../../core/text.js";
+import { unframed } from "./framing.js";
 
 export interface RequestProfile {
   /** The request as written. */
   question: string;
+  /** What its frame holds (`unframed`): the request itself when it has none. Every field below is of this. */
+  core: string;
   /** Distinct stems of the request's content words, in order. */
   stems: string[];
   /** Stems that belong to a name, a quoted phrase or a number of the request. */
@@ -26,7 +29,8 @@ export interface RequestProfile {
 /** Imperative openers that are capitalised only because they start the request. */
 const OPENERS = new Set(["name", "identify", "list", "give", "tell", "describe", "explain", "compare", "find", "show"]);
 
-export function profileRequest(question: string): RequestProfile {
+export function profileRequest(request: string): RequestProfile {
+  const question = unframed(request);
   const seen = new Set<string>();
   const names: string[] = [];
   const candidates = [
@@ -54,5 +58,14 @@ export function profileRequest(question: string): RequestProfile {
     wordStems.add(term);
     words.push(word);
   }
-  return { question, stems: [...stemSet(question)], salient, names, numbers, chunks: chunksIn(question), words };
+  return {
+    question: request,
+    core: question,
+    stems: [...stemSet(question)],
+    salient,
+    names,
+    numbers,
+    chunks: chunksIn(question),
+    words,
+  };
 }

@@ -14,6 +14,7 @@ import { readerTextProblem } from "../../../core/synthesis/admission.js";
 import type { Contradiction, FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
 import { collapseWhitespace as squeezed } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
+import { answerShapes, shapeMatch } from "./answer-shape.js";
 import { gapsFor, mentionsOf } from "./gaps.js";
 import { profileRequest, type RequestProfile } from "./request.js";
 import { splitSentences } from "./sentences.js";
@@ -36,11 +37,15 @@ const RELATIVE_FLOOR = 0.2;
 const DUPLICATE_OVERLAP = 0.6;
 /** Sentences that contribute bridge names in the second pass. */
 const BRIDGE_SENTENCES = 3;
+/** How much more a sentence of the answer's shape is worth (all shapes asked for: × 1.3). */
+const SHAPE_WEIGHT = 0.3;
 
 interface Candidate {
   sourceId: string;
   chunkId: string;
   position: number;
+  /** Position of the first sentence quoted: the one before `position` when the sentence points back to it. */
+  first: number;
   text: string;
   normalized: string;
   stems: Set<string>;
@@ -52,6 +57,8 @@ interface Candidate {
   subjectStems: Set<string>;
   /** Extra score of a source whose subject a best sentence of another source names (a bridge). */
   boost: number;
+  /** The share of the answer shapes the request asks for that the text has (`shapeMatch`). */
+  shape: number;
   score: number;
 }
 
@@ -72,6 +79,28 @@ function quality(text: string, standalone: boolean, listItem: boolean, title: st
   return factor;
 }
 
+/**
+ * Openers that point back to what came before ("He built…", "This meant…", "However, …"): such
+ * a sentence says nothing checkable without the sentence it depends on.
+ */
+const POINTS_BACK =
+  /^(?:he|she|it|they|this|these|those|his|her|its|their|however|therefore|thus|hence|moreover|furthermore|nevertheless|consequently|instead|meanwhile|such)\b/i;
+
+/** A personal pronoun early in a sentence ("In 1985 he built…"), with what comes before it. */
+const EARLY_PRONOUN = /^((?:\S+\s+){0,5}?)(?:he|she|him|his|her|it|its|they|them|their)\b/i;
+
+/**
+ * Whether `sentence` depends on the one before it: it opens on a word that points back, or a
+ * personal pronoun comes in its first words with no name before it to refer to.
+ */
+export function pointsBack(sentence: string): boolean {
+  const text = sentence.replace(/^["“‘(]+/u, "");
+  if (POINTS_BACK.test(text)) return true;
+  const early = EARLY_PRONOUN.exec(text);
+  if (!early) return false;
+  return !namesIn(early[1] ?? "").some((name) => !name.initial || name.text.includes(" "));
+}
+
 function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
   const candidates: Candidate[] = [];
   for (const source of sources) {
@@ -79,21 +108,31 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
     const subjectStems = stemSet(source.title.replace(/\s*\([^)]*\)\s*$/, ""));
     let leadSeen = false;
     for (const chunk of source.chunks) {
-      splitSentences(chunk.text).forEach((sentence, position) => {
+      const sentences = splitSentences(chunk.text);
+      sentences.forEach((sentence, position) => {
         const lead = !leadSeen && !sentence.standalone && sentence.text.split(" ").length >= 4;
         if (lead) leadSeen = true;
+        // A sentence that points back is quoted with the one before it (still one verbatim span of
+        // the passage), or not at all when there is no such sentence in its passage.
+        const previous = position > 0 ? sentences[position - 1] : undefined;
+        const back = pointsBack(sentence.text);
+        const joined = back && previous !== undefined && !previous.standalone && !previous.listItem;
+        const text = joined ? squeezed(chunk.text.slice(previous.start, sentence.end)) : sentence.text;
+        const worth = back && !joined ? 0 : quality(text, sentence.standalone, sentence.listItem, source.title);
         candidates.push({
           sourceId: source.id,
           chunkId: chunk.id,
           position,
-          text: sentence.text,
-          normalized: ` ${normalizePhrase(sentence.text)} `,
-          stems: stemSet(sentence.text),
+          first: joined ? position - 1 : position,
+          text,
+          normalized: ` ${normalizePhrase(text)} `,
+          stems: stemSet(text),
           lead,
-          quality: quality(sentence.text, sentence.standalone, sentence.listItem, source.title),
+          quality: worth,
           titleStems,
           subjectStems,
           boost: 0,
+          shape: 0,
           score: 0,
         });
       });
@@ -126,7 +165,7 @@ function scoreAll(candidates: Candidate[], weights: Weights, phrases: readonly [
     const title = overlapScore(candidate.titleStems, weights);
     const context = related ? title * (candidate.lead ? 0.6 : 0.3) : 0;
     const bridge = related ? candidate.boost * (candidate.lead ? 1 : 0.5) : 0;
-    candidate.score = (match + context + bridge) * candidate.quality;
+    candidate.score = (match + context + bridge) * candidate.quality * (1 + SHAPE_WEIGHT * candidate.shape);
   }
 }
 
@@ -198,6 +237,17 @@ const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
   return union === 0 ? 1 : shared / union;
 };
 
+/** `a` quotes every sentence `b` quotes, and more (b's sentence and the one that points back to it). */
+const covers = (a: Candidate, b: Candidate): boolean =>
+  a.chunkId === b.chunkId &&
+  a.first <= b.first &&
+  a.position >= b.position &&
+  a.position - a.first > b.position - b.first;
+
+/** Two candidates quote a sentence in common (one points back to the other's sentence). */
+const overlaps = (a: Candidate, b: Candidate): boolean =>
+  a.chunkId === b.chunkId && a.first <= b.position && b.first <= a.position;
+
 function selectFacts(ranked: readonly Candidate[], limits: ExtractionLimits): Candidate[] {
   const best = ranked[0]?.score ?? 0;
   if (best <= 0) return [];
@@ -205,8 +255,17 @@ function selectFacts(ranked: readonly Candidate[], limits: ExtractionLimits): Ca
   const perSource = new Map<string, number>();
   for (const candidate of ranked) {
     if (chosen.length >= limits.maxFacts || candidate.score < best * RELATIVE_FLOOR) break;
+    // A sentence chosen alone gives way to the same sentence quoted with the one that points back to it.
+    const covered = chosen.findIndex((other) => covers(candidate, other));
+    if (covered >= 0) {
+      chosen[covered] = candidate;
+      continue;
+    }
     if ((perSource.get(candidate.sourceId) ?? 0) >= limits.maxFactsPerSource) continue;
-    if (chosen.some((other) => jaccard(other.stems, candidate.stems) >= DUPLICATE_OVERLAP)) continue;
+    if (
+      chosen.some((other) => jaccard(other.stems, candidate.stems) >= DUPLICATE_OVERLAP || overlaps(other, candidate))
+    )
+      continue;
     chosen.push(candidate);
     perSource.set(candidate.sourceId, (perSource.get(candidate.sourceId) ?? 0) + 1);
   }
@@ -223,6 +282,8 @@ export interface RankedSentence {
 }
 
 function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
+  const shapes = answerShapes(profile.core);
+  for (const candidate of candidates) candidate.shape = shapeMatch(candidate.text, shapes);
   const idf = idfOf(candidates);
   const weights = requestWeights(profile, idf);
   const phrases = profile.names

@@ -1,0 +1,93 @@
+/** The offline engine's answer-shaped selection and its context rule (issue 20). */
+import { describe, expect, it } from "vitest";
+import { chunkContent } from "../../../core/chunking.js";
+import { chunkId } from "../../../core/ids.js";
+import type { PacketSource } from "../../../ports/model.js";
+import { answerShapes, shapeMatch } from "./answer-shape.js";
+import { extractiveSynthesis, pointsBack } from "./sentence-extraction.js";
+
+function packet(id: string, title: string, text: string): PacketSource {
+  return {
+    id,
+    title,
+    location: `${id}.md`,
+    chunks: chunkContent(text, { maxChars: 1_200 }).map((chunk) => ({ id: chunkId(id, chunk.seq), text: chunk.text })),
+  };
+}
+
+describe("answerShapes", () => {
+  it("reads what kind of answer a question asks for", () => {
+    expect([...answerShapes("When did Sony sell the first lithium-ion battery?")]).toEqual(["date"]);
+    expect([...answerShapes("How many workers did the Nevada plant employ?")]).toEqual(["figure"]);
+    expect([...answerShapes("Who led the Oxford laboratory?")]).toEqual(["name"]);
+    expect([...answerShapes("Why did battery prices fall?")]).toEqual(["cause"]);
+    expect(
+      [...answerShapes("How did lithium-ion battery costs change between 1991 and 2020, and why?")].sort(),
+    ).toEqual(["cause", "change", "figure"]);
+    // A name asked for only when the question opens on it.
+    expect(answerShapes("How did Sony sell it, and who built the first one?").has("name")).toBe(false);
+    expect(answerShapes("Lithium cobalt oxide cathodes").size).toBe(0);
+  });
+
+  it("scores a sentence by the share of the asked shapes it has", () => {
+    const shapes = answerShapes("How did battery prices change, and why?");
+    expect(shapeMatch("Prices fell by about 97 percent because factories grew.", shapes)).toBe(1);
+    expect(shapeMatch("Battery prices are a popular topic of conversation.", shapes)).toBe(0);
+    expect(shapeMatch("Costs fell because the factories grew.", shapes)).toBeCloseTo(2 / 3);
+    expect(shapeMatch("In 1991 Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBe(1);
+    expect(shapeMatch("Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBe(0);
+  });
+});
+
+describe("the context rule", () => {
+  it("recognises sentences that point back", () => {
+    expect(pointsBack("He built a cell in 1985.")).toBe(true);
+    expect(pointsBack("“This meant a cell could be assembled discharged.")).toBe(true);
+    expect(pointsBack("However, the cell failed.")).toBe(true);
+    expect(pointsBack("Hewlett built a cell.")).toBe(false);
+    expect(pointsBack("The cell was built in 1985.")).toBe(false);
+    // A pronoun in the first words, with no name before it.
+    expect(pointsBack("In 1985 he built a cell.")).toBe(true);
+    expect(pointsBack("In 1985 Akira Yoshino said he built a cell.")).toBe(false);
+  });
+
+  it("never quotes a sentence that points back alone: with the sentence before it, or not at all", () => {
+    const sources = [
+      packet(
+        "s_001",
+        "Akira Yoshino",
+        "Akira Yoshino joined Asahi Kasei in 1972 and worked on conductive polymers. In 1985 he built a cell with a petroleum-coke anode and a lithium cobalt oxide cathode.\n\nHe built it to be safe. The cell was charged after assembly.",
+      ),
+    ];
+    const output = extractiveSynthesis("Who built the cell with a petroleum-coke anode in 1985?", sources);
+    const texts = output.facts.map((fact) => fact.text);
+    expect(texts).toContain(
+      "Akira Yoshino joined Asahi Kasei in 1972 and worked on conductive polymers. In 1985 he built a cell with a petroleum-coke anode and a lithium cobalt oxide cathode.",
+    );
+    // No fact opens on a pronoun: the one with nothing before it in its passage is not quoted.
+    for (const text of texts) expect(pointsBack(text), text).toBe(false);
+    // Still verbatim, whitespace aside, in the passage each cites.
+    for (const fact of output.facts) {
+      const passage = sources[0]?.chunks.find((chunk) => chunk.id === fact.chunkIds[0])?.text ?? "";
+      expect(passage.replace(/\s+/g, " ")).toContain(fact.text);
+    }
+  });
+
+  it("quotes the sentence that points back together with the one it refers to, not that one alone", () => {
+    const sources = [
+      packet(
+        "s_001",
+        "Battery prices",
+        "A study at the Massachusetts Institute of Technology assembled lithium battery price data going back to 1991. It found that lithium battery prices had fallen by about 97 percent since then. Cobalt is mined in many countries.",
+      ),
+    ];
+    const output = extractiveSynthesis("How did lithium battery prices change after 1991?", sources);
+    const texts = output.facts.map((fact) => fact.text);
+    expect(texts).toContain(
+      "A study at the Massachusetts Institute of Technology assembled lithium battery price data going back to 1991. It found that lithium battery prices had fallen by about 97 percent since then.",
+    );
+    expect(texts).not.toContain(
+      "A study at the Massachusetts Institute of Technology assembled lithium battery price data going back to 1991.",
+    );
+  });
+});

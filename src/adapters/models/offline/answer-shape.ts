@@ -1,0 +1,69 @@
+/**
+ * What kind of answer a question asks for, and whether a sentence has that shape (pure). "When"
+ * asks for a date, "how many" for a figure, "who" for a name, "why" for a cause, "how did X
+ * change" for a direction of change with figures. A sentence that has the shape asked for is
+ * worth more than one that only shares the question's words (the one that introduces a topic).
+ * Lexical and English: a hint to ranking, never a filter.
+ */
+import { namesIn } from "../../../core/lexicon.js";
+import { numbersIn, numberValue } from "../../../core/statements.js";
+
+export type AnswerShape = "date" | "figure" | "name" | "cause" | "change";
+
+const ASKS: readonly [AnswerShape, RegExp][] = [
+  ["date", /\b(?:when|what (?:year|date|decade|century)|which (?:year|date|decade)|since when)\b/i],
+  [
+    "figure",
+    /\b(?:how (?:many|much|long|far|big|large|heavy|old|fast|often|high|low)|what (?:percentage|share|proportion|number|amount|price|cost|fraction|rate)|how did .+ change)\b/i,
+  ],
+  // Only a question that opens on the person or body it wants: in "How did Sony…, and who built…"
+  // a capitalised word is no sign of the answer.
+  [
+    "name",
+    /^\s*(?:who\b|which (?:person|people|company|companies|firm|scientist|researcher|author|organi[sz]ation|laboratory|university)\b)/i,
+  ],
+  ["cause", /\b(?:why|what (?:caused|causes|drove|drives|explains|led to)|for what reason|reasons?)\b/i],
+  ["change", /\b(?:how (?:did|has|have|do|does) .+ (?:change|changed|evolve|evolved|develop|developed)|trend)\b/i],
+];
+
+/** The shapes `question` asks for. */
+export function answerShapes(question: string): Set<AnswerShape> {
+  return new Set(ASKS.filter(([, pattern]) => pattern.test(question)).map(([shape]) => shape));
+}
+
+const CAUSE =
+  /\b(?:because|due to|owing to|thanks to|driven by|drove|drive[sn]?|led to|leads? to|as a result|result(?:ed|s)? (?:in|from)|caused?|causes|explains?|explained|reasons?|since (?:the|it|they))\b/i;
+const CHANGE =
+  /\b(?:fell|fall(?:en|s|ing)?|dropped|drops?|declin(?:ed|es?|ing)|decreas(?:ed|es?|ing)|rose|ris(?:en|es|ing)|increas(?:ed|es?|ing)|grew|grow(?:n|s|ing)?|halved|doubled|tripled|slashed|cut|cheaper|costlier|lower|higher|from .{1,40}? to)\b/i;
+const PERCENT = /\d\s*(?:%|per ?cent\b)/i;
+const MONTH = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+
+const isYear = (token: string): boolean => {
+  const value = numberValue(token);
+  return /^\d{4}$/.test(token) && value >= 1000 && value <= 2100;
+};
+
+/** Whether `sentence` has `shape`. */
+function has(sentence: string, shape: AnswerShape): boolean {
+  const numbers = numbersIn(sentence);
+  switch (shape) {
+    case "date":
+      return numbers.some(isYear) || (MONTH.test(sentence) && numbers.length > 0);
+    case "figure":
+      return numbers.some((token) => !isYear(token)) || PERCENT.test(sentence);
+    case "name":
+      return namesIn(sentence).some((name) => !name.initial || name.text.includes(" "));
+    case "cause":
+      return CAUSE.test(sentence);
+    case "change":
+      return CHANGE.test(sentence);
+  }
+}
+
+/** The share (0 to 1) of the shapes asked for that `sentence` has; 0 when none is asked. */
+export function shapeMatch(sentence: string, shapes: ReadonlySet<AnswerShape>): number {
+  if (shapes.size === 0) return 0;
+  let found = 0;
+  for (const shape of shapes) if (has(sentence, shape)) found++;
+  return found / shapes.size;
+}

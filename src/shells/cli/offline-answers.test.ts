@@ -1,0 +1,41 @@
+/**
+ * The offline engine on a broad question of the example corpus, in both strategies that use it
+ * for findings (issue 20, in part): the report quotes the figure of the change it asks about,
+ * with the sentence that figure's "It" refers to, and never a sentence that points back alone.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { pointsBack } from "../../adapters/models/offline/sentence-extraction.js";
+import { parseReportDocument } from "../../core/report/report-document.js";
+import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { tempDir } from "../../testing/temp-dir.js";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+const COSTS = "How did lithium-ion battery costs change between 1991 and 2020, and why?";
+
+describe("the offline engine on a broad question", () => {
+  it.each([
+    "pipeline",
+    "investigative",
+  ])("%s: quotes the fall with what it refers to, and no pronoun alone", async (strategy) => {
+    const dir = tempDir("assay-offline-answers-");
+    cleanups.push(dir.cleanup);
+    const out = join(dir.path, "report");
+    const result = await runCli(["run", COSTS, "--corpus", EXAMPLE_CORPUS, "--strategy", strategy, "--out", out], {
+      home: dir.path,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const parsed = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
+    if (!parsed.ok) throw new Error(parsed.error);
+    const findings = [...parsed.value.directFindings, ...parsed.value.findings].map((finding) => finding.text);
+    const fall = findings.find((text) => text.includes("fallen by about 97 percent"));
+    // "It found that … 97 percent" is quoted with the sentence that says what "it" is.
+    expect(fall, findings.join("\n")).toMatch(/^A study by Micah Ziegler and Jessika Trancik .* It found that/);
+    for (const text of findings) expect(pointsBack(text), text).toBe(false);
+  }, 60_000);
+});
