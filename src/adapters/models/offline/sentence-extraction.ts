@@ -17,7 +17,7 @@ import type { PacketSource } from "../../../ports/model.js";
 import { answerShapes, shapeMatch } from "./answer-shape.js";
 import { gapsFor, mentionsOf } from "./gaps.js";
 import { profileRequest, type RequestProfile } from "./request.js";
-import { splitSentences } from "./sentences.js";
+import { type SentenceSpan, splitSentences } from "./sentences.js";
 
 export interface ExtractionLimits {
   maxFacts: number;
@@ -86,6 +86,10 @@ function quality(text: string, standalone: boolean, listItem: boolean, title: st
 const POINTS_BACK =
   /^(?:he|she|it|they|this|these|those|his|her|its|their|however|therefore|thus|hence|moreover|furthermore|nevertheless|consequently|instead|meanwhile|such)\b/i;
 
+/** An "it" that points forward, to the clause it introduces. */
+const EXPLETIVE_IT =
+  /^it\s+(?:is|was|has been|had been|will be|would be|seems|seemed|appears|appeared|remains|remained)\s+(?:[\p{L}-]+\s+){0,3}?(?:that|to|whether|until|when|how|why)\b/iu;
+
 /** A personal pronoun early in a sentence ("In 1985 he built…"), with what comes before it. */
 const EARLY_PRONOUN = /^((?:\S+\s+){0,5}?)(?:he|she|him|his|her|it|its|they|them|their)\b/i;
 
@@ -95,10 +99,29 @@ const EARLY_PRONOUN = /^((?:\S+\s+){0,5}?)(?:he|she|him|his|her|it|its|they|them
  */
 export function pointsBack(sentence: string): boolean {
   const text = sentence.replace(/^["“‘(]+/u, "");
+  // "It is false that…", "It was not until…": an "it" that stands for the clause after it.
+  if (EXPLETIVE_IT.test(text)) return false;
   if (POINTS_BACK.test(text)) return true;
   const early = EARLY_PRONOUN.exec(text);
   if (!early) return false;
   return !namesIn(early[1] ?? "").some((name) => !name.initial || name.text.includes(" "));
+}
+
+/** Sentences quoted back from a sentence that points back, to reach the one it refers to. */
+const MAX_BACK = 2;
+
+/**
+ * Where the sentence at `position` (which points back) should be quoted from: the nearest
+ * earlier sentence of its passage that does not point back itself, within `MAX_BACK`, with no
+ * heading or list item between; undefined when there is none.
+ */
+function antecedent(sentences: readonly SentenceSpan[], position: number): number | undefined {
+  for (let from = position - 1; from >= Math.max(0, position - MAX_BACK); from--) {
+    const earlier = sentences[from];
+    if (!earlier || earlier.standalone || earlier.listItem) return undefined;
+    if (!pointsBack(earlier.text)) return from;
+  }
+  return undefined;
 }
 
 function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
@@ -112,18 +135,18 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
       sentences.forEach((sentence, position) => {
         const lead = !leadSeen && !sentence.standalone && sentence.text.split(" ").length >= 4;
         if (lead) leadSeen = true;
-        // A sentence that points back is quoted with the one before it (still one verbatim span of
-        // the passage), or not at all when there is no such sentence in its passage.
-        const previous = position > 0 ? sentences[position - 1] : undefined;
+        // A sentence that points back is quoted from the sentence it refers to (one verbatim span of
+        // the passage, at most two sentences back), or not at all when its passage has none.
         const back = pointsBack(sentence.text);
-        const joined = back && previous !== undefined && !previous.standalone && !previous.listItem;
-        const text = joined ? squeezed(chunk.text.slice(previous.start, sentence.end)) : sentence.text;
-        const worth = back && !joined ? 0 : quality(text, sentence.standalone, sentence.listItem, source.title);
+        const from = back ? antecedent(sentences, position) : position;
+        const joined = from !== undefined && from < position;
+        const text = joined ? squeezed(chunk.text.slice(sentences[from]?.start, sentence.end)) : sentence.text;
+        const worth = from === undefined ? 0 : quality(text, sentence.standalone, sentence.listItem, source.title);
         candidates.push({
           sourceId: source.id,
           chunkId: chunk.id,
           position,
-          first: joined ? position - 1 : position,
+          first: from ?? position,
           text,
           normalized: ` ${normalizePhrase(text)} `,
           stems: stemSet(text),
