@@ -139,7 +139,7 @@ export function quoteText(quote: Pick<Quote, "text" | "cutStart" | "truncated">)
 export function evidenceRemark(note: EvidenceNote): string {
   const { evidence, citation } = note;
   const [only] = evidence.quotes;
-  if (note.verbatim && only) return `The finding is this source's sentence, verbatim: ${quotePlace(only)}.`;
+  if (note.verbatim && only) return `The finding quotes this source word for word: ${quotePlace(only)}.`;
   const where = `read ${citationText([citation])
     .slice(1, -1)
     .replace(/^(\d+): /, "source $1, ")}`;

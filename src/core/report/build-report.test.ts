@@ -526,7 +526,7 @@ describe("quoted evidence under each finding", () => {
     expect(note).toEqual({
       head: "Evidence [1: passage 1]",
       quotes: [],
-      remark: "The finding is this source's sentence, verbatim: passage 1 (characters 0–45 of the text read).",
+      remark: "The finding quotes this source word for word: passage 1 (characters 0–45 of the text read).",
     });
     expect(doc.directFindings[0]?.citations[0]?.evidence?.quotes.map((quote) => quote.text)).toEqual([
       "Sony began selling lithium-ion cells in 1991.",

@@ -85,8 +85,9 @@ function relevance(sentence: string, wanted: ReadonlySet<string>, numbers: Reado
 
 /**
  * The spans a citation wants quoted, most wanted first: the best span overall, then the best of
- * each other passage, then the other supporting sentences. Per passage: the named sentence when
- * the passage writes it; else the whole passage when short; else its sentences that share at
+ * each other passage, then the other supporting sentences. Per passage: for a supporting citation
+ * the whole passage when it is short; else the sentences the named words stand in when the passage
+ * writes them (a fact quoted from its source is quoted as it stands); else its sentences that share at
  * least half as much with the item as the best one (at most three); else, when none shares a
  * word, the passage's first sentence (what it opens with, for the reader to judge).
  */
@@ -105,6 +106,12 @@ function wantedSpans(request: EvidenceRequest, chunks: ReadonlyMap<string, Excer
     // Headings are where a passage is, not what it says: never quoted as evidence (unless nothing else is there).
     const prose = all.filter((item) => !isHeading(chunk, normalized, item));
     const sentences = prose.length > 0 ? prose : all;
+    if (request.stance === "supports" && normalized.length <= SHORT_PASSAGE_CHARS) {
+      // Whole, from its first sentence to its last (a heading over it left out).
+      const from = sentences[0]?.start ?? 0;
+      const to = sentences.at(-1)?.end ?? normalized.length;
+      return [{ span: span(from, to), score: relevance(normalized.slice(from, to), wanted, numbers) }];
+    }
     const named = hint === "" ? -1 : normalized.indexOf(hint);
     if (named >= 0) {
       // The whole sentences the named words stand in (a model may name a phrase).
@@ -114,12 +121,6 @@ function wantedSpans(request: EvidenceRequest, chunks: ReadonlyMap<string, Excer
       return [{ span: span(start, end), score: Number.POSITIVE_INFINITY }];
     }
     if (request.stance === "contradicts") return [];
-    if (normalized.length <= SHORT_PASSAGE_CHARS) {
-      // Whole, from its first sentence to its last (a heading over it left out).
-      const from = sentences[0]?.start ?? 0;
-      const to = sentences.at(-1)?.end ?? normalized.length;
-      return [{ span: span(from, to), score: relevance(normalized.slice(from, to), wanted, numbers) }];
-    }
     const scored = sentences.map(({ start, end }) => ({
       span: span(start, end),
       score: relevance(normalized.slice(start, end), wanted, numbers),

@@ -156,7 +156,8 @@ export function synthesizedItems(
     const facts = factsOf.get(itemId) ?? [];
     return (closure.get(itemId) ?? []).map((draft) => {
       const about = facts.filter((fact) => fact.sourceId === draft.sourceId).map((fact) => fact.text);
-      return cite(draft, { about, stance: "supports" });
+      // A fact its passage writes word for word (the offline engine's) is quoted as it stands, whole sentences.
+      return cite(draft, { about, stance: "supports", ...(about.length === 1 ? { hint: about[0] } : {}) });
     });
   };
   const ordered = [...admitted.facts, ...admitted.derivations];
