@@ -5,7 +5,7 @@
  * degradation in the store. Then `faultChecks` on hand-built facts, so that a check that
  * could never fail is caught. The crash fault runs the built CLI: `npm run build` first.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FilesystemArtifactStore } from "../adapters/artifacts/filesystem/filesystem-artifact-store.js";
@@ -14,15 +14,11 @@ import { corpusScopeOpener } from "../adapters/corpus/corpus-scope.js";
 import { createOfflineModel } from "../adapters/models/offline/offline-model.js";
 import { openSqliteStore, type SqliteStore } from "../adapters/store/sqlite/sqlite-store.js";
 import { type Budgets, resolveBudgets } from "../core/budgets.js";
-import {
-  type ArtifactStatus,
-  parseReportDocument,
-  REPORT_SCHEMA_VERSION,
-  type ReportDocument,
-} from "../core/report/report-document.js";
+import { type ArtifactStatus, REPORT_SCHEMA_VERSION, type ReportDocument } from "../core/report/report-document.js";
 import type { RunEvent, RunRequest, SearchCallRecord, SourceRecord } from "../ports/store.js";
 import { crashRunner } from "../shells/cli/eval-command.js";
 import { BIN, EXAMPLE_CORPUS, REPO_ROOT } from "../testing/cli.js";
+import { publishedReport } from "../testing/read-report.js";
 import { tempDir } from "../testing/temp-dir.js";
 import { type EvalCase, loadCases } from "./cases.js";
 import type { EvalRunRow } from "./eval-types.js";
@@ -77,9 +73,7 @@ afterAll(async () => {
 function readDoc(outDir: string): ReportDocument | undefined {
   const file = join(outDir, "report.json");
   if (!existsSync(file)) return undefined;
-  const parsed = parseReportDocument(JSON.parse(readFileSync(file, "utf8")));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
+  return publishedReport(file);
 }
 
 /** Runs `fault` ("none": a clean run) for both strategies through runEvaluation. */

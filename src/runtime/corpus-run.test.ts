@@ -7,8 +7,7 @@ import { systemClock } from "../adapters/clock/system-clock.js";
 import { corpusScopeOpener } from "../adapters/corpus/corpus-scope.js";
 import { openSqliteStore } from "../adapters/store/sqlite/sqlite-store.js";
 import { resolveBudgets } from "../core/budgets.js";
-import { parseReportDocument } from "../core/report/report-document.js";
-import { readHtml, readMarkdown } from "../testing/read-report.js";
+import { publishedReport, readHtml, readMarkdown } from "../testing/read-report.js";
 import { tempDir } from "../testing/temp-dir.js";
 import { createRuntime } from "./runtime.js";
 
@@ -69,9 +68,8 @@ describe("a run over large documents", () => {
         expect(source.content.length).toBeLessThanOrEqual(50_000);
         for (const chunk of source.chunks) expect(source.content.slice(chunk.start, chunk.end)).toBe(chunk.text);
       }
-      const parsed = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-      if (!parsed.ok) throw new Error(parsed.error);
-      const doc = parsed.value;
+      const parsed = publishedReport(join(out, "report.json"));
+      const doc = parsed;
       let total = 0;
       for (const card of doc.sourceCards) {
         const chars = card.excerpts.reduce((sum, excerpt) => sum + excerpt.text.length, 0);

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { UserError } from "../core/errors.js";
-import { parseReportDocument } from "../core/report/report-document.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
+import { publishedReport } from "../testing/read-report.js";
 import { type RuntimeFixture, runtimeFixture } from "../testing/runtime-fixture.js";
 
 const fixtures: RuntimeFixture[] = [];
@@ -21,9 +21,7 @@ const make = (...args: Parameters<typeof runtimeFixture>): RuntimeFixture => {
 const QUESTION = "lithium battery cathode energy";
 
 function readJsonReport(outDir: string) {
-  const parsed = parseReportDocument(JSON.parse(readFileSync(join(outDir, "report.json"), "utf8")));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
+  return publishedReport(join(outDir, "report.json"));
 }
 
 describe("a pipeline run", () => {

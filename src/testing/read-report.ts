@@ -2,8 +2,10 @@
  * Reads a rendered report back into its items, so tests can check that the Markdown and
  * HTML projections carry the same content and citations.
  */
+import { readFileSync } from "node:fs";
 import { JSDOM } from "jsdom";
 import { unescapeMarkdown } from "../core/render/markdown.js";
+import { parseReportDocument, type ReportDocument } from "../core/report/report-document.js";
 
 /** One citation's evidence under an item, as shown: "Evidence [1: passage 4]", its quotes, and the remark. */
 export interface ReadEvidence {
@@ -202,4 +204,11 @@ export function readHtml(html: string): ReadBack {
   } finally {
     dom.window.close();
   }
+}
+
+/** The ReportDocument a run published in `file` (a report.json), parsed; throws with the schema's complaint. */
+export function publishedReport(file: string): ReportDocument {
+  const parsed = parseReportDocument(JSON.parse(readFileSync(file, "utf8")));
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.value;
 }

@@ -3,14 +3,13 @@
  * loop, a compression bomb, a binary served as HTML and a wrongly declared charset sit among
  * good pages. The run stays bounded, records each failure, and publishes the good sources.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { createGzip } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveBudgets } from "../../core/budgets.js";
-import { parseReportDocument } from "../../core/report/report-document.js";
 import { createRuntime } from "../../runtime/runtime.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { tempDir } from "../../testing/temp-dir.js";
 import { FilesystemArtifactStore } from "../artifacts/filesystem/filesystem-artifact-store.js";
 import { systemClock } from "../clock/system-clock.js";
@@ -176,11 +175,10 @@ describe("a web run over hostile pages", () => {
     expect(failed.some((anchor) => anchor.endsWith("/binary"))).toBe(true);
     expect(failed.some((anchor) => anchor.endsWith("/drip"))).toBe(true);
     expect(failed.some((anchor) => anchor.endsWith("/bomb"))).toBe(true);
-    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-    if (!doc.ok) throw new Error(doc.error);
-    expect(doc.value.status).toBe("source-backed");
-    expect(doc.value.acquisitionBoundaries.some((line) => /of 8 documents could not be read/.test(line))).toBe(true);
-    expect(JSON.stringify(doc.value)).not.toMatch(/ExternalServiceError|ECONN|redirect/);
+    const doc = publishedReport(join(out, "report.json"));
+    expect(doc.status).toBe("source-backed");
+    expect(doc.acquisitionBoundaries.some((line) => /of 8 documents could not be read/.test(line))).toBe(true);
+    expect(JSON.stringify(doc)).not.toMatch(/ExternalServiceError|ECONN|redirect/);
   });
 
   it("with --search auto and no SearXNG, searches DuckDuckGo and Wikipedia, publishes when Wikipedia is down, and says so", async () => {
@@ -231,13 +229,12 @@ describe("a web run over hostile pages", () => {
       outDir: out,
     });
     expect(outcome.status).toBe("finished");
-    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-    if (!doc.ok) throw new Error(doc.error);
-    expect(doc.value.boundary.scope).toBe(
+    const doc = publishedReport(join(out, "report.json"));
+    expect(doc.boundary.scope).toBe(
       "the web, searched with DuckDuckGo and Wikipedia (auto: SearXNG at 127.0.0.1:9 did not answer)",
     );
-    expect(doc.value.sources.map((source) => source.url)).toEqual([`${origin}/good-1`]);
-    expect(doc.value.acquisitionBoundaries.join(" ")).toMatch(/answered by only some of (its|their) search providers/);
+    expect(doc.sources.map((source) => source.url)).toEqual([`${origin}/good-1`]);
+    expect(doc.acquisitionBoundaries.join(" ")).toMatch(/answered by only some of (its|their) search providers/);
     const events = await store.listEvents(outcome.runId);
     expect(events.find((event) => event.type === "scope-prepared")?.data).toMatchObject({
       provider: "duckduckgo,wikipedia",

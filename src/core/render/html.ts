@@ -58,13 +58,24 @@ a{color:var(--accent)}
 @media print{body{font-size:11pt;background:#fff;color:#000}main{max-width:none;padding:0}.notice,blockquote{background:none;border:1px solid #999}a{color:#000}a[href]::after{content:" (" attr(href) ")";font-size:.85em}a.cite::after,a.open-at::after,.evidence-print a::after{content:none}h2,h3{break-after:avoid}blockquote{break-inside:avoid}details.evidence{display:none}.evidence-print{display:block}}
 `;
 
-function location(source: SourceEntry): string {
-  if (source.url !== undefined && SAFE_URL.test(source.url)) {
-    return `<a href="${escapeHtml(source.url)}" rel="noopener noreferrer nofollow">${escapeHtml(source.url)}</a>`;
-  }
-  if (source.path !== undefined) return `<code>${escapeHtml(source.path)}</code>`;
-  return "";
+/** Whether `url` may be a link's target: http(s) only (never `javascript:`, `data:`, a path). */
+export const isSafeUrl = (url: string): boolean => SAFE_URL.test(url);
+
+/** A link to `href` (already checked); one that leaves the page shares nothing with where it goes. */
+function link(href: string, label: string, options: { className?: string; external: boolean }): string {
+  const className = options.className ? ` class="${options.className}"` : "";
+  const rel = options.external ? ' rel="noopener noreferrer nofollow"' : "";
+  return `<a${className} href="${escapeHtml(href)}"${rel}>${escapeHtml(label)}</a>`;
 }
+
+/** A source's location as the pages show it: an http(s) URL as a link, anything else (a path) as code, "" as nothing. */
+export function locationHtml(location: string): string {
+  if (location === "") return "";
+  if (isSafeUrl(location)) return link(location, location, { external: true });
+  return `<code>${escapeHtml(location)}</code>`;
+}
+
+const location = (source: SourceEntry): string => locationHtml(source.url ?? source.path ?? "");
 
 /** How a page that shows a report links into Assay's stored copy of a source (the web UI's source view). */
 export interface ReportLinks {
@@ -79,7 +90,7 @@ export interface ReportLinks {
 function openAt(source: SourceEntry, quotes: readonly Quote[], links: ReportLinks): string | undefined {
   const [first] = quotes;
   if (links.sourceView) return links.sourceView(source.number, first?.passage);
-  if (source.url !== undefined && SAFE_URL.test(source.url) && first) return textFragmentUrl(source.url, quotes);
+  if (source.url !== undefined && isSafeUrl(source.url) && first) return textFragmentUrl(source.url, quotes);
   return undefined;
 }
 
@@ -88,16 +99,16 @@ function quotedAt(source: SourceEntry, quotes: readonly Quote[] | undefined, lin
   if (!quotes || quotes.length === 0) return "";
   const href = openAt(source, quotes, links);
   const places = spokenList(quotes.map(quotePlace));
-  const link = href
-    ? ` <a class="open-at" href="${escapeHtml(href)}"${links.sourceView ? "" : ' rel="noopener noreferrer nofollow"'}>open at the quoted words</a>`
+  const open = href
+    ? ` ${link(href, "open at the quoted words", { className: "open-at", external: !links.sourceView })}`
     : "";
-  return ` <span class="quoted-at">· quoted from <span class="places">${escapeHtml(places)}</span>${link}</span>`;
+  return ` <span class="quoted-at">· quoted from <span class="places">${escapeHtml(places)}</span>${open}</span>`;
 }
 
 function sourceItem(source: SourceEntry, quotes: readonly Quote[] | undefined, links: ReportLinks): string {
   const view =
     links.sourceView && !quotes?.length
-      ? ` <a class="open-at" href="${escapeHtml(links.sourceView(source.number))}">the text read</a>`
+      ? ` ${link(links.sourceView(source.number), "the text read", { className: "open-at", external: false })}`
       : "";
   return `<li id="source-${source.number}" value="${source.number}"><span class="title">${escapeHtml(source.title)}</span> — <span class="where">${location(source)}</span> <span class="meta">(read <time datetime="${escapeHtml(source.capturedAt)}">${escapeHtml(readableTime(source.capturedAt))}</time>${source.listedAs === undefined ? "" : `; <span class="listed" title="as a search listed it: discovery metadata, not evidence">listed as: ${escapeHtml(source.listedAs)}</span>`})</span>${quotedAt(source, quotes, links)}${view}</li>`;
 }
@@ -110,9 +121,7 @@ function sourceItem(source: SourceEntry, quotes: readonly Quote[] | undefined, l
 function evidenceContent(note: EvidenceNote, source: SourceEntry | undefined, links: ReportLinks): string {
   const open = (quotes: readonly Quote[]): string => {
     const href = source ? openAt(source, quotes, links) : undefined;
-    return href
-      ? ` · <a class="open-at" href="${escapeHtml(href)}"${links.sourceView ? "" : ' rel="noopener noreferrer nofollow"'}>open at these words</a>`
-      : "";
+    return href ? ` · ${link(href, "open at these words", { className: "open-at", external: !links.sourceView })}` : "";
   };
   const quotes = note.verbatim
     ? []
@@ -238,7 +247,7 @@ export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string
       );
       for (const excerpt of card.excerpts) {
         body.push(
-          `<blockquote><p>${excerpt.cutStart ? "… " : ""}${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>passage ${excerpt.passage} of ${excerpt.passages} <a href="#source-${source.number}">[${source.number}]</a>${links.sourceView ? ` · <a class="open-at" href="${escapeHtml(links.sourceView(source.number, excerpt.passage))}">open at the passage</a>` : ""}</footer></blockquote>`,
+          `<blockquote><p>${excerpt.cutStart ? "… " : ""}${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>passage ${excerpt.passage} of ${excerpt.passages} <a href="#source-${source.number}">[${source.number}]</a>${links.sourceView ? ` · ${link(links.sourceView(source.number, excerpt.passage), "open at the passage", { className: "open-at", external: false })}` : ""}</footer></blockquote>`,
         );
       }
       body.push(`</article>`);

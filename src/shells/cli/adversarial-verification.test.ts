@@ -9,8 +9,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { unescapeMarkdown } from "../../core/render/markdown.js";
-import { parseReportDocument, type ReportDocument } from "../../core/report/report-document.js";
+import type { ReportDocument } from "../../core/report/report-document.js";
 import { runCli } from "../../testing/cli.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
@@ -109,9 +110,8 @@ async function research(
     home: dir.path,
   });
   expect(result.code, result.stderr).toBe(0);
-  const parsed = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return { doc: parsed.value, markdown: readFileSync(join(out, "report.md"), "utf8") };
+  const parsed = publishedReport(join(out, "report.json"));
+  return { doc: parsed, markdown: readFileSync(join(out, "report.md"), "utf8") };
 }
 
 const findingsOf = (doc: ReportDocument) => [...doc.directFindings, ...doc.findings];

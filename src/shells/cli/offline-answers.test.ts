@@ -3,12 +3,11 @@
  * for findings (issue 20, in part): the report quotes the figure of the change it asks about,
  * with the sentence that figure's "It" refers to, and never a sentence that points back alone.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { pointsBack } from "../../adapters/models/offline/sentence-extraction.js";
-import { parseReportDocument } from "../../core/report/report-document.js";
 import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
@@ -30,9 +29,8 @@ describe("the offline engine on a broad question", () => {
       home: dir.path,
     });
     expect(result.code, result.stderr).toBe(0);
-    const parsed = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-    if (!parsed.ok) throw new Error(parsed.error);
-    const findings = [...parsed.value.directFindings, ...parsed.value.findings].map((finding) => finding.text);
+    const parsed = publishedReport(join(out, "report.json"));
+    const findings = [...parsed.directFindings, ...parsed.findings].map((finding) => finding.text);
     const fall = findings.find((text) => text.includes("fallen by about 97 percent"));
     // "It found that … 97 percent" is quoted with the sentence that says what "it" is.
     expect(fall, findings.join("\n")).toMatch(/^A study by Micah Ziegler and Jessika Trancik .* It found that/);

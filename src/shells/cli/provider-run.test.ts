@@ -4,13 +4,12 @@
  * what it was sent: it quotes the first sentence of the first chunks it was shown.
  */
 
-import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseReportDocument } from "../../core/report/report-document.js";
 import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -124,11 +123,10 @@ describe("assay run with a provider model", () => {
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ status: "finished", artifactStatus: "synthesized" });
       expect(provider.seen.map((request) => request.path)).toEqual([testCase.path, testCase.path]);
-      const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-      if (!doc.ok) throw new Error(doc.error);
-      expect(doc.value.directFindings.length).toBe(3);
-      expect(doc.value.gaps.map((gap) => gap.text)).toEqual(["The sources do not give production volumes."]);
-      expect(doc.value.producedBy).toContain(testCase.spec);
+      const doc = publishedReport(join(out, "report.json"));
+      expect(doc.directFindings.length).toBe(3);
+      expect(doc.gaps.map((gap) => gap.text)).toEqual(["The sources do not give production volumes."]);
+      expect(doc.producedBy).toContain(testCase.spec);
       const show = JSON.parse((await runCli(["runs", "show", "1", "--json"], { home: dir.path })).stdout) as {
         run: { request: { model: string } };
         searches: { origin: string }[];

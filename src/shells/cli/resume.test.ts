@@ -4,12 +4,11 @@
  * started to publish. The kill comes when the k-th source's event is heard; sources fetched
  * at the same moment may share its commit (the store group-commits), so at least k are kept.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseReportDocument } from "../../core/report/report-document.js";
 import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
@@ -84,11 +83,10 @@ describe("assay resume after SIGKILL", () => {
       const anchors = after.map((row) => row.canonical_anchor);
       expect(new Set(anchors).size).toBe(anchors.length);
 
-      const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-      if (!doc.ok) throw new Error(doc.error);
-      const listedIds = [...doc.value.sources, ...doc.value.reviewedSources].map((source) => source.id).sort();
+      const doc = publishedReport(join(out, "report.json"));
+      const listedIds = [...doc.sources, ...doc.reviewedSources].map((source) => source.id).sort();
       expect(listedIds).toEqual(after.map((row) => row.id));
-      expect(doc.value.preliminary).toBe(false);
+      expect(doc.preliminary).toBe(false);
 
       const events = JSON.parse(
         (await runCli(["runs", "show", "1", "--db", db, "--json"], { home: dir.path })).stdout,
@@ -121,9 +119,8 @@ describe("assay resume after SIGKILL", () => {
     const types = show.events.map((event) => event.type);
     expect(types.filter((type) => type === "generation-started")).toHaveLength(2);
     expect(types).toContain("synthesis-reused");
-    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-    if (!doc.ok) throw new Error(doc.error);
-    expect(doc.value.directFindings.length).toBeGreaterThan(0);
+    const doc = publishedReport(join(out, "report.json"));
+    expect(doc.directFindings.length).toBeGreaterThan(0);
   });
 
   it("refuses to resume a finished run", async () => {

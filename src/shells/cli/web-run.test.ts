@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseReportDocument } from "../../core/report/report-document.js";
 import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -202,13 +202,12 @@ describe("assay run --web", () => {
       "3",
     ]);
     expect(result.code, result.stderr).toBe(0);
-    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-    if (!doc.ok) throw new Error(doc.error);
-    const all = [...doc.value.sources, ...doc.value.reviewedSources];
+    const doc = publishedReport(join(out, "report.json"));
+    const all = [...doc.sources, ...doc.reviewedSources];
     expect(all.length).toBe(3);
     for (const source of all) expect(source.url?.startsWith(`${origin}/articles/`)).toBe(true);
     expect(all.map((source) => source.url)).toContain(`${origin}/articles/oxford-1980.html`);
-    expect(doc.value.boundary.scope).toBe("the web, searched with SearXNG");
+    expect(doc.boundary.scope).toBe("the web, searched with SearXNG");
     // The report language reaches SearXNG; every search asked for JSON.
     expect(searches.length).toBeGreaterThan(0);
     expect(searches.every((params) => params.get("language") === "en" && params.get("format") === "json")).toBe(true);
@@ -216,8 +215,8 @@ describe("assay run --web", () => {
     expect(html).toContain(`href="${origin}/articles/`);
     expect(html).not.toContain("ignore previous instructions");
     // A cited page opens at the words quoted from it: a text fragment made of the quote's own words.
-    const [cited] = doc.value.sources;
-    const quoted = [...doc.value.directFindings, ...doc.value.findings]
+    const [cited] = doc.sources;
+    const quoted = [...doc.directFindings, ...doc.findings]
       .flatMap((finding) => finding.citations)
       .find((citation) => citation.sourceId === cited?.id)?.evidence?.quotes[0];
     const fragment = new RegExp(`href="(${origin}/articles/[^"#]+#:~:text=[^"]+)"`).exec(html)?.[1] ?? "";
@@ -278,10 +277,9 @@ describe("assay run --web", () => {
       "3",
     ]);
     expect(result.code, result.stderr).toBe(0);
-    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-    if (!doc.ok) throw new Error(doc.error);
-    expect(doc.value.boundary.scope).toBe("the web, searched with SearXNG and Wikipedia");
-    const all = [...doc.value.sources, ...doc.value.reviewedSources];
+    const doc = publishedReport(join(out, "report.json"));
+    expect(doc.boundary.scope).toBe("the web, searched with SearXNG and Wikipedia");
+    const all = [...doc.sources, ...doc.reviewedSources];
     expect(all.length).toBe(3);
     for (const source of all) expect(source.url?.startsWith(`${origin}/articles/`)).toBe(true);
     const show = await shown<{
@@ -323,10 +321,9 @@ describe("assay run --web", () => {
     expect(requested).toEqual(
       new Set([`${origin}/articles/oxford-1980.html`, "https://pubmed.ncbi.nlm.nih.gov/6543210/"]),
     );
-    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-    if (!doc.ok) throw new Error(doc.error);
-    expect(doc.value.boundary.scope).toBe("the web, searched with OpenAlex and PubMed");
-    const listed = [...doc.value.sources, ...doc.value.reviewedSources].find(
+    const doc = publishedReport(join(out, "report.json"));
+    expect(doc.boundary.scope).toBe("the web, searched with OpenAlex and PubMed");
+    const listed = [...doc.sources, ...doc.reviewedSources].find(
       (source) => source.url === `${origin}/articles/oxford-1980.html`,
     );
     expect(listed?.listedAs).toBe(
@@ -355,10 +352,9 @@ describe("assay run --web", () => {
     );
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: "finished", artifactStatus: "synthesized" });
-    const doc = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
-    if (!doc.ok) throw new Error(doc.error);
-    expect(doc.value.boundary.scope).toBe(`the local folder “${EXAMPLE_CORPUS}” and the web, searched with SearXNG`);
-    const all = [...doc.value.sources, ...doc.value.reviewedSources];
+    const doc = publishedReport(join(out, "report.json"));
+    expect(doc.boundary.scope).toBe(`the local folder “${EXAMPLE_CORPUS}” and the web, searched with SearXNG`);
+    const all = [...doc.sources, ...doc.reviewedSources];
     const web = all.filter((source) => source.url?.startsWith(`${origin}/articles/`));
     const folder = all.filter((source) => source.path !== undefined);
     expect(web.length).toBeGreaterThan(0);
@@ -367,7 +363,7 @@ describe("assay run --web", () => {
     for (const source of all) expect((source.url === undefined) !== (source.path === undefined)).toBe(true);
     // Findings cite sources of both kinds.
     const cited = new Set(
-      [...doc.value.directFindings, ...doc.value.findings].flatMap((finding) =>
+      [...doc.directFindings, ...doc.findings].flatMap((finding) =>
         finding.citations.map((citation) => citation.sourceId),
       ),
     );

@@ -25,7 +25,7 @@ import {
   type Transition,
 } from "../../core/investigative/types.js";
 import { readableTime } from "../../core/render/format.js";
-import { escapeHtml } from "../../core/render/html.js";
+import { escapeHtml, locationHtml } from "../../core/render/html.js";
 import type { NotesVersion, StoredInvestigation } from "../../ports/investigation-store.js";
 
 /** What the Investigation page shows: the stored rows, the notes versions (any order) and when the run ended. */
@@ -62,8 +62,6 @@ export const INVESTIGATION_CSS = `
 pre.notes{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--card);border:1px solid var(--rule);border-radius:4px;padding:.75rem;font-size:.85rem}
 `;
 
-const SAFE_URL = /^https?:\/\//i;
-
 const text = (value: string): string => escapeHtml(value);
 
 const badge = (status: string): string =>
@@ -85,15 +83,6 @@ function table(caption: string, headers: readonly string[], rows: readonly strin
 const row = (cells: readonly string[]): string => `<tr>${cells.map((cell) => `<td>${cell}</td>`).join("")}</tr>`;
 
 const empty = (message: string): string => `<p class="meta">${message}</p>`;
-
-/** A source location: an http(s) URL as a link, anything else as code. */
-function locationHtml(location: string): string {
-  if (location === "") return "";
-  if (SAFE_URL.test(location)) {
-    return `<a href="${text(location)}" rel="noopener noreferrer nofollow">${text(location)}</a>`;
-  }
-  return `<code>${text(location)}</code>`;
-}
 
 /** The cited sources by title with their location, an unknown id as the id; `—` when none. */
 function sourceList(ids: readonly string[], sources: ReadonlyMap<string, LedgerSource>): string {

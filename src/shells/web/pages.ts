@@ -5,7 +5,7 @@
  */
 
 import { readableTime } from "../../core/render/format.js";
-import { escapeHtml as e, reportBody } from "../../core/render/html.js";
+import { escapeHtml as e, locationHtml, reportBody } from "../../core/render/html.js";
 import type { ReportDocument, SourceEntry } from "../../core/report/report-document.js";
 import { describeCost, formatUsd, runCost } from "../../core/usage.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
@@ -27,14 +27,6 @@ const statusBadge = (status: RunView["status"]): string =>
   `<span class="badge status-${status}">${STATUS_TEXT[status]}</span>`;
 
 const when = (iso: string): string => (iso === "" ? "" : `<time datetime="${e(iso)}">${e(readableTime(iso))}</time>`);
-
-const SAFE_URL = /^https?:\/\//i;
-
-/** A source location: a link for http(s) addresses, plain text for anything else (paths, `javascript:`…). */
-const locationHtml = (anchor: string): string =>
-  SAFE_URL.test(anchor)
-    ? `<a href="${e(anchor)}" rel="noopener noreferrer nofollow">${e(anchor)}</a>`
-    : `<code>${e(anchor)}</code>`;
 
 export function loginPage(options: { next: string; error?: string; token?: string }): string {
   const error = options.error ? `<p class="error-summary" role="alert" id="token-error">${e(options.error)}</p>` : "";

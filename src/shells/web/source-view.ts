@@ -4,7 +4,7 @@
  * links land here, at the passage (`#passage-4`). Every text is escaped.
  */
 import { quotedPlaces, readableTime } from "../../core/render/format.js";
-import { escapeHtml as e } from "../../core/render/html.js";
+import { escapeHtml as e, locationHtml } from "../../core/render/html.js";
 import type { ReportDocument, SourceEntry } from "../../core/report/report-document.js";
 
 /** A passage as the store keeps it: its place in the source's stored text and its text. */
@@ -53,12 +53,7 @@ export function sourceViewBody(
   spans: readonly { start: number; end: number }[],
   reportHref: string,
 ): string {
-  const where =
-    entry.url !== undefined && /^https?:\/\//i.test(entry.url)
-      ? `<a href="${e(entry.url)}" rel="noopener noreferrer nofollow">${e(entry.url)}</a>`
-      : entry.path !== undefined
-        ? `<code>${e(entry.path)}</code>`
-        : "";
+  const where = locationHtml(entry.url ?? entry.path ?? "");
   const sections = passages.map((passage) => {
     const end = passage.start + passage.text.length;
     const quoted = spans.some((span) => span.start < end && span.end > passage.start);

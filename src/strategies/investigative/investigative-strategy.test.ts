@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ActState } from "../../core/investigative/loop-tools.js";
 import { TURN_EVENT, type TurnEventData } from "../../core/investigative/turn-events.js";
 import type { InvestigationConfig } from "../../core/investigative/types.js";
-import { parseReportDocument } from "../../core/report/report-document.js";
 import type { ActInput, ActTurn, Generation } from "../../ports/model.js";
 import type { FakeDocument } from "../../testing/fake-scope.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { type RuntimeFixture, runtimeFixture } from "../../testing/runtime-fixture.js";
 import { fail, ScriptedModel, succeed } from "../../testing/scripted-model.js";
 
@@ -75,9 +75,7 @@ const lastText = (input: ActInput): string =>
     .join("\n");
 
 function report(fixture: RuntimeFixture) {
-  const parsed = parseReportDocument(JSON.parse(readFileSync(join(fixture.outDir, "report.json"), "utf8")));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
+  return publishedReport(join(fixture.outDir, "report.json"));
 }
 
 async function turnEvents(fixture: RuntimeFixture, runId: number): Promise<TurnEventData[]> {

@@ -6,14 +6,12 @@
  * decides each reply from the request alone — the tools offered, the tool choice, the
  * previous turn's tool results and the scratchpad — as a model would. No real network.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { toolCompletion, type WireCall } from "../../adapters/models/ai-sdk/__fixtures__/wire-builders.js";
 import { TURN_EVENT, type TurnEventData } from "../../core/investigative/turn-events.js";
 import { EXPLORATION_TOOLS, NOTES_TOOLS, SYNTHESIS_TOOLS } from "../../core/investigative/turns.js";
 import type { InvestigationConfig } from "../../core/investigative/types.js";
-import { parseReportDocument } from "../../core/report/report-document.js";
 import { resolveModel } from "../../shells/cli/model-choice.js";
 import type { FakeDocument } from "../../testing/fake-scope.js";
 import {
@@ -23,6 +21,7 @@ import {
   type SeenRequest,
   startResponder,
 } from "../../testing/loopback-http.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { type RuntimeFixture, runtimeFixture } from "../../testing/runtime-fixture.js";
 
 const fixtures: RuntimeFixture[] = [];
@@ -242,9 +241,7 @@ async function turnEvents(fixture: RuntimeFixture, runId: number): Promise<TurnE
 }
 
 function reportOf(fixture: RuntimeFixture) {
-  const parsed = parseReportDocument(JSON.parse(readFileSync(join(fixture.outDir, "report.json"), "utf8")));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
+  return publishedReport(join(fixture.outDir, "report.json"));
 }
 
 /** Every tool is a function tool whose parameters are a JSON Schema object at the top level. */

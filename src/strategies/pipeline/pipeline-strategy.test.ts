@@ -4,10 +4,10 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOfflineModel } from "../../adapters/models/offline/offline-model.js";
-import { parseReportDocument } from "../../core/report/report-document.js";
 import type { SynthesisOutput } from "../../core/synthesis/proposals.js";
 import type { Model, SynthesisInput } from "../../ports/model.js";
 import { syntheticDocuments } from "../../testing/fake-scope.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { type RuntimeFixture, runtimeFixture } from "../../testing/runtime-fixture.js";
 import { fail, ScriptedModel, succeed } from "../../testing/scripted-model.js";
 
@@ -24,9 +24,7 @@ function make(model: ScriptedModel, fetchLatencyMs = 0): RuntimeFixture {
 }
 
 function report(fixture: RuntimeFixture) {
-  const parsed = parseReportDocument(JSON.parse(readFileSync(join(fixture.outDir, "report.json"), "utf8")));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
+  return publishedReport(join(fixture.outDir, "report.json"));
 }
 
 /** Facts that quote the first sentence of the first two packet chunks, plus one invalid sibling. */

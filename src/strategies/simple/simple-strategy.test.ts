@@ -1,10 +1,9 @@
 /** The simple baseline: a tool-calling loop inside the Host envelope, with a scripted model. */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseReportDocument } from "../../core/report/report-document.js";
 import type { AgentMessage, AgentTurnInput } from "../../ports/model.js";
 import { syntheticDocuments } from "../../testing/fake-scope.js";
+import { publishedReport } from "../../testing/read-report.js";
 import { type RuntimeFixture, runtimeFixture } from "../../testing/runtime-fixture.js";
 import { fail, ScriptedModel, succeed } from "../../testing/scripted-model.js";
 
@@ -26,9 +25,7 @@ const simple = (fixture: RuntimeFixture, budgets = {}) => ({
 });
 
 function report(fixture: RuntimeFixture) {
-  const parsed = parseReportDocument(JSON.parse(readFileSync(join(fixture.outDir, "report.json"), "utf8")));
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.value;
+  return publishedReport(join(fixture.outDir, "report.json"));
 }
 
 const toolMessages = (input: AgentTurnInput) =>

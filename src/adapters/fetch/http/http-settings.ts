@@ -2,10 +2,9 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { setTimeout as delay } from "node:timers/promises";
 import { UserError } from "../../../core/errors.js";
+import { ASSAY_USER_AGENT } from "../../../version.js";
 import type { HostLookup } from "./guarded-connector.js";
 import type { Sleep } from "./host-limiter.js";
-
-export const DEFAULT_USER_AGENT = "Assay/0.1 (research bot)";
 
 export interface HttpFetcherOptions {
   /** Sent on every request; its product token (`Assay`) is the name robots.txt rules are matched against. */
@@ -69,7 +68,7 @@ function positive(name: string, value: number | undefined, fallback: number, all
 
 /** Fills defaults; throws UserError on a nonsensical value. */
 export function resolveSettings(options: HttpFetcherOptions): HttpSettings {
-  const userAgent = (options.userAgent ?? DEFAULT_USER_AGENT).trim();
+  const userAgent = (options.userAgent ?? ASSAY_USER_AGENT).trim();
   if (userAgent === "" || /[\r\n]/.test(userAgent))
     throw new UserError("HTTP fetcher userAgent must be one non-empty line");
   const maxBodyBytes = positive("maxBodyBytes", options.maxBodyBytes, 10 * 1024 * 1024);

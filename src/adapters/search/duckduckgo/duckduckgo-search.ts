@@ -7,6 +7,7 @@
  * (one per 2 s per process) to stay well under what it tolerates.
  */
 import type { SearchHit, SearchOptions, SearchProvider, SearchQuery } from "../../../ports/search-provider.js";
+import { ASSAY_USER_AGENT } from "../../../version.js";
 import { checkWebQuery, parseBaseUrl, type QueryLimits, toHits, webQueryText } from "../web-search-hits.js";
 import { createWebClient, type ReplyReading, type WebRequest, type WebSearchOptions } from "../web-search-http.js";
 import { type DuckDuckGoPage, duckDuckGoPageSchema, isChallengePage, parseDuckDuckGoPage } from "./duckduckgo-wire.js";
@@ -71,7 +72,7 @@ export function createDuckDuckGoSearch(options: DuckDuckGoSearchOptions = {}): S
       const request: WebRequest = {
         url,
         method: "GET",
-        headers: { accept: "text/html", "user-agent": "Assay/0.1 (research tool)" },
+        headers: { accept: "text/html", "user-agent": ASSAY_USER_AGENT },
         redirect: "follow",
       };
       const page = await client.get(request, reading, signal);

@@ -7,12 +7,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
+import { ASSAY_USER_AGENT } from "../../../version.js";
 import { loopbackServers, runSearchContract } from "../search-contract.js";
 import {
   articleUrl,
   createWikipediaSearch,
   WIKIPEDIA_BASE_URL,
-  WIKIPEDIA_USER_AGENT,
   wikipediaBaseUrl,
   wikipediaLanguage,
 } from "./wikipedia-search.js";
@@ -77,8 +77,8 @@ describe("Wikipedia", () => {
       formatversion: "2",
       srprop: "snippet",
     });
-    expect(request?.headers["user-agent"]).toBe(WIKIPEDIA_USER_AGENT);
-    expect(WIKIPEDIA_USER_AGENT).toMatch(/^Assay\/\d+\.\d+\.\d+ \(.+\)$/);
+    expect(request?.headers["user-agent"]).toBe(ASSAY_USER_AGENT);
+    expect(ASSAY_USER_AGENT).toMatch(/^Assay\/\d+\.\d+\.\d+ \(.+\)$/);
     expect(request?.headers.accept).toBe("application/json");
     expect(hits).toEqual([
       {

@@ -10,7 +10,7 @@
  */
 import { UserError } from "../../../core/errors.js";
 import type { SearchHit, SearchOptions, SearchProvider, SearchQuery } from "../../../ports/search-provider.js";
-import { version } from "../../../version.js";
+import { ASSAY_USER_AGENT } from "../../../version.js";
 import { checkWebQuery, parseBaseUrl, plainText, type QueryLimits, toHits, webQueryText } from "../web-search-hits.js";
 import {
   createWebClient,
@@ -30,8 +30,6 @@ import {
 export const WIKIPEDIA_DEFAULT_LANGUAGE = "en";
 /** The English Wikipedia; another language's is `https://<language>.wikipedia.org/`. */
 export const WIKIPEDIA_BASE_URL = "https://en.wikipedia.org/";
-/** Who is asking, as the Wikimedia User-Agent policy asks (a name, a version, what it is). */
-export const WIKIPEDIA_USER_AGENT = `Assay/${version} (evidence-first deep-research tool)`;
 /** `srlimit` accepts 1 to 500. */
 const MAX_SRLIMIT = 500;
 /** CirrusSearch refuses full-text queries longer than 300 characters. */
@@ -146,7 +144,7 @@ export function createWikipediaSearch(options: WikipediaSearchOptions = {}): Sea
       const request: WebRequest = {
         url,
         method: "GET",
-        headers: { accept: "application/json", "user-agent": WIKIPEDIA_USER_AGENT },
+        headers: { accept: "application/json", "user-agent": ASSAY_USER_AGENT },
         redirect: "manual",
       };
       const reply = await client.get(request, reading, signal);
