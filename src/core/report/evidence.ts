@@ -141,15 +141,28 @@ function wantedSpans(request: EvidenceRequest, chunks: ReadonlyMap<string, Excer
   ].map((item) => item.span);
 }
 
-/** Taken spans merged: overlapping or separated by one space, in passage order. */
-function merged(spans: readonly Span[]): Span[] {
+/**
+ * Taken spans merged: overlapping or separated by one space (in passage order), as long as the
+ * merged quote stays within `maxChars`; two that would not are quoted apart.
+ */
+function merged(spans: readonly Span[], maxChars = MAX_QUOTE_CHARS): Span[] {
   const out: Span[] = [];
   for (const span of [...spans].sort((a, b) => a.start - b.start)) {
     const last = out.at(-1);
-    if (last && span.start <= last.end + 1) last.end = Math.max(last.end, span.end);
+    const end = last ? Math.max(last.end, span.end) : 0;
+    if (last && span.start <= last.end + 1 && end - last.start <= maxChars) last.end = end;
     else out.push({ ...span });
   }
   return out;
+}
+
+/**
+ * Characters of one passage that its shown spans put before the reader: their union, with the
+ * one space between two neighbours counted (a citation that quotes both shows it). Merged
+ * without a length cap, so it is never less than what any citation's own quotes show.
+ */
+function shownChars(spans: readonly Span[]): number {
+  return merged(spans, Number.POSITIVE_INFINITY).reduce((sum, span) => sum + span.end - span.start, 0);
 }
 
 function quoteOf(span: Span): Quote {
@@ -167,9 +180,9 @@ function quoteOf(span: Span): Quote {
  * The evidence of each request, in request order (pass them in reading order: what a reader
  * meets first is quoted first). Two rounds share the limits: first every citation's most wanted
  * span, then the rest, so one long finding cannot starve the others. A span already quoted
- * (the same words of the same passage, for another citation) costs nothing again; one that does
- * not fit is cut at a word when enough room is left, else left out; both are counted in
- * `omitted`.
+ * (the same words of the same passage, for another citation) costs nothing again, and one that
+ * overlaps a quoted span costs only its new characters; one that does not fit is cut at a word
+ * when enough room is left, else left out; both are counted in `omitted`.
  */
 export function quoteEvidence(
   requests: readonly EvidenceRequest[],
@@ -185,22 +198,22 @@ export function quoteEvidence(
 
   const take = (index: number, span: Span): void => {
     const chunkShown = shown.get(span.chunk.id) ?? [];
-    if (chunkShown.some((other) => other.start <= span.start && other.end >= span.end)) {
-      taken[index]?.push(span);
-      return;
-    }
+    const before = shownChars(chunkShown);
+    const cost = (candidate: Span) => shownChars([...chunkShown, candidate]) - before;
     const sourceId = requests[index]?.sourceId ?? "";
     const sourceRoom = roomOf.get(sourceId) ?? limits.perSource;
     const room = Math.min(sourceRoom, total, MAX_QUOTE_CHARS);
-    let end = span.end;
-    if (end - span.start > room) {
+    let kept = span;
+    if (cost(kept) > room) {
       omitted[index] = (omitted[index] ?? 0) + 1;
       if (room < MIN_EXCERPT_CHARS) return;
-      end = span.start + cutAtWord(span.normalized.slice(span.start, span.end), room).length;
+      // Two characters kept back: the spaces that may join the cut span to its neighbours.
+      kept = { ...span, end: span.start + cutAtWord(span.normalized.slice(span.start, span.end), room - 2).length };
+      if (cost(kept) > room) return;
     }
-    const kept = { ...span, end };
-    roomOf.set(sourceId, sourceRoom - (end - span.start));
-    total -= end - span.start;
+    const spent = cost(kept);
+    roomOf.set(sourceId, sourceRoom - spent);
+    total -= spent;
     shown.set(span.chunk.id, [...chunkShown, kept]);
     taken[index]?.push(kept);
   };
