@@ -40,6 +40,7 @@ export async function concurrentRunsBench(tempRoot: string, passes: number): Pro
     ["R", "one run alone: wall time", pick((s) => s.oneMs), "ms"],
     ["R1", `${COUNT} runs at once: wall time until the last ends`, pick((s) => s.allMs), "ms"],
     ["R2", "  ratio R1 / R", pick((s) => s.allMs / s.oneMs), "x"],
+    ["R7", "  CPU time of the process per run meanwhile (user + system)", pick((s) => s.cpuMs / s.count), "ms"],
     ["R3", "  event-loop delay p50 meanwhile", pick((s) => s.delayP50), "ms"],
     ["R4", "  event-loop delay p99 meanwhile", pick((s) => s.delayP99), "ms"],
     ["R5", "  event-loop delay max meanwhile", pick((s) => s.delayMax), "ms"],
@@ -53,7 +54,10 @@ export async function concurrentRunsBench(tempRoot: string, passes: number): Pro
   );
   console.log(`
   R/R1  ${SOURCES} sources per run; search and each fetch wait ${LATENCY_MS} ms on real timers; each run
-        appends its events and persists its sources in the shared store (one fsynced commit each)
-        and publishes twice. What the ${COUNT} runs cannot overlap is this thread's synchronous work:
-        commits, report builds, publication. One child process per pass, after one warm-up run.`);
+        appends its events, takes, renews and releases its lease and persists its sources in the
+        shared store (group commit: the writes of one event-loop turn, by every run, share one
+        fsynced commit) and publishes twice. What the ${COUNT} runs cannot overlap is this thread's
+        synchronous work: commits, report builds, publication; R7 is all of the process's CPU
+        (the file system's threads too) over the ${COUNT}. One child process per pass, after one
+        warm-up run.`);
 }

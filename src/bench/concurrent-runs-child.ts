@@ -23,6 +23,8 @@ export interface ConcurrentRunsSample {
   allMs: number;
   count: number;
   finished: number;
+  /** CPU time (user + system) of the process while the `count` runs ran, ms. */
+  cpuMs: number;
   /** Event-loop delay while the `count` runs ran, ms. */
   delayP50: number;
   delayP99: number;
@@ -83,15 +85,18 @@ const oneMs = performance.now() - started;
 const delay = monitorEventLoopDelay({ resolution: 1 });
 delay.enable();
 started = performance.now();
+const cpuBefore = process.cpuUsage();
 const statuses = await Promise.all(Array.from({ length: count }, research));
 const allMs = performance.now() - started;
 delay.disable();
+const cpu = process.cpuUsage(cpuBefore);
 await store.close();
 
 const sample: ConcurrentRunsSample = {
   oneMs,
   allMs,
   count,
+  cpuMs: (cpu.user + cpu.system) / 1e3,
   finished: statuses.filter((status) => status === "finished").length,
   delayP50: delay.percentile(50) / 1e6,
   delayP99: delay.percentile(99) / 1e6,

@@ -1,8 +1,8 @@
 /**
  * Group commit: the small writes a run makes many of (an event, a source, a search call, a
- * status patch) are queued and committed together at the end of the event-loop turn, one
- * transaction and one fsync for every write issued in that turn, by any run sharing the
- * connection. Each write still runs in its own savepoint, so one that fails (a lost lease, a
+ * status patch, its lease taken, renewed and released, the run's own row) are queued and
+ * committed together at the end of the event-loop turn, one transaction and one fsync for
+ * every write issued in that turn, by any run sharing the connection. Each write still runs in its own savepoint, so one that fails (a lost lease, a
  * constraint) is rolled back alone and rejects alone; and each promise resolves only after
  * the shared COMMIT, so "committed before it resolves" holds as for a write of its own. When
  * the COMMIT itself fails (a full disk), every write in the group rejects and none is kept.

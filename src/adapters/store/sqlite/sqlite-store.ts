@@ -115,7 +115,7 @@ export class SqliteStore implements Store, InvestigationStore {
     runId: number,
     claim: { holder: string; now: string; expiresAt: string; replacing?: string },
   ): Promise<LeaseAttempt> {
-    const take = this.db.transaction((): LeaseAttempt => {
+    return groupCommitted(this.db, (): LeaseAttempt => {
       const row = prepared(
         this.db,
         "SELECT status, lease_holder, lease_epoch, lease_expires_at FROM runs WHERE id = ?",
@@ -134,23 +134,26 @@ export class SqliteStore implements Store, InvestigationStore {
       ).run(claim.holder, epoch, claim.expiresAt, claim.now, this.#iso(), runId);
       return { ok: true, lease: { runId, holder: claim.holder, epoch, expiresAt: claim.expiresAt } };
     });
-    return take.immediate();
   }
 
   async renewLease(lease: RunLease, renewal: { now: string; expiresAt: string }): Promise<RunLease | undefined> {
-    const info = prepared(
-      this.db,
-      `UPDATE runs SET lease_expires_at = ?, heartbeat_at = ?
-         WHERE id = ? AND lease_holder = ? AND lease_epoch = ? AND lease_holder <> ''`,
-    ).run(renewal.expiresAt, renewal.now, lease.runId, lease.holder, lease.epoch);
+    const info = await groupCommitted(this.db, () =>
+      prepared(
+        this.db,
+        `UPDATE runs SET lease_expires_at = ?, heartbeat_at = ?
+           WHERE id = ? AND lease_holder = ? AND lease_epoch = ? AND lease_holder <> ''`,
+      ).run(renewal.expiresAt, renewal.now, lease.runId, lease.holder, lease.epoch),
+    );
     return info.changes === 1 ? { ...lease, expiresAt: renewal.expiresAt } : undefined;
   }
 
   async releaseLease(lease: RunLease): Promise<void> {
-    prepared(
-      this.db,
-      "UPDATE runs SET lease_holder = '', lease_expires_at = '' WHERE id = ? AND lease_holder = ? AND lease_epoch = ?",
-    ).run(lease.runId, lease.holder, lease.epoch);
+    await groupCommitted(this.db, () =>
+      prepared(
+        this.db,
+        "UPDATE runs SET lease_holder = '', lease_expires_at = '' WHERE id = ? AND lease_holder = ? AND lease_epoch = ?",
+      ).run(lease.runId, lease.holder, lease.epoch),
+    );
   }
 
   #iso(): string {
@@ -162,25 +165,27 @@ export class SqliteStore implements Store, InvestigationStore {
     options: { originAt: string; worker: string; userId?: string },
   ): Promise<RunRecord> {
     const now = this.#iso();
-    const info = prepared(
-      this.db,
-      `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, options, origin_at, worker,
+    const info = await groupCommitted(this.db, () =>
+      prepared(
+        this.db,
+        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, options, origin_at, worker,
            user_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      request.question,
-      request.language,
-      request.strategy,
-      request.model,
-      JSON.stringify(request.scope),
-      JSON.stringify(request.budgets),
-      request.outDir,
-      runOptionsOf(request),
-      options.originAt,
-      options.worker,
-      options.userId ?? "local",
-      now,
-      now,
+      ).run(
+        request.question,
+        request.language,
+        request.strategy,
+        request.model,
+        JSON.stringify(request.scope),
+        JSON.stringify(request.budgets),
+        request.outDir,
+        runOptionsOf(request),
+        options.originAt,
+        options.worker,
+        options.userId ?? "local",
+        now,
+        now,
+      ),
     );
     const run = await this.getRun(Number(info.lastInsertRowid));
     if (!run) throw new StoreError("the run just created cannot be read back");
