@@ -51,9 +51,20 @@ export class FakeSearch implements SearchProvider {
   readonly name = "fake";
   readonly calls: SearchQuery[] = [];
   readonly #options: FakeScopeOptions;
+  /** Each document's distinct terms, worked out once (a remote index would not spend our CPU). */
+  readonly #terms = new Map<FakeDocument, readonly string[]>();
 
   constructor(options: FakeScopeOptions) {
     this.#options = options;
+  }
+
+  #termsOf(document: FakeDocument): readonly string[] {
+    let terms = this.#terms.get(document);
+    if (!terms) {
+      terms = keyTerms(`${document.title} ${document.text}`);
+      this.#terms.set(document, terms);
+    }
+    return terms;
   }
 
   checkQuery(query: SearchQuery): string | undefined {
@@ -65,11 +76,11 @@ export class FakeSearch implements SearchProvider {
     await wait(this.#options.searchLatencyMs ?? 0, this.#options, options.signal);
     if (this.#options.searchError) throw this.#options.searchError;
     if (this.#options.searchFails) throw new Error("fake search is down");
-    const terms = keyTerms(query.kind === "text" ? query.text : query.pattern);
+    const terms = new Set(keyTerms(query.kind === "text" ? query.text : query.pattern));
     return this.#options.documents
       .map((document) => ({
         document,
-        score: keyTerms(`${document.title} ${document.text}`).filter((term) => terms.includes(term)).length,
+        score: this.#termsOf(document).filter((term) => terms.has(term)).length,
       }))
       .filter((entry) => entry.score > 0)
       .sort((a, b) => b.score - a.score || a.document.path.localeCompare(b.document.path))
