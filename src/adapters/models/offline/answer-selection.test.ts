@@ -97,3 +97,41 @@ describe("the context rule", () => {
     );
   });
 });
+
+describe("bridges", () => {
+  it("a sentence full of names lifts the sources it leads to, not itself above the answer", () => {
+    const sources = [
+      packet(
+        "s_001",
+        "Evening Lantern (song)",
+        '"Evening Lantern" is a duet by Mara Quist and Tobias Quist. It was released by Copper Records in 1950. ' +
+          "They recorded it with Hal Brenner producing at Copper Studios in Dayton on May 2, 1950 and were backed by " +
+          "Lena Ortiz (fiddle), Walt Ferris (steel guitar), Gus Tanner (lead guitar), Cy Moorland (mandolin), Jed " +
+          "Pike (rhythm guitar), and Omar Dale (bass). Mara was six months pregnant at the time of the recording. By " +
+          "May 1950 it had sold 700 copies.",
+      ),
+      packet(
+        "s_002",
+        "Mara Quist",
+        "Mara Quist (1923 – 1975) was an American singer known as the first wife of Tobias Quist and the mother of " +
+          "Tobias Quist Jr.",
+      ),
+      packet(
+        "s_003",
+        "River Hymn",
+        '"River Hymn" is a hymn by Tobias Quist. It was recorded at Copper Studios with Lena Ortiz (fiddle), Walt ' +
+          "Ferris (steel guitar) and Omar Dale (bass), and sold well in Dayton.",
+      ),
+    ];
+    const output = extractiveSynthesis(
+      'Who was Mara Quist pregnant with during the recording of "Evening Lantern"?',
+      sources,
+    );
+    const texts = output.facts.map((fact) => fact.text);
+    expect(
+      texts.some((text) => text.includes("Mara was six months pregnant at the time of the recording.")),
+      texts.join("\n"),
+    ).toBe(true);
+    expect(output.facts.map((fact) => fact.sourceId)).toContain("s_002");
+  });
+});

@@ -55,6 +55,28 @@ function shapeFactor(name: string, quoted: boolean): number {
   return 1;
 }
 
+/** Words written in lower case somewhere in `text`, as written. */
+const lowerCaseWords = (text: string): Set<string> =>
+  new Set(text.match(/(?<![\p{L}\p{N}])\p{Ll}[\p{Ll}'’-]*/gu) ?? []);
+
+/** Acronyms are short: a word in capitals this long is a word written in capitals. */
+const LONG_CAPITALS = 7;
+
+/**
+ * `name` without its leading words in capitals that the sources also write in lower case, or
+ * that are too long for an acronym ("OBJECTIVE", "CONCLUSIONS AND RELEVANCE" before a
+ * sentence): a section label or emphasis, not part of a name. Acronyms ("KLF4", "NASA") stay.
+ * `label` says whether any was taken off ('' is left of a name that was all label).
+ */
+function withoutLabel(name: string, lower: ReadonlySet<string>): { text: string; label: boolean } {
+  const words = name.split(/\s+/);
+  let start = 0;
+  const isLabel = (word: string): boolean =>
+    /^\p{Lu}{2,}$/u.test(word) && (word.length >= LONG_CAPITALS || lower.has(word.toLowerCase()));
+  while (start < words.length && isLabel(words[start] ?? "")) start++;
+  return { text: words.slice(start).join(" "), label: start > 0 };
+}
+
 /** Rank weights of the bootstrap sources read for feedback (the first three, best first). */
 const SOURCE_WEIGHTS = [1, 0.5, 0.3];
 
@@ -71,6 +93,7 @@ export function feedbackNames(profile: RequestProfile, bootstrap: readonly Packe
   const found = new Map<string, { name: string; gains: number[]; context: ReadonlySet<string>; order: number }>();
   let order = 0;
   const salient = [...profile.salient];
+  const lower = lowerCaseWords(bootstrap.flatMap((source) => source.chunks.map((chunk) => chunk.text)).join(" "));
   bootstrap.slice(0, SOURCE_WEIGHTS.length).forEach((source, rank) => {
     const text = source.chunks.map((chunk) => chunk.text).join("\n\n");
     const context = stemSet(`${source.title} ${text}`);
@@ -80,7 +103,11 @@ export function feedbackNames(profile: RequestProfile, bootstrap: readonly Packe
     const sentences = splitSentences(text);
     const names = sentences.map((sentence) => [
       ...quotedIn(sentence.text).map((phrase) => ({ text: phrase, initial: false, quoted: true })),
-      ...namesIn(sentence.text).map((name) => ({ ...name, quoted: false })),
+      ...namesIn(sentence.text).flatMap((found) => {
+        // What follows a label opens its sentence: "OBJECTIVE Folate" is the word "Folate".
+        const { text, label } = withoutLabel(found.text, lower);
+        return text === "" ? [] : [{ text, initial: found.initial || label, quoted: false }];
+      }),
     ]);
     // A single capitalised word that only ever starts a sentence is probably not a name.
     const midSentence = new Set(names.flat().flatMap((name) => (name.initial ? [] : [normalizePhrase(name.text)])));

@@ -180,8 +180,13 @@ const overlapScore = (stems: ReadonlySet<string>, weights: Weights): number => {
   return score;
 };
 
-function scoreAll(candidates: Candidate[], weights: Weights, phrases: readonly [string, number][]): void {
+function scoreAll(
+  candidates: Candidate[],
+  weightsOf: (sourceId: string) => Weights,
+  phrases: readonly [string, number][],
+): void {
   for (const candidate of candidates) {
+    const weights = weightsOf(candidate.sourceId);
     let match = overlapScore(candidate.stems, weights);
     for (const [phrase, bonus] of phrases) if (candidate.normalized.includes(phrase)) match += bonus;
     const related = match > 0 || candidate.lead;
@@ -236,17 +241,25 @@ function requestWeights(profile: RequestProfile, idf: (term: string) => number):
   return new Map(profile.stems.map((term) => [term, idf(term) * (profile.salient.has(term) ? 1.5 : 1)]));
 }
 
-/** Names in the best sentences that the request does not mention, as extra weighted terms. */
-function bridgeWeights(
+/**
+ * Names in the best sentences that the request does not mention, as extra weighted terms, each
+ * with the sources whose sentences named it: a bridge leads to another source, so a name adds
+ * nothing to the sentences of the only source that names it (a sentence full of names would
+ * otherwise lift itself).
+ */
+function bridgeTerms(
   best: readonly Candidate[],
   request: Weights,
   idf: (term: string) => number,
-): Map<string, number> {
-  const bridge = new Map<string, number>();
+): Map<string, { weight: number; sources: Set<string> }> {
+  const bridge = new Map<string, { weight: number; sources: Set<string> }>();
   for (const candidate of best) {
     for (const name of namesIn(candidate.text)) {
       for (const term of stemSet(name.text)) {
-        if (!request.has(term) && !candidate.titleStems.has(term)) bridge.set(term, 0.5 * idf(term));
+        if (request.has(term) || candidate.titleStems.has(term)) continue;
+        const entry = bridge.get(term) ?? { weight: 0.5 * idf(term), sources: new Set<string>() };
+        entry.sources.add(candidate.sourceId);
+        bridge.set(term, entry);
       }
     }
   }
@@ -315,11 +328,22 @@ function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
       return [` ${normalizePhrase(name)} `, 0.5 * terms.reduce((sum, term) => sum + idf(term), 0)];
     })
     .filter(([phrase]) => phrase.trim().includes(" "));
-  scoreAll(candidates, weights, phrases);
+  scoreAll(candidates, () => weights, phrases);
   const firstPass = [...candidates].sort(byScore).filter((candidate) => candidate.score > 0);
   const best = firstPass.slice(0, BRIDGE_SENTENCES);
   markBridges(candidates, best, new Set(profile.stems), idf);
-  scoreAll(candidates, new Map([...weights, ...bridgeWeights(best, weights, idf)]), phrases);
+  const bridge = [...bridgeTerms(best, weights, idf)];
+  const bySource = new Map<string, Weights>();
+  const weightsOf = (sourceId: string): Weights => {
+    let own = bySource.get(sourceId);
+    if (!own) {
+      const leading = bridge.filter(([, entry]) => [...entry.sources].some((source) => source !== sourceId));
+      own = new Map([...weights, ...leading.map(([term, entry]) => [term, entry.weight] as const)]);
+      bySource.set(sourceId, own);
+    }
+    return own;
+  };
+  scoreAll(candidates, weightsOf, phrases);
   return candidates.filter((candidate) => candidate.score > 0).sort(byScore);
 }
 
