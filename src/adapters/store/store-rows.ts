@@ -76,6 +76,51 @@ export function runOptionsOf(request: RunRequest): string {
   return JSON.stringify(request.investigation === undefined ? {} : { investigation: request.investigation });
 }
 
+const RUN_INSERT_COLUMNS = [
+  "question",
+  "language",
+  "strategy",
+  "model",
+  "scope",
+  "budgets",
+  "out_dir",
+  "options",
+  "origin_at",
+  "worker",
+  "user_id",
+  "created_at",
+  "updated_at",
+] as const;
+
+/** The INSERT of a new run's row; `placeholder(n)` writes the store's n-th parameter (1-based). */
+export function runInsertSql(placeholder: (position: number) => string): string {
+  const values = RUN_INSERT_COLUMNS.map((_, index) => placeholder(index + 1));
+  return `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(", ")}) VALUES (${values.join(", ")})`;
+}
+
+/** The values of a new run's row, in the order of runInsertSql's columns. */
+export function runInsertValues(
+  request: RunRequest,
+  options: { originAt: string; worker: string; userId?: string },
+  now: string,
+): (string | number)[] {
+  return [
+    request.question,
+    request.language,
+    request.strategy,
+    request.model,
+    JSON.stringify(request.scope),
+    JSON.stringify(request.budgets),
+    request.outDir,
+    runOptionsOf(request),
+    options.originAt,
+    options.worker,
+    options.userId ?? "local",
+    now,
+    now,
+  ];
+}
+
 function parseRunOptions(value: unknown): Pick<RunRequest, "investigation"> {
   const options = parseJson<{ investigation?: Record<string, number> }>(value, "run options");
   const problem = runOptionsShape(options);

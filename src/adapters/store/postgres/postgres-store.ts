@@ -43,7 +43,8 @@ import {
   parseJson,
   type Row,
   runFromRow,
-  runOptionsOf,
+  runInsertSql,
+  runInsertValues,
   searchCallFromRow,
   text,
   webSessionFromRow,
@@ -99,6 +100,8 @@ const RUN_COLUMNS: Record<keyof RunPatch, string> = {
   heartbeatAt: "heartbeat_at",
   cancelRequestedAt: "cancel_requested_at",
 };
+
+const INSERT_RUN = `${runInsertSql((position) => `$${position}`)} RETURNING *`;
 
 export class PostgresStore implements Store, InvestigationStore {
   readonly backend = "postgres";
@@ -186,26 +189,7 @@ export class PostgresStore implements Store, InvestigationStore {
   ): Promise<RunRecord> {
     const now = this.#iso();
     const row = await this.#write("creating a run", async (client) => {
-      const result = await client.query<Row>(
-        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, options, origin_at, worker,
-           user_id, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
-        [
-          request.question,
-          request.language,
-          request.strategy,
-          request.model,
-          JSON.stringify(request.scope),
-          JSON.stringify(request.budgets),
-          request.outDir,
-          runOptionsOf(request),
-          options.originAt,
-          options.worker,
-          options.userId ?? "local",
-          now,
-          now,
-        ],
-      );
+      const result = await client.query<Row>(INSERT_RUN, runInsertValues(request, options, now));
       return result.rows[0];
     });
     if (!row) throw new StoreError("the run just created cannot be read back");

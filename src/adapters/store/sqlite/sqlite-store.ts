@@ -49,7 +49,8 @@ import {
   provenanceFromRow,
   type Row,
   runFromRow,
-  runOptionsOf,
+  runInsertSql,
+  runInsertValues,
   searchCallFromRow,
   sourceFromRow,
   text,
@@ -85,6 +86,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   }
   return new SqliteStore(db, options.now ?? (() => new Date()));
 }
+
+const INSERT_RUN = runInsertSql(() => "?");
 
 export class SqliteStore implements Store, InvestigationStore {
   readonly backend = "sqlite";
@@ -166,26 +169,7 @@ export class SqliteStore implements Store, InvestigationStore {
   ): Promise<RunRecord> {
     const now = this.#iso();
     const info = await groupCommitted(this.db, () =>
-      prepared(
-        this.db,
-        `INSERT INTO runs (question, language, strategy, model, scope, budgets, out_dir, options, origin_at, worker,
-           user_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        request.question,
-        request.language,
-        request.strategy,
-        request.model,
-        JSON.stringify(request.scope),
-        JSON.stringify(request.budgets),
-        request.outDir,
-        runOptionsOf(request),
-        options.originAt,
-        options.worker,
-        options.userId ?? "local",
-        now,
-        now,
-      ),
+      prepared(this.db, INSERT_RUN).run(...runInsertValues(request, options, now)),
     );
     const run = await this.getRun(Number(info.lastInsertRowid));
     if (!run) throw new StoreError("the run just created cannot be read back");
