@@ -72,7 +72,7 @@ function runOptionsShape(value: unknown): string | undefined {
 }
 
 /** The `runs.options` JSON of a request. */
-export function runOptionsOf(request: RunRequest): string {
+function runOptionsOf(request: RunRequest): string {
   return JSON.stringify(request.investigation === undefined ? {} : { investigation: request.investigation });
 }
 
