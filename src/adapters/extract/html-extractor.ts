@@ -8,8 +8,150 @@
 // The DOM's types (Node, Element, Document) for the document linkedom builds and Readability reads.
 /// <reference lib="dom" />
 import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
+import { EventTarget, Node as NodeFacade, parseHTML } from "linkedom";
 import { type ExtractedDocument, tidyText } from "./extracted-document.js";
+
+/**
+ * linkedom's EventTarget constructor gives every node its own listener Map in a WeakMap:
+ * a tenth of extraction's time and much of its garbage, for listeners nothing here adds
+ * (page scripts never run; Readability and the walk below never listen). Node's constructor
+ * chain skips it; a listener added anyway is refused with a clear error rather than lost.
+ * Applied only where linkedom has the shape this was written for (Node directly extends
+ * EventTarget), so another version of it is left as it is. Measured in
+ * docs/decisions/0008-linkedom-for-extraction.md.
+ */
+function withoutPerNodeListeners(): void {
+  const LinkedomNode = Object.getPrototypeOf(NodeFacade) as { prototype: object };
+  if (Object.getPrototypeOf(LinkedomNode) !== EventTarget) return;
+  function NoListenerState(): void {}
+  NoListenerState.prototype = EventTarget.prototype;
+  Object.setPrototypeOf(LinkedomNode, NoListenerState);
+  Object.defineProperties(LinkedomNode.prototype, {
+    addEventListener: {
+      configurable: true,
+      value: () => {
+        throw new Error("extraction's DOM takes no event listeners");
+      },
+    },
+    removeEventListener: { configurable: true, value: () => undefined },
+  });
+}
+withoutPerNodeListeners();
+
+/** The steps of Readability's parse that this extractor calls itself, untyped in its declarations. */
+interface ReadabilitySteps {
+  _doc: Document;
+  _unwrapNoscriptImages(document: Document): void;
+  _removeScripts(document: Document): void;
+  _prepDocument(): void;
+  _grabArticle(page?: Element | null): Element | null;
+}
+
+/**
+ * Readability as this extractor uses it: the same article, found with cheaper reads of the
+ * DOM. Each override returns what Readability's own method returns on linkedom's DOM:
+ * - tag lookups walk the tree once instead of matching a selector list on every element
+ *   (<template> elements, which querySelectorAll would not look into, are gone by then);
+ * - visibility reads `style` only when the element has a style attribute (linkedom computes
+ *   no other style);
+ * - a byline candidate's text is read only once its attributes or class could make it one;
+ * - links are not made absolute: the text holds no links;
+ * - the page is not serialized before the first attempt (Readability keeps that HTML to start
+ *   again from when an attempt finds too little): a retry, which few pages need, prepares the
+ *   page anew from its source instead, and the article is not serialized for a debug log that
+ *   is off.
+ */
+class TextReadability extends Readability<Node> {
+  /** Elements given an own `innerHTML` for one parse, and the source a retry starts from. */
+  private readonly shadowed: Element[] = [];
+
+  constructor(
+    document: Document,
+    private readonly source: string,
+    private readonly parser: HtmlParser,
+  ) {
+    super(document, { charThreshold: 200, keepClasses: true, serializer: (element) => element });
+  }
+
+  override parse(): ReturnType<Readability<Node>["parse"]> {
+    try {
+      return super.parse();
+    } finally {
+      for (const element of this.shadowed.splice(0)) delete (element as { innerHTML?: string }).innerHTML;
+    }
+  }
+
+  /** The body as Readability's parse has it when its first attempt starts, from the source again. */
+  private preparedBodyHtml(): string {
+    const document = readablePage(this.parser, this.source);
+    const fresh = new TextReadability(document, this.source, this.parser) as unknown as ReadabilitySteps;
+    fresh._unwrapNoscriptImages(document);
+    fresh._removeScripts(document);
+    fresh._prepDocument();
+    return document.body?.innerHTML ?? "";
+  }
+
+  _grabArticle(page?: Element | null): Element | null {
+    const body = page ?? (this as unknown as ReadabilitySteps)._doc.body;
+    if (body) {
+      const setInner = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(body), "innerHTML")?.set;
+      const restart = setInner ? (): void => setInner.call(body, this.preparedBodyHtml()) : undefined;
+      if (restart) this.shadow(body, restart);
+    }
+    const article = (Readability.prototype as unknown as ReadabilitySteps)._grabArticle.call(this, page);
+    if (article) this.shadow(article);
+    return article;
+  }
+
+  /** `element.innerHTML` reads "" (and writing it calls `write`) until this parse ends. */
+  private shadow(element: Element, write?: () => void): void {
+    Object.defineProperty(element, "innerHTML", {
+      configurable: true,
+      get: () => "",
+      set: () => write?.(),
+    });
+    this.shadowed.push(element);
+  }
+
+  _getAllNodesWithTag(node: Element, tagNames: readonly string[]): ArrayLike<Element> {
+    // One tag: linkedom's own lookup, a walk along the document's node list.
+    if (tagNames.length === 1) return node.getElementsByTagName(tagNames[0] as string);
+    const wanted = new Set(tagNames.map((tag) => tag.toLowerCase()));
+    const found: Element[] = [];
+    const visit = (parent: Element): void => {
+      for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+        if (wanted.has(child.localName.toLowerCase())) found.push(child);
+        visit(child);
+      }
+    };
+    visit(node);
+    return found;
+  }
+
+  _isProbablyVisible(node: Element): boolean {
+    if (node.hasAttribute("style")) {
+      const style = (node as HTMLElement).style;
+      if (style && (style.display === "none" || style.visibility === "hidden")) return false;
+    }
+    if (node.hasAttribute("hidden")) return false;
+    if (node.getAttribute("aria-hidden") !== "true") return true;
+    const className = node.className as unknown;
+    return typeof className === "string" && className.includes("fallback-image");
+  }
+
+  _isValidByline(node: Element, matchString: string): boolean {
+    const itemprop = node.getAttribute("itemprop");
+    const candidate =
+      node.getAttribute("rel") === "author" ||
+      itemprop?.includes("author") === true ||
+      (this as unknown as { REGEXPS: { byline: RegExp } }).REGEXPS.byline.test(matchString);
+    if (!candidate) return false;
+    const length = (node.textContent ?? "").trim().length;
+    return length > 0 && length < 100;
+  }
+
+  _fixRelativeUris(): void {}
+}
 
 const BLOCK = new Set([
   "ADDRESS",
@@ -92,6 +234,13 @@ export type HtmlParser = (page: string) => Document;
 /** linkedom's parser: scripts are inert text, nothing is loaded. */
 const linkedomParser: HtmlParser = (page) => parseHTML(page).document as unknown as Document;
 
+/** `page` parsed for reading: a <template>'s content is inert, never shown, never part of the text. */
+function readablePage(parser: HtmlParser, page: string): Document {
+  const document = parser(page);
+  for (const template of Array.from(document.getElementsByTagName("template"))) template.remove();
+  return document;
+}
+
 /**
  * `raw` as a whole page: linkedom builds no <html> or <body> around a fragment, as a
  * browser would, so one is given to it.
@@ -112,12 +261,12 @@ export function extractHtml(
   parser: HtmlParser = linkedomParser,
 ): ExtractedDocument {
   const page = wholePage(raw);
-  const document = parser(page);
+  const document = readablePage(parser, page);
   const pageTitle = document.querySelector("title")?.textContent?.trim() ?? "";
   const h1 = document.querySelector("h1")?.textContent?.trim() ?? "";
   // Readability takes the element itself (no serializing and parsing again); it changes the
   // document it reads, so the fallback below reads a fresh one.
-  const article = new Readability(document, { charThreshold: 200, serializer: (element) => element }).parse();
+  const article = new TextReadability(document, page, parser).parse();
   const content = article?.content as unknown as Node | null | undefined;
   let text = content ? blockText(content) : "";
   if (text.length < 200) {
