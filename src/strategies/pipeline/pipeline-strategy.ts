@@ -6,6 +6,7 @@
  * synthesis over the closed catalog; item-local admission.
  */
 import { z } from "zod";
+import { coreQueryIndex } from "../../core/framing.js";
 import type { SearchQuery } from "../../core/search-query.js";
 import { admissionCatalog, admitSynthesis } from "../../core/synthesis/admission.js";
 import { type PlannerOutput, synthesisOutputSchema } from "../../core/synthesis/proposals.js";
@@ -45,6 +46,8 @@ function startPlanner(
     ),
   );
 }
+
+const queryText = (call: { query: SearchQuery }): string => (call.query.kind === "text" ? call.query.text : "");
 
 /** The one identity of a query, for "was it already searched". */
 const queryKey = (query: SearchQuery): string =>
@@ -231,6 +234,13 @@ export const pipelineStrategy: Strategy = {
 
       await host.stage("acquisition");
       const planned = host.searchCalls().filter((call) => call.origin === "planner" && call.status === "ok");
+      const core = planned[coreQueryIndex(host.request.question, planned.map(queryText))];
+      if (core) {
+        // What the frame holds is the question: its sources get the bootstrap's share of reading
+        // too (the bootstrap spent its share on the framed request), before the expansions.
+        const share = 2 * host.request.budgets.bootstrapSources - host.sources().length;
+        if (share > 0) await acquireAll(host, interleave([core]), { wantSources: share });
+      }
       await acquireAll(host, [...interleave(planned), ...interleave(bootstrapCalls)]);
     } finally {
       resolveBootstrap(packetSources(host));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unframed } from "./framing.js";
+import { unframed } from "../../../core/framing.js";
 import { planQueries } from "./query-expansion.js";
 import { profileRequest } from "./request.js";
 

@@ -3,10 +3,10 @@
  * quoted phrases and numbers it mentions, and its runs of adjacent content words.
  */
 
+import { unframed } from "../../../core/framing.js";
 import { chunksIn, namesIn, normalizePhrase, quotedIn, stem, stemSet } from "../../../core/lexicon.js";
 import { numbersIn } from "../../../core/statements.js";
 import { contentWords } from "../../../core/text.js";
-import { unframed } from "./framing.js";
 
 export interface RequestProfile {
   /** The request as written. */

@@ -3,7 +3,9 @@
  * "Is the following claim supported or contradicted by the literature: X", "Tell me about X",
  * "I'd like to know whether X". The bootstrap search keeps the whole request (seed 004); the
  * offline engine's expansions, sentence scores and gaps use what the frame holds, so that
- * "claim", "literature" or "know" are never searched for, scored or reported missing.
+ * "claim", "literature" or "know" are never searched for, scored or reported missing, and the
+ * pipeline reads what a search of that core finds as it reads the bootstrap's sources
+ * (pipeline-strategy.ts).
  */
 
 /** Words that only say what kind of request it is, never what it is about. */
@@ -56,4 +58,21 @@ export function unframed(request: string): string {
   // "whether X" and "if X" after a frame: the clause is the question.
   if (core !== request.trim()) core = core.replace(/^(?:whether|if)\s+(?=\S)/i, "");
   return core === "" ? request.trim() : core;
+}
+
+const queryWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Which of `queries` searches what a framed request holds: the core itself, or its leading
+ * three quarters or more where a query's length limit cut it; -1 when none does or when the
+ * request has no frame.
+ */
+export function coreQueryIndex(request: string, queries: readonly string[]): number {
+  const core = unframed(request);
+  if (core === request.trim()) return -1;
+  const coreWords = queryWords(core);
+  return queries.findIndex((query) => {
+    const words = queryWords(query);
+    return words.length * 4 >= coreWords.length * 3 && words.every((word, index) => word === coreWords[index]);
+  });
 }
