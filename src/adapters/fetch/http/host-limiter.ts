@@ -1,6 +1,11 @@
 /**
- * Politeness per host: at most `maxConcurrent` requests in flight to one host, and request
- * starts to one host at least `delayMs` apart. Waiters are served in arrival order.
+ * Politeness per site: at most `maxConcurrent` requests in flight to one site, and page
+ * request starts to one site at least `delayMs` apart. Waiters are served in arrival order.
+ * The caller names the site (the fetcher passes the registrable domain, so the 30 subdomains
+ * of one site are one site to be polite to, while different sites never wait on each other).
+ * A request run with `paced: false` (the robots.txt that guards a site's first page) takes a
+ * slot but neither waits for the delay nor moves it: reading robots.txt and then the page it
+ * allows is one visit.
  */
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -27,9 +32,9 @@ export class HostLimiter {
     this.#options = options;
   }
 
-  /** Runs `task` when `host` has a free slot and its politeness delay has passed. */
-  async run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.#acquire(host, signal);
+  /** Runs `task` when `host` has a free slot and, when `paced`, its politeness delay has passed. */
+  async run<T>(host: string, task: () => Promise<T>, signal?: AbortSignal, paced = true): Promise<T> {
+    await this.#acquire(host, signal, paced);
     try {
       return await task();
     } finally {
@@ -37,7 +42,7 @@ export class HostLimiter {
     }
   }
 
-  async #acquire(host: string, signal?: AbortSignal): Promise<void> {
+  async #acquire(host: string, signal: AbortSignal | undefined, paced: boolean): Promise<void> {
     signal?.throwIfAborted();
     let state = this.#hosts.get(host);
     if (!state) {
@@ -49,6 +54,7 @@ export class HostLimiter {
     } else {
       await this.#queue(state, signal);
     }
+    if (!paced) return;
     const now = this.#options.now();
     const start = Math.max(now, state.nextStart);
     state.nextStart = start + this.#options.delayMs;

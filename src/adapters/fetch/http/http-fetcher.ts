@@ -2,9 +2,10 @@
  * The web fetcher: reads one http(s) URL safely enough to run inside a company network.
  * Every connection goes through the SSRF guard (redirect hops and DNS rebinding included),
  * bodies are read under byte caps and deadlines, redirects are followed by hand and counted
- * (never from https down to plain http unless allowed), robots.txt is respected, each host
- * gets a concurrency limit and a politeness delay, and the page's text is extracted by media
- * type.
+ * (never from https down to plain http unless allowed), robots.txt is respected (read once
+ * per origin in the process, and not held back by the politeness delay), each site (registrable
+ * domain) gets a concurrency limit and a politeness delay between page requests, and the
+ * page's text is extracted by media type.
  */
 import { Agent } from "undici";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
@@ -17,7 +18,7 @@ import { type HttpResponse, headerValue, type RequestContext, requestWithRetry }
 import { type HttpFetcherOptions, type HttpSettings, resolveSettings } from "./http-settings.js";
 import { extractResponse } from "./response-extractor.js";
 import { productToken } from "./robots.js";
-import { RobotsCache } from "./robots-cache.js";
+import { type RobotsCache, type RobotsReader, sharedRobotsCache } from "./robots-cache.js";
 import { type AllowList, checkLiteralHost, parseAllowList } from "./ssrf-guard.js";
 
 export type { HttpFetcherOptions } from "./http-settings.js";
@@ -76,6 +77,7 @@ class HttpFetcherImpl implements HttpFetcher {
   readonly #agent: Agent;
   readonly #limiter: HostLimiter;
   readonly #robots: RobotsCache;
+  readonly #robotsReader: RobotsReader;
 
   constructor(options: HttpFetcherOptions) {
     const settings = resolveSettings(options);
@@ -89,24 +91,21 @@ class HttpFetcherImpl implements HttpFetcher {
       }),
       headersTimeout: settings.readTimeoutMs,
       bodyTimeout: settings.readTimeoutMs,
-      connections: settings.maxConcurrentPerHost,
+      connections: settings.maxConcurrentPerSite,
     });
     this.#limiter = new HostLimiter({
-      maxConcurrent: settings.maxConcurrentPerHost,
+      maxConcurrent: settings.maxConcurrentPerSite,
       delayMs: settings.politenessDelayMs,
       sleep: settings.sleep,
       now: settings.now,
     });
-    this.#robots = new RobotsCache({
-      read: (robotsUrl) => this.#readRobots(robotsUrl),
-      token: productToken(settings.userAgent),
-      now: settings.now,
-    });
+    this.#robots = options.robotsCache ?? sharedRobotsCache();
+    this.#robotsReader = { token: productToken(settings.userAgent), read: (robotsUrl) => this.#readRobots(robotsUrl) };
   }
 
   async fetch(anchor: string, options: FetchOptions): Promise<FetchedDocument> {
     options.signal?.throwIfAborted();
-    const context = this.#context(this.#settings.maxBodyBytes, this.#settings.maxDecodedBytes, options.signal);
+    const context = this.#context(this.#settings.maxBodyBytes, this.#settings.maxDecodedBytes, options.signal, true);
     const response = await this.#follow(vetUrl(anchor.trim(), this.#allow, false), context, true);
     const { url, status, body } = response;
     if (!body || status < 200 || status >= 300) {
@@ -139,13 +138,19 @@ class HttpFetcherImpl implements HttpFetcher {
     await this.#agent.close();
   }
 
-  #context(maxBodyBytes: number, maxDecodedBytes: number, signal: AbortSignal | undefined): RequestContext {
+  #context(
+    maxBodyBytes: number,
+    maxDecodedBytes: number,
+    signal: AbortSignal | undefined,
+    paced: boolean,
+  ): RequestContext {
     return {
       settings: this.#settings,
       dispatcher: this.#agent,
       limiter: this.#limiter,
       limits: { maxBodyBytes, maxDecodedBytes },
       signal,
+      paced,
     };
   }
 
@@ -155,7 +160,7 @@ class HttpFetcherImpl implements HttpFetcher {
     let url = start;
     for (let hops = 0; ; hops++) {
       if (checkRobots && this.#settings.respectRobots) {
-        const verdict = await this.#robots.check(url);
+        const verdict = await this.#robots.check(url, this.#robotsReader);
         if (!verdict.allowed) {
           throw new ExternalServiceError(`skipped: ${verdict.reason}: ${url.href}`, { isRetryable: verdict.retryable });
         }
@@ -184,7 +189,8 @@ class HttpFetcherImpl implements HttpFetcher {
   }
 
   async #readRobots(robotsUrl: URL): Promise<{ status: number; text: string }> {
-    const context = this.#context(ROBOTS_MAX_BYTES, ROBOTS_MAX_BYTES, undefined);
+    // robots.txt and the page it guards are one visit: only page requests are paced.
+    const context = this.#context(ROBOTS_MAX_BYTES, ROBOTS_MAX_BYTES, undefined, false);
     const response = await this.#follow(robotsUrl, context, false);
     const text = response.body ? new TextDecoder("utf-8").decode(response.body.bytes) : "";
     return { status: response.status, text };

@@ -1,9 +1,10 @@
 /**
- * One HTTP GET through the guarded agent, inside the per-host limiter, under a read deadline;
+ * One HTTP GET through the guarded agent, inside the per-site limiter, under a read deadline;
  * 429 and 503 are retried with Retry-After or exponential backoff, a bounded number of times.
  * Only a 2xx body is read (under the caps); any other body is discarded.
  */
 import { type Dispatcher, request } from "undici";
+import { registrableDomain } from "../../web/canonical-url.js";
 import { type BodyLimits, type BodyRead, readBody, SUPPORTED_ENCODINGS } from "./body-reader.js";
 import type { HostLimiter } from "./host-limiter.js";
 import { requestFailure } from "./http-errors.js";
@@ -26,6 +27,13 @@ export interface RequestContext {
   limiter: HostLimiter;
   limits: BodyLimits;
   signal?: AbortSignal | undefined;
+  /** Whether requests wait for and move the site's politeness delay (not for robots.txt). */
+  paced: boolean;
+}
+
+/** The site a URL belongs to, for politeness: its registrable domain, else its host name. */
+export function siteOf(url: URL): string {
+  return registrableDomain(url.href) || url.hostname;
 }
 
 /** The first value of a response header. */
@@ -91,7 +99,12 @@ export function retryDelay(
 export async function requestWithRetry(url: URL, context: RequestContext): Promise<HttpResponse> {
   const { settings } = context;
   for (let attempt = 0; ; attempt++) {
-    const response = await context.limiter.run(url.hostname, () => requestOnce(url, context), context.signal);
+    const response = await context.limiter.run(
+      siteOf(url),
+      () => requestOnce(url, context),
+      context.signal,
+      context.paced,
+    );
     if (response.status !== 429 && response.status !== 503) return response;
     if (attempt >= settings.maxRetries) return response;
     const wait = retryDelay(headerValue(response.headers, "retry-after"), attempt, settings);

@@ -5,6 +5,7 @@ import { UserError } from "../../../core/errors.js";
 import { ASSAY_USER_AGENT } from "../../../version.js";
 import type { HostLookup } from "./guarded-connector.js";
 import type { Sleep } from "./host-limiter.js";
+import type { RobotsCache } from "./robots-cache.js";
 
 export interface HttpFetcherOptions {
   /** Sent on every request; its product token (`Assay`) is the name robots.txt rules are matched against. */
@@ -43,14 +44,19 @@ export interface HttpFetcherOptions {
   /** Default true. */
   respectRobots?: boolean;
   /** Default 2. */
-  maxConcurrentPerHost?: number;
-  /** Least time between two request starts to one host; default 1 s. */
+  /** Page requests to one site (registrable domain) in flight at once; default 2. */
+  maxConcurrentPerSite?: number;
+  /** Least time between two page request starts to one site; default 1 s. robots.txt is not held back by it. */
   politenessDelayMs?: number;
+  /** Where robots.txt verdicts are kept; default the process's (`sharedRobotsCache`). */
+  robotsCache?: RobotsCache;
   sleep?: Sleep;
   now?: () => number;
 }
 
-export type HttpSettings = Required<Omit<HttpFetcherOptions, "allowHosts">> & { allowHosts: readonly string[] };
+export type HttpSettings = Required<Omit<HttpFetcherOptions, "allowHosts" | "robotsCache">> & {
+  allowHosts: readonly string[];
+};
 
 const defaultLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
@@ -87,7 +93,7 @@ export function resolveSettings(options: HttpFetcherOptions): HttpSettings {
     maxRetryDelayMs: positive("maxRetryDelayMs", options.maxRetryDelayMs, 30_000, true),
     retryBaseDelayMs: positive("retryBaseDelayMs", options.retryBaseDelayMs, 1000, true),
     respectRobots: options.respectRobots ?? true,
-    maxConcurrentPerHost: positive("maxConcurrentPerHost", options.maxConcurrentPerHost, 2),
+    maxConcurrentPerSite: positive("maxConcurrentPerSite", options.maxConcurrentPerSite, 2),
     politenessDelayMs: positive("politenessDelayMs", options.politenessDelayMs, 1000, true),
     sleep: options.sleep ?? defaultSleep,
     now: options.now ?? Date.now,

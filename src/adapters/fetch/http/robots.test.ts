@@ -70,18 +70,27 @@ describe("robots.txt rules", () => {
 describe("RobotsCache", () => {
   const cacheWith = (responses: Record<string, RobotsResponse>, now = () => 0) => {
     const reads: string[] = [];
-    const cache = new RobotsCache({
-      token: "assay",
-      now,
-      read: async (url) => {
-        reads.push(url.href);
+    const shared = new RobotsCache({ now });
+    const reader = (token: string) => ({
+      token,
+      read: async (url: URL) => {
+        reads.push(`${token} ${url.href}`.replace(/^assay /, ""));
         const response = responses[url.origin];
         if (!response) throw new Error("unexpected read");
         return response;
       },
     });
+    const cache = { check: (url: URL, token = "assay") => shared.check(url, reader(token)) };
     return { cache, reads };
   };
+
+  it("is shared: fetchers with the same product token read an origin's robots.txt once, another token reads its own", async () => {
+    const { cache, reads } = cacheWith({ "https://a.example": { status: 200, text: "User-agent: other\nDisallow: /" } });
+    await cache.check(new URL("https://a.example/1"));
+    await cache.check(new URL("https://a.example/2"));
+    expect(await cache.check(new URL("https://a.example/3"), "other")).toMatchObject({ allowed: false });
+    expect(reads).toEqual(["https://a.example/robots.txt", "other https://a.example/robots.txt"]);
+  });
 
   it("reads robots.txt once per origin and applies it", async () => {
     const { cache, reads } = cacheWith({ "https://a.example": { status: 200, text: "User-agent: *\nDisallow: /x" } });
