@@ -184,8 +184,11 @@ async function readFigures(
   };
 }
 
-/** Runs the strategy for `turns` turns in a fresh folder under `tempRoot` and returns its figures. */
-export async function investigativeRun(tempRoot: string, turns: number): Promise<RunFigures> {
+/**
+ * Runs the strategy for `turns` turns in a fresh folder under `tempRoot` and returns its figures;
+ * each model turn takes `modelLatencyMs` (the critical-path bench's scripted model).
+ */
+export async function investigativeRun(tempRoot: string, turns: number, modelLatencyMs = 0): Promise<RunFigures> {
   const folder = mkdtempSync(join(tempRoot, "investigative-"));
   const corpus = join(folder, "corpus");
   mkdirSync(corpus);
@@ -193,7 +196,11 @@ export async function investigativeRun(tempRoot: string, turns: number): Promise
   try {
     const script = new ScriptedInvestigator(documentsFor(turns));
     const model = new ScriptedModel();
-    for (let turn = 0; turn < turns; turn++) model.onAct(async (input) => succeed(script.act(input)));
+    for (let turn = 0; turn < turns; turn++)
+      model.onAct(async (input) => {
+        if (modelLatencyMs > 0) await new Promise((resolve) => setTimeout(resolve, modelLatencyMs));
+        return succeed(script.act(input));
+      });
     const budgets = resolveBudgets({
       maxTurns: turns,
       maxSearchCalls: turns,

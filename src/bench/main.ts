@@ -20,6 +20,7 @@ import { type BuildInput, buildReport, type CatalogSource } from "../core/report
 import type { Admitted } from "../core/synthesis/admission.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
 import { concurrentRunsBench } from "./concurrent-runs-bench.js";
+import { criticalPathBench } from "./critical-path-bench.js";
 import { extractionBench } from "./extraction-bench.js";
 import {
   BENCH_QUESTION,
@@ -488,6 +489,8 @@ async function main(): Promise<void> {
     await indexBench(temp.path, Math.min(RUNS, 3));
 
     await concurrentRunsBench(temp.path, Math.min(RUNS, 3));
+
+    await criticalPathBench(temp.path, Math.min(RUNS, 5));
 
     await workerThroughputBench(temp.path);
   } finally {

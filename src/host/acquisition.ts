@@ -143,7 +143,10 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
       await host.emit("fetch-failed", { anchor: candidate.anchor, queryId: candidate.queryId, empty: true });
       return { kind: "failed" };
     }
-    await host.emit("source-fetched", { anchor: document.canonicalAnchor, chars: document.content.length });
+    // Not awaited before the persist: both writes join one group commit (one fsync, not two, on
+    // the way to the first durable source); it is awaited below, so its failure still counts.
+    const fetched = host.emit("source-fetched", { anchor: document.canonicalAnchor, chars: document.content.length });
+    fetched.catch(() => undefined);
     let result: Awaited<ReturnType<RunHost["store"]["persistSource"]>>;
     try {
       result = await host.store.persistSource(
@@ -162,11 +165,13 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
         () => host.clock.offset(),
       );
     } catch (error) {
+      await fetched;
       host.markFailed(candidate.anchor);
       await host.diagnose("persist", "persist-failed", describeError(error), { anchor: candidate.anchor });
       await host.emit("persist-failed", { anchor: candidate.anchor });
       return { kind: "failed" };
     }
+    await fetched;
     host.expose(result.source);
     if (result.duplicate) {
       await host.emit("source-merged", { sourceId: result.source.id, anchor: candidate.anchor });
@@ -214,34 +219,126 @@ async function mergeDuplicate(
 }
 
 /**
- * Acquires candidates in rank order with bounded concurrency, until the source budget is
- * full, a budget is spent or the deadline passes. Returns the outcomes in candidate order.
+ * Acquires candidates in the order given with bounded concurrency, until the source budget is
+ * full (or `wantSources` more are claimed), a budget is spent or the deadline passes. The
+ * candidates may come as they are found (`asTheyReturn`): a worker waits for the next one, and
+ * none is waited for once enough sources are claimed. Returns the outcomes in candidate order.
  */
 export async function acquireAll(
   host: RunHost,
-  candidates: readonly Candidate[],
+  candidates: Iterable<Candidate> | AsyncIterable<Candidate>,
   options: { concurrency?: number; wantSources?: number } = {},
 ): Promise<AcquireOutcome[]> {
   const concurrency = Math.max(1, options.concurrency ?? 4);
   // Slots persisted or being fetched; a worker stops once enough are claimed.
   const claimed = (): number => host.request.budgets.maxSources - host.remaining("sources");
   const target = claimed() + (options.wantSources ?? Number.POSITIVE_INFINITY);
-  const outcomes: AcquireOutcome[] = new Array(candidates.length);
-  let next = 0;
+  const iterator =
+    Symbol.asyncIterator in candidates ? candidates[Symbol.asyncIterator]() : candidates[Symbol.iterator]();
+  const outcomes: AcquireOutcome[] = [];
+  let index = 0;
   const worker = async (): Promise<void> => {
-    while (next < candidates.length) {
-      const index = next++;
-      const candidate = candidates[index];
-      if (!candidate) continue;
+    while (claimed() < target && !host.signal.aborted) {
+      const next = await iterator.next();
+      if (next.done) return;
+      const at = index++;
       if (claimed() >= target || host.signal.aborted) {
-        outcomes[index] = { kind: "skipped", reason: host.signal.aborted ? "deadline" : "budget" };
-        continue;
+        outcomes[at] = { kind: "skipped", reason: host.signal.aborted ? "deadline" : "budget" };
+        return;
       }
-      outcomes[index] = await acquire(host, candidate);
+      outcomes[at] = await acquire(host, next.value);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, candidates.length) }, worker));
+  await Promise.all(Array.from({ length: concurrency }, worker));
   return outcomes;
+}
+
+/** Planned searches in flight at once: on the web each is a round trip to a provider. */
+export const SEARCH_CONCURRENCY = 3;
+
+export interface SearchBatch {
+  /** Each query's search call, settling as it returns (undefined: not run, a budget was spent). */
+  calls: Promise<SearchCallRecord | undefined>[];
+  /** Starts no further search; the ones in flight finish. Resolves once they have. */
+  stop(): Promise<void>;
+  /** Every search run, or stopped. Rejects with a search's configuration error. */
+  settled: Promise<void>;
+}
+
+/** Runs `queries`, at most SEARCH_CONCURRENCY at once, each recorded as its search returns. */
+export function searchAll(host: RunHost, queries: readonly SearchQuery[], origin: SearchOrigin): SearchBatch {
+  const settle = queries.map(() => ({
+    resolve: (_call: SearchCallRecord | undefined) => {},
+    reject: (_: unknown) => {},
+  }));
+  const calls = queries.map(
+    (_, index) =>
+      new Promise<SearchCallRecord | undefined>((resolve, reject) => {
+        settle[index] = { resolve, reject };
+      }),
+  );
+  // A call never waited for (the batch stopped or failed) must not be an unhandled rejection.
+  for (const call of calls) call.catch(() => undefined);
+  let next = 0;
+  let stopped = false;
+  const worker = async (): Promise<void> => {
+    while (next < queries.length) {
+      const index = next++;
+      const query = queries[index];
+      if (stopped || !query) {
+        settle[index]?.resolve(undefined);
+        continue;
+      }
+      try {
+        settle[index]?.resolve(await search(host, query, origin));
+      } catch (error) {
+        settle[index]?.reject(error);
+        stopped = true;
+        throw error;
+      }
+    }
+  };
+  const settled = Promise.all(Array.from({ length: Math.min(SEARCH_CONCURRENCY, queries.length) }, worker)).then(
+    () => undefined,
+  );
+  return {
+    calls,
+    settled,
+    stop() {
+      stopped = true;
+      return settled;
+    },
+  };
+}
+
+/**
+ * The candidates of `calls` in the order `interleave` gives once every call has returned, each
+ * handed out as soon as no call still running could come before it: a call's best hit once it
+ * and every call before it returned, the rest once all returned. Reading them as they come
+ * starts the first fetches while later searches are still out, and keeps which sources a run
+ * reads independent of which search answers first.
+ */
+export async function* asTheyReturn(
+  calls: readonly Promise<SearchCallRecord | undefined>[],
+): AsyncGenerator<Candidate> {
+  const lists: Candidate[][] = [];
+  for (const call of calls) {
+    const record = await call;
+    const list = record?.status === "ok" ? candidatesOf(record) : [];
+    lists.push(list);
+    if (list[0]) yield list[0];
+  }
+  for (let rank = 1; lists.some((list) => rank < list.length); rank++) {
+    for (const list of lists) {
+      const candidate = list[rank];
+      if (candidate) yield candidate;
+    }
+  }
+}
+
+/** The items of each of `parts` in turn, waiting for none before it is needed. */
+export async function* chain<T>(...parts: (Iterable<T> | AsyncIterable<T>)[]): AsyncGenerator<T> {
+  for (const part of parts) yield* part;
 }
 
 /**

@@ -26,6 +26,10 @@ export interface FakeScopeOptions {
   searchFails?: boolean;
   /** Makes every search throw this error (for configuration errors). */
   searchError?: Error;
+  /** Awaited before a search answers (after its latency): holds one search back until the test releases it. */
+  beforeAnswer?: (query: SearchQuery) => Promise<void>;
+  /** Called as each fetch starts. */
+  onFetch?: (anchor: string) => void;
 }
 
 function wait(ms: number, options: FakeScopeOptions, signal?: AbortSignal): Promise<void> {
@@ -74,6 +78,7 @@ export class FakeSearch implements SearchProvider {
   async search(query: SearchQuery, options: SearchOptions): Promise<SearchHit[]> {
     this.calls.push(query);
     await wait(this.#options.searchLatencyMs ?? 0, this.#options, options.signal);
+    await this.#options.beforeAnswer?.(query);
     if (this.#options.searchError) throw this.#options.searchError;
     if (this.#options.searchFails) throw new Error("fake search is down");
     const terms = new Set(keyTerms(query.kind === "text" ? query.text : query.pattern));
@@ -105,6 +110,7 @@ export class FakeFetcher implements Fetcher {
 
   async fetch(anchor: string, options: FetchOptions): Promise<FetchedDocument> {
     this.fetched.push(anchor);
+    this.#options.onFetch?.(anchor);
     await wait(this.#options.fetchLatencyMs ?? 0, this.#options, options.signal);
     if (this.#options.failing?.includes(anchor)) throw new Error(`fake fetch of ${anchor} failed`);
     const document = this.#options.documents.find((candidate) => candidate.path === anchor);

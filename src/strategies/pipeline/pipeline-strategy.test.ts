@@ -5,6 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOfflineModel } from "../../adapters/models/offline/offline-model.js";
 import type { SynthesisOutput } from "../../core/synthesis/proposals.js";
+import { SEARCH_CONCURRENCY } from "../../host/acquisition.js";
 import type { Model, SynthesisInput } from "../../ports/model.js";
 import { syntheticDocuments } from "../../testing/fake-scope.js";
 import { publishedReport } from "../../testing/read-report.js";
@@ -319,7 +320,11 @@ describe("a framed request", () => {
 
   it("an unframed request interleaves its planned queries rank by rank, as before", async () => {
     const documents = [
-      ...[1, 2, 3].map((n) => ({ path: `frame-${n}.md`, title: `Frame ${n}`, text: `Claim literature alpha note ${n}.` })),
+      ...[1, 2, 3].map((n) => ({
+        path: `frame-${n}.md`,
+        title: `Frame ${n}`,
+        text: `Claim literature alpha note ${n}.`,
+      })),
       ...[1, 2].map((n) => ({ path: `core-${n}.md`, title: `Core ${n}`, text: `Alpha beta gamma delta, study ${n}.` })),
       ...[1, 2].map((n) => ({ path: `zeta-${n}.md`, title: `Zeta ${n}`, text: `Zeta expansion, record ${n}.` })),
     ];
@@ -334,6 +339,59 @@ describe("a framed request", () => {
     const read = (await fixture.store.listSources(outcome.runId)).map((source) => source.canonicalAnchor);
     expect(read).toContain("zeta-1.md");
     expect(read).toHaveLength(5);
+  });
+});
+
+describe("planned searches and reading", () => {
+  it("start reading the first planned search's best hit before the last planned search returns", async () => {
+    const documents = [
+      ...["alpha", "beta", "gamma"].map((word) => ({
+        path: `${word}.md`,
+        title: `On ${word}`,
+        text: `The ${word} record says something about ${word}.`,
+      })),
+      { path: "seed.md", title: "Seed", text: "A seed document about everything else." },
+    ];
+    // The last planned search answers only once a fetch of the first one's hit has started.
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const order: string[] = [];
+    const model = new ScriptedModel()
+      .onPlan(async () => succeed({ queries: ["alpha", "beta", "gamma"].map((text) => ({ text })) }))
+      .onSynthesize(async (input) => succeed(factsFrom(input)));
+    const fixture = runtimeFixture(
+      {
+        documents,
+        beforeAnswer: async (query) => {
+          if (query.kind === "text" && query.text === "gamma") {
+            // A safety net: a run that waits for every search before reading would otherwise hang.
+            await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+            order.push("gamma search answers");
+          }
+        },
+        onFetch: (anchor) => {
+          order.push(`fetch ${anchor}`);
+          if (anchor === "alpha.md") release();
+        },
+      },
+      undefined,
+      model,
+    );
+    fixtures.push(fixture);
+    const outcome = await fixture.runtime.run(
+      fixture.request("everything else", { maxSources: 4, bootstrapSources: 1 }),
+    );
+    expect(outcome.status).toBe("finished");
+    expect(order.indexOf("fetch alpha.md")).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf("fetch alpha.md")).toBeLessThan(order.indexOf("gamma search answers"));
+    // Every planned search's best hit is still read, in the planner's order.
+    expect(order.filter((line) => line.startsWith("fetch ")).slice(1)).toEqual([
+      "fetch alpha.md",
+      "fetch beta.md",
+      "fetch gamma.md",
+    ]);
   });
 });
 
@@ -418,7 +476,8 @@ describe("gaps and resumes that say what the run read", () => {
   });
 
   it("a run interrupted in the middle of its planned searches resumes the rest of them, each exactly once", async () => {
-    const planned = ["cathode density", "anode safety", "electrolyte cycle"];
+    // More queries than run at once (SEARCH_CONCURRENCY), so that some are left when the process dies.
+    const planned = ["cathode density", "anode safety", "electrolyte cycle", "separator film", "binder slurry"];
     const model = new ScriptedModel()
       .onPlan(async () => succeed({ queries: planned.map((text) => ({ text })) }))
       .onSynthesize(async (input) => succeed(factsFrom(input)));
@@ -436,16 +495,22 @@ describe("gaps and resumes that say what the run read", () => {
     });
     expect(interrupted.status).toBe("running");
     const before = await fixture.store.listSearchCalls(interrupted.runId);
-    expect(before.filter((call) => call.origin === "planner")).toHaveLength(1);
-    // The resumed run does not plan again: it searches the two planned queries left, then synthesizes.
+    const searchedBefore = before.filter((call) => call.origin === "planner").length;
+    expect(searchedBefore).toBeGreaterThanOrEqual(1);
+    expect(searchedBefore).toBeLessThanOrEqual(SEARCH_CONCURRENCY);
+    // The resumed run does not plan again: it searches the planned queries left, then synthesizes.
     const second = new ScriptedModel().onSynthesize(async (input) => succeed(factsFrom(input)));
     const resumed = await fixture.withModel(second).resume(interrupted.runId);
     second.assertConsumed();
     expect(second.calls.map((call) => call.call)).toEqual(["synthesize"]);
     expect(resumed.artifactStatus).toBe("synthesized");
     const calls = await fixture.store.listSearchCalls(interrupted.runId);
-    expect(calls.filter((call) => call.origin === "planner").map((call) => call.query)).toEqual(
-      planned.map((text) => ({ kind: "text", text })),
-    );
+    const byText = (a: { text: string }, b: { text: string }) => a.text.localeCompare(b.text);
+    expect(
+      calls
+        .filter((call) => call.origin === "planner")
+        .map((call) => call.query as { kind: "text"; text: string })
+        .sort(byText),
+    ).toEqual(planned.map((text) => ({ kind: "text" as const, text })).sort(byText));
   });
 });

@@ -11,12 +11,12 @@ import type { SearchQuery } from "../../core/search-query.js";
 import { admissionCatalog, admitSynthesis } from "../../core/synthesis/admission.js";
 import { type PlannerOutput, synthesisOutputSchema } from "../../core/synthesis/proposals.js";
 import { admitQueries } from "../../core/synthesis/query-admission.js";
-import { acquireAll, interleave, search } from "../../host/acquisition.js";
+import { acquireAll, asTheyReturn, chain, interleave, search, searchAll } from "../../host/acquisition.js";
 import { generate } from "../../host/generation.js";
 import { buildFromPersisted, describeScope, publish } from "../../host/publication.js";
 import type { RunHost } from "../../host/run-host.js";
 import type { Generation, Model, PacketSource } from "../../ports/model.js";
-import type { RunEvent } from "../../ports/store.js";
+import type { RunEvent, SearchCallRecord } from "../../ports/store.js";
 import type { Strategy, StrategyResult } from "../strategy.js";
 import { packetFor, packetSources, synthesisInput } from "./synthesis-packet.js";
 
@@ -76,19 +76,18 @@ function recordedPlan(events: readonly RunEvent[]): SearchQuery[] | undefined {
 }
 
 /**
- * Admits the planner's queries and searches each one. On a resume, the queries admitted
- * before the interruption are searched — those not yet searched, each once — and the
- * planner is not asked again.
+ * The planner's queries still to search, admitted. On a resume, the queries admitted before the
+ * interruption that were not searched yet, each once; the planner is not asked again.
  */
-async function runPlannedSearches(
+async function plannedQueries(
   host: RunHost,
   planned: Generation<PlannerOutput> | undefined,
   recorded: readonly SearchQuery[] | undefined,
-): Promise<void> {
+): Promise<SearchQuery[]> {
   let queries: readonly SearchQuery[];
   if (recorded) queries = recorded;
   else {
-    if (!planned?.ok) return;
+    if (!planned?.ok) return [];
     const admission = admitQueries(
       planned.value.queries,
       host.searchCalls().map((call) => call.query),
@@ -116,11 +115,36 @@ async function runPlannedSearches(
       .filter((call) => call.origin === "planner")
       .map((call) => queryKey(call.query)),
   );
-  for (const query of queries) {
-    if (host.signal.aborted) break;
-    if (searched.has(queryKey(query))) continue;
+  return queries.filter((query) => {
+    if (searched.has(queryKey(query))) return false;
     searched.add(queryKey(query));
-    await search(host, query, "planner");
+    return true;
+  });
+}
+
+/**
+ * Searches `queries` (a few at once) and reads what the planned searches found, starting as the
+ * first of them returns: a framed request's core first, to the bootstrap's share (the bootstrap
+ * spent its share on the framed request), then every planned search's hits rank by rank
+ * (`asTheyReturn`), then the rest of the bootstrap's. No search starts once reading is done.
+ */
+async function searchAndRead(
+  host: RunHost,
+  queries: readonly SearchQuery[],
+  bootstrapCalls: readonly SearchCallRecord[],
+): Promise<void> {
+  const earlier = host.searchCalls().filter((call) => call.origin === "planner");
+  const batch = searchAll(host, queries, "planner");
+  const calls = [...earlier.map((call) => Promise.resolve(call)), ...batch.calls];
+  const texts = [...earlier.map(queryText), ...queries.map((query) => queryText({ query }))];
+  try {
+    const core = calls[coreQueryIndex(host.request.question, texts)];
+    const share = 2 * host.request.budgets.bootstrapSources - host.sources().length;
+    const coreCall = core && share > 0 ? await core : undefined;
+    if (coreCall?.status === "ok") await acquireAll(host, interleave([coreCall]), { wantSources: share });
+    await acquireAll(host, chain(asTheyReturn(calls), interleave(bootstrapCalls)));
+  } finally {
+    await batch.stop();
   }
 }
 
@@ -230,18 +254,10 @@ export const pipelineStrategy: Strategy = {
       }
 
       await host.stage("planning");
-      await runPlannedSearches(host, await planner, plan);
+      const queries = await plannedQueries(host, await planner, plan);
 
       await host.stage("acquisition");
-      const planned = host.searchCalls().filter((call) => call.origin === "planner" && call.status === "ok");
-      const core = planned[coreQueryIndex(host.request.question, planned.map(queryText))];
-      if (core) {
-        // What the frame holds is the question: its sources get the bootstrap's share of reading
-        // too (the bootstrap spent its share on the framed request), before the expansions.
-        const share = 2 * host.request.budgets.bootstrapSources - host.sources().length;
-        if (share > 0) await acquireAll(host, interleave([core]), { wantSources: share });
-      }
-      await acquireAll(host, [...interleave(planned), ...interleave(bootstrapCalls)]);
+      await searchAndRead(host, queries, bootstrapCalls);
     } finally {
       resolveBootstrap(packetSources(host));
     }

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HostLookup } from "./guarded-connector.js";
 import { createHttpFetcher, type HttpFetcher } from "./http-fetcher.js";
-import { type LoopbackServer, startLoopbackServer } from "./loopback-server.js";
+import { type LoopbackServer, type RouteHandler, startLoopbackServer } from "./loopback-server.js";
 import { RobotsCache } from "./robots-cache.js";
 
 const DELAY = 1000;
@@ -22,7 +22,8 @@ const fetchers: HttpFetcher[] = [];
 
 beforeAll(async () => {
   const record =
-    (path: string) => (request: { headers: { host?: string } }, response: import("node:http").ServerResponse) => {
+    (path: string): RouteHandler =>
+    (request, response) => {
       arrivals.push(`${now} ${(request.headers.host ?? "").split(":")[0]}${path}`);
       if (path === "/robots.txt")
         response.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n");
