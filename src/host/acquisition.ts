@@ -14,13 +14,17 @@ import type { RunHost } from "./run-host.js";
 /** How many documents one search asks for. */
 export const SEARCH_LIMIT = 30;
 
-/** Runs one search, spending a search-call slot; returns undefined when the budget is spent. */
+/**
+ * Runs one search, spending a search-call slot; returns undefined when the budget is spent, or
+ * when `stop` aborted it: a search the run stopped waiting for is not recorded as one that ran.
+ */
 export async function search(
   host: RunHost,
   query: SearchQuery,
   origin: SearchOrigin,
+  stop?: AbortSignal,
 ): Promise<SearchCallRecord | undefined> {
-  if (host.signal.aborted) return undefined;
+  if (host.signal.aborted || stop?.aborted) return undefined;
   if (!(await host.trySpend("searchCalls"))) return undefined;
   const startedMs = host.clock.offset();
   let hits: SearchHit[] = [];
@@ -31,10 +35,11 @@ export async function search(
   try {
     hits = await host.search.search(query, {
       limit: SEARCH_LIMIT,
-      signal: host.signal,
+      signal: stop ? AbortSignal.any([host.signal, stop]) : host.signal,
       notice: (message) => notices.push(message),
     });
   } catch (failure) {
+    if (stop?.aborted && !host.signal.aborted) return undefined;
     error = describeError(failure);
     // A misconfigured provider (bad key, JSON disabled) is the user's to fix: stop the run, after recording it.
     if (failure instanceof UserError) configurationError = failure;
@@ -221,13 +226,19 @@ async function mergeDuplicate(
 /**
  * Acquires candidates in the order given with bounded concurrency, until the source budget is
  * full (or `wantSources` more are claimed), a budget is spent or the deadline passes. The
- * candidates may come as they are found (`asTheyReturn`): a worker waits for the next one, and
- * none is waited for once enough sources are claimed. Returns the outcomes in candidate order.
+ * candidates may come as they are found (`asTheyReturn`): a worker waits for the next one, none
+ * is waited for once `wantSources` are claimed, and `onFull` lets the caller stop the searches
+ * still out once every slot is taken. Returns the outcomes in candidate order.
  */
 export async function acquireAll(
   host: RunHost,
   candidates: Iterable<Candidate> | AsyncIterable<Candidate>,
-  options: { concurrency?: number; wantSources?: number } = {},
+  options: {
+    concurrency?: number;
+    wantSources?: number;
+    /** Called when every source slot is taken: what is still being searched for cannot be read. */
+    onFull?: () => void;
+  } = {},
 ): Promise<AcquireOutcome[]> {
   const concurrency = Math.max(1, options.concurrency ?? 4);
   // Slots persisted or being fetched; a worker stops once enough are claimed.
@@ -239,6 +250,7 @@ export async function acquireAll(
   let index = 0;
   const worker = async (): Promise<void> => {
     while (claimed() < target && !host.signal.aborted) {
+      if (host.remaining("sources") <= 0) options.onFull?.();
       const next = await iterator.next();
       if (next.done) return;
       const at = index++;
@@ -259,7 +271,7 @@ export const SEARCH_CONCURRENCY = 3;
 export interface SearchBatch {
   /** Each query's search call, settling as it returns (undefined: not run, a budget was spent). */
   calls: Promise<SearchCallRecord | undefined>[];
-  /** Starts no further search; the ones in flight finish. Resolves once they have. */
+  /** Starts no further search and stops those in flight (unrecorded). Resolves once they ended. */
   stop(): Promise<void>;
   /** Every search run, or stopped. Rejects with a search's configuration error. */
   settled: Promise<void>;
@@ -280,20 +292,20 @@ export function searchAll(host: RunHost, queries: readonly SearchQuery[], origin
   // A call never waited for (the batch stopped or failed) must not be an unhandled rejection.
   for (const call of calls) call.catch(() => undefined);
   let next = 0;
-  let stopped = false;
+  const stopped = new AbortController();
   const worker = async (): Promise<void> => {
     while (next < queries.length) {
       const index = next++;
       const query = queries[index];
-      if (stopped || !query) {
+      if (stopped.signal.aborted || !query) {
         settle[index]?.resolve(undefined);
         continue;
       }
       try {
-        settle[index]?.resolve(await search(host, query, origin));
+        settle[index]?.resolve(await search(host, query, origin, stopped.signal));
       } catch (error) {
         settle[index]?.reject(error);
-        stopped = true;
+        stopped.abort();
         throw error;
       }
     }
@@ -301,11 +313,13 @@ export function searchAll(host: RunHost, queries: readonly SearchQuery[], origin
   const settled = Promise.all(Array.from({ length: Math.min(SEARCH_CONCURRENCY, queries.length) }, worker)).then(
     () => undefined,
   );
+  // Awaited by the caller in the end; until then a configuration error must not go unhandled.
+  settled.catch(() => undefined);
   return {
     calls,
     settled,
     stop() {
-      stopped = true;
+      stopped.abort();
       return settled;
     },
   };

@@ -27,7 +27,7 @@ export interface FakeScopeOptions {
   /** Makes every search throw this error (for configuration errors). */
   searchError?: Error;
   /** Awaited before a search answers (after its latency): holds one search back until the test releases it. */
-  beforeAnswer?: (query: SearchQuery) => Promise<void>;
+  beforeAnswer?: (query: SearchQuery, signal?: AbortSignal) => Promise<void>;
   /** Called as each fetch starts. */
   onFetch?: (anchor: string) => void;
 }
@@ -78,7 +78,7 @@ export class FakeSearch implements SearchProvider {
   async search(query: SearchQuery, options: SearchOptions): Promise<SearchHit[]> {
     this.calls.push(query);
     await wait(this.#options.searchLatencyMs ?? 0, this.#options, options.signal);
-    await this.#options.beforeAnswer?.(query);
+    await this.#options.beforeAnswer?.(query, options.signal);
     if (this.#options.searchError) throw this.#options.searchError;
     if (this.#options.searchFails) throw new Error("fake search is down");
     const terms = new Set(keyTerms(query.kind === "text" ? query.text : query.pattern));

@@ -395,6 +395,60 @@ describe("planned searches and reading", () => {
   });
 });
 
+describe("a full source budget", () => {
+  it("stops the planned searches still out and synthesizes without waiting for them; they are not recorded", async () => {
+    const documents = ["alpha", "beta", "gamma"].map((word) => ({
+      path: `${word}.md`,
+      title: `On ${word}`,
+      text: `The ${word} record says something about ${word}.`,
+    }));
+    documents.push({ path: "seed.md", title: "Seed", text: "A seed document about everything else." });
+    const order: string[] = [];
+    const model = new ScriptedModel()
+      .onPlan(async () => succeed({ queries: ["alpha", "beta", "gamma"].map((text) => ({ text })) }))
+      .onSynthesize(async (input) => {
+        order.push("synthesis");
+        return succeed(factsFrom(input));
+      });
+    const fixture = runtimeFixture(
+      {
+        documents,
+        // The last planned search would answer only after ten seconds, unless stopped.
+        beforeAnswer: (query, signal) =>
+          query.kind === "text" && query.text === "gamma"
+            ? new Promise<void>((resolve, reject) => {
+                const timer = setTimeout(() => {
+                  order.push("gamma answers");
+                  resolve();
+                }, 10_000);
+                signal?.addEventListener("abort", () => {
+                  clearTimeout(timer);
+                  order.push("gamma stopped");
+                  reject(signal.reason);
+                });
+              })
+            : Promise.resolve(),
+      },
+      undefined,
+      model,
+    );
+    fixtures.push(fixture);
+    const outcome = await fixture.runtime.run(
+      fixture.request("everything else", { maxSources: 2, bootstrapSources: 1 }),
+    );
+    expect(outcome.status).toBe("finished");
+    expect(order).toEqual(["gamma stopped", "synthesis"]);
+    const searched = (await fixture.store.listSearchCalls(outcome.runId)).map((call) =>
+      call.query.kind === "text" ? call.query.text : "",
+    );
+    expect(searched).not.toContain("gamma");
+    expect((await fixture.store.listSources(outcome.runId)).map((source) => source.canonicalAnchor)).toEqual([
+      "seed.md",
+      "alpha.md",
+    ]);
+  });
+});
+
 describe("gaps and resumes that say what the run read", () => {
   const MOLI = "Moli Energy of Vancouver made the cells sold in the Moli cells recall.";
   /** Twelve documents on the question's terms, and one whose last passage, off the question, names Moli. */

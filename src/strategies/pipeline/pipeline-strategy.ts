@@ -142,7 +142,9 @@ async function searchAndRead(
     const share = 2 * host.request.budgets.bootstrapSources - host.sources().length;
     const coreCall = core && share > 0 ? await core : undefined;
     if (coreCall?.status === "ok") await acquireAll(host, interleave([coreCall]), { wantSources: share });
-    await acquireAll(host, chain(asTheyReturn(calls), interleave(bootstrapCalls)));
+    await acquireAll(host, chain(asTheyReturn(calls), interleave(bootstrapCalls)), {
+      onFull: () => void batch.stop(),
+    });
   } finally {
     await batch.stop();
   }
