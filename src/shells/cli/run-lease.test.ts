@@ -77,7 +77,10 @@ function postgres(createDatabase: () => Promise<string>): Backend {
   };
 }
 
-/** A model server that answers nothing until released, then fails every request: a driver stuck in a model call. */
+/**
+ * A model server that answers nothing until released, then refuses every request with a 400 (an
+ * error no client retries, so the driver ends at once): a driver stuck in a model call.
+ */
 async function heldModelServer(): Promise<{
   url: string;
   seen: () => number;
@@ -88,7 +91,7 @@ async function heldModelServer(): Promise<{
   let seen = 0;
   let released = false;
   const fail = (response: ServerResponse) => {
-    response.writeHead(500, { "content-type": "application/json" });
+    response.writeHead(400, { "content-type": "application/json" });
     response.end('{"error":{"message":"test server: failed on purpose"}}');
   };
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
