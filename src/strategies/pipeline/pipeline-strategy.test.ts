@@ -298,10 +298,15 @@ describe("the pipeline with a model", () => {
 });
 
 describe("a framed request", () => {
-  it("reads what a search of the frame's core finds as it reads the bootstrap's sources, before the expansions", async () => {
-    const frame = "following claim supported contradicted literature";
+  const frame = "following claim supported contradicted literature";
+
+  /**
+   * The sources a run of `question` reads (maxSources 5, bootstrapSources 3) over three documents
+   * that the frame's words rank first, two that the core finds and two of an expansion, planned
+   * before the core.
+   */
+  async function readFor(question: string): Promise<string[]> {
     const documents = [
-      // Ranked first by the whole request for its frame words, then what the core alone finds.
       ...[1, 2, 3].map((n) => ({ path: `frame-${n}.md`, title: `Frame ${n}`, text: `${frame} alpha note ${n}.` })),
       ...[1, 2].map((n) => ({ path: `core-${n}.md`, title: `Core ${n}`, text: `Alpha beta gamma delta, study ${n}.` })),
       ...[1, 2].map((n) => ({ path: `zeta-${n}.md`, title: `Zeta ${n}`, text: `Zeta expansion, record ${n}.` })),
@@ -311,32 +316,20 @@ describe("a framed request", () => {
       .onSynthesize(async (input) => succeed(factsFrom(input)));
     const fixture = runtimeFixture({ documents }, undefined, model);
     fixtures.push(fixture);
-    const question = `Is the ${frame.replace("contradicted", "or contradicted by the")}: alpha beta gamma delta?`;
     const outcome = await fixture.runtime.run(fixture.request(question, { maxSources: 5, bootstrapSources: 3 }));
     expect(outcome.status).toBe("finished");
-    const read = (await fixture.store.listSources(outcome.runId)).map((source) => source.canonicalAnchor).sort();
+    return (await fixture.store.listSources(outcome.runId)).map((source) => source.canonicalAnchor).sort();
+  }
+
+  it("reads what a search of the frame's core finds as it reads the bootstrap's sources, before the expansions", async () => {
+    const read = await readFor(
+      `Is the ${frame.replace("contradicted", "or contradicted by the")}: alpha beta gamma delta?`,
+    );
     expect(read).toEqual(["core-1.md", "core-2.md", "frame-1.md", "frame-2.md", "frame-3.md"]);
   });
 
   it("an unframed request interleaves its planned queries rank by rank, as before", async () => {
-    const documents = [
-      ...[1, 2, 3].map((n) => ({
-        path: `frame-${n}.md`,
-        title: `Frame ${n}`,
-        text: `Claim literature alpha note ${n}.`,
-      })),
-      ...[1, 2].map((n) => ({ path: `core-${n}.md`, title: `Core ${n}`, text: `Alpha beta gamma delta, study ${n}.` })),
-      ...[1, 2].map((n) => ({ path: `zeta-${n}.md`, title: `Zeta ${n}`, text: `Zeta expansion, record ${n}.` })),
-    ];
-    const model = new ScriptedModel()
-      .onPlan(async () => succeed({ queries: [{ text: "zeta expansion" }, { text: "alpha beta gamma delta" }] }))
-      .onSynthesize(async (input) => succeed(factsFrom(input)));
-    const fixture = runtimeFixture({ documents }, undefined, model);
-    fixtures.push(fixture);
-    const outcome = await fixture.runtime.run(
-      fixture.request("claim literature alpha beta gamma delta", { maxSources: 5, bootstrapSources: 3 }),
-    );
-    const read = (await fixture.store.listSources(outcome.runId)).map((source) => source.canonicalAnchor);
+    const read = await readFor(`${frame} alpha beta gamma delta`);
     expect(read).toContain("zeta-1.md");
     expect(read).toHaveLength(5);
   });
