@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { coreQueryIndex } from "./framing.js";
 
 describe("coreQueryIndex: the planned query that searches what a framed request holds", () => {
-  const framed = "Is the following claim supported or contradicted by the literature: Folate deficiency raises homocysteine.";
+  const framed =
+    "Is the following claim supported or contradicted by the literature: Folate deficiency raises homocysteine.";
 
   it("finds the core wherever the planner put it, word for word or in another case and punctuation", () => {
     expect(coreQueryIndex(framed, ["homocysteine levels", "Folate deficiency raises homocysteine."])).toBe(1);

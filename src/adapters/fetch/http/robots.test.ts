@@ -85,7 +85,9 @@ describe("RobotsCache", () => {
   };
 
   it("is shared: fetchers with the same product token read an origin's robots.txt once, another token reads its own", async () => {
-    const { cache, reads } = cacheWith({ "https://a.example": { status: 200, text: "User-agent: other\nDisallow: /" } });
+    const { cache, reads } = cacheWith({
+      "https://a.example": { status: 200, text: "User-agent: other\nDisallow: /" },
+    });
     await cache.check(new URL("https://a.example/1"));
     await cache.check(new URL("https://a.example/2"));
     expect(await cache.check(new URL("https://a.example/3"), "other")).toMatchObject({ allowed: false });
