@@ -234,10 +234,17 @@ export const pipelineStrategy: Strategy = {
   async run(host: RunHost): Promise<StrategyResult> {
     await host.stage("bootstrap");
     // The planner starts now; a generative planner needs nothing from the bootstrap.
-    let resolveBootstrap: (sources: readonly PacketSource[]) => void = () => {};
+    let resolveSources: (sources: readonly PacketSource[]) => void = () => {};
     const bootstrapSources = new Promise<readonly PacketSource[]>((resolve) => {
-      resolveBootstrap = resolve;
+      resolveSources = resolve;
     });
+    // Once: the packet of the bootstrap's sources is built when the planner is released, not again.
+    let released = false;
+    const resolveBootstrap = (): void => {
+      if (released) return;
+      released = true;
+      resolveSources(packetSources(host));
+    };
     // A resumed run searches what its planner proposed before the interruption; it does not plan again.
     const plan = recordedPlan(await host.store.listEvents(host.run.id));
     const resumedPlanner = plan !== undefined || host.searchCalls().some((call) => call.origin === "planner");
@@ -250,7 +257,7 @@ export const pipelineStrategy: Strategy = {
       const reserve = Math.max(0, host.request.budgets.bootstrapSources - host.sources().length);
       if (reserve > 0 && bootstrapCalls.length > 0)
         await acquireAll(host, interleave(bootstrapCalls), { wantSources: reserve });
-      resolveBootstrap(packetSources(host));
+      resolveBootstrap();
       if (host.sources().length > 0 && !host.signal.aborted) {
         await publish(host, await buildFromPersisted(host, "preliminary"), "preliminary");
       }
@@ -261,7 +268,7 @@ export const pipelineStrategy: Strategy = {
       await host.stage("acquisition");
       await searchAndRead(host, queries, bootstrapCalls);
     } finally {
-      resolveBootstrap(packetSources(host));
+      resolveBootstrap();
     }
     return synthesize(host);
   },
