@@ -43,8 +43,19 @@ function exampleIndexFolder(): string {
     .update(fileStamps(join(REPO_ROOT, "dist")).join("\n"))
     .digest("hex")
     .slice(0, 16);
-  const folder = join(tmpdir(), `assay-test-example-index-${key}`);
+  const prefix = "assay-test-example-index-";
+  const folder = join(tmpdir(), `${prefix}${key}`);
   if (!existsSync(folder)) {
+    // Those of earlier builds go once nothing can still be using them (a day on).
+    for (const entry of readdirSync(tmpdir())) {
+      if (!entry.startsWith(prefix)) continue;
+      const path = join(tmpdir(), entry);
+      try {
+        if (Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
+      } catch {
+        // Gone already: another test process cleared it.
+      }
+    }
     const building = mkdtempSync(`${folder}.building-`);
     const built = spawnSync(process.execPath, [BIN, "search", "lithium", "--corpus", EXAMPLE_CORPUS], {
       cwd: REPO_ROOT,
