@@ -62,9 +62,10 @@ interface ReadabilitySteps {
  *   is off.
  */
 class TextReadability extends Readability<Node> {
-  /** Elements given an own `innerHTML` for one parse, and the source a retry starts from. */
+  /** Elements given an own `innerHTML` for the length of one parse. */
   private readonly shadowed: Element[] = [];
 
+  /** `source`: the whole page as parsed, which a retry prepares anew. */
   constructor(
     document: Document,
     private readonly source: string,
