@@ -60,8 +60,6 @@ export function unframed(request: string): string {
   return core === "" ? request.trim() : core;
 }
 
-const queryWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
 /**
  * Which of `queries` searches what a framed request holds: the core itself, or its leading
  * three quarters or more where a query's length limit cut it; -1 when none does or when the
@@ -70,9 +68,20 @@ const queryWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\
 export function coreQueryIndex(request: string, queries: readonly string[]): number {
   const core = unframed(request);
   if (core === request.trim()) return -1;
-  const coreWords = queryWords(core);
+  const coreWords = words(core);
   return queries.findIndex((query) => {
-    const words = queryWords(query);
-    return words.length * 4 >= coreWords.length * 3 && words.every((word, index) => word === coreWords[index]);
+    const queryWords = words(query);
+    return (
+      queryWords.length * 4 >= coreWords.length * 3 && queryWords.every((word, index) => word === coreWords[index])
+    );
   });
+}
+
+/**
+ * How many sources a run holds once a framed request's core has had its share of reading: the
+ * bootstrap's share, then as many again from the core's own ranking (the bootstrap spent its
+ * share on the framed request).
+ */
+export function coreReadTarget(bootstrapSources: number): number {
+  return 2 * bootstrapSources;
 }

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CorpusIndex } from "../adapters/corpus/corpus-index.js";
 import { chunkContent } from "../core/chunking.js";
-import { coreQueryIndex } from "../core/framing.js";
+import { coreQueryIndex, coreReadTarget } from "../core/framing.js";
 import { chunkId, sourceId } from "../core/ids.js";
 import type { Model, PacketSource } from "../ports/model.js";
 import { type EvalCase, parseCases } from "./cases.js";
@@ -160,7 +160,7 @@ export async function evaluateCase(
   const remainder = bootstrapHits.slice(read.length);
   // As the pipeline does: a framed request's core gets the bootstrap's share of reading too.
   const core = lists[coreQueryIndex(testCase.question, queries)];
-  if (core) take(core, Math.min(options.sources, 2 * options.bootstrapSources));
+  if (core) take(core, Math.min(options.sources, coreReadTarget(options.bootstrapSources)));
   // Rank by rank: the planner's queries in their order, then the rest of the bootstrap ranking.
   take(interleave([...lists, remainder]), options.sources);
 

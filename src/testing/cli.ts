@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const BIN = fileURLToPath(new URL("../../bin/assay.js", import.meta.url));
-export const EXAMPLE_CORPUS = fileURLToPath(new URL("../../examples/corpus", import.meta.url)).replace(/\/$/, "");
+export const EXAMPLE_CORPUS = fileURLToPath(new URL("../../examples/corpus", import.meta.url));
 
 /** Every file under `dir` with its size and modification time, in path order. */
 function fileStamps(dir: string): string[] {

@@ -7,7 +7,7 @@ import { createOfflineModel } from "../../adapters/models/offline/offline-model.
 import type { SynthesisOutput } from "../../core/synthesis/proposals.js";
 import { SEARCH_CONCURRENCY } from "../../host/acquisition.js";
 import type { Model, SynthesisInput } from "../../ports/model.js";
-import { syntheticDocuments } from "../../testing/fake-scope.js";
+import { type FakeScopeOptions, syntheticDocuments } from "../../testing/fake-scope.js";
 import { publishedReport } from "../../testing/read-report.js";
 import { type RuntimeFixture, runtimeFixture } from "../../testing/runtime-fixture.js";
 import { fail, ScriptedModel, succeed } from "../../testing/scripted-model.js";
@@ -335,28 +335,40 @@ describe("a framed request", () => {
   });
 });
 
+/**
+ * A run of "everything else" over a seed document the bootstrap finds and three documents the
+ * planner's queries "alpha", "beta" and "gamma" find one each; `order` records the synthesis.
+ */
+function plannedRun(scope: Omit<FakeScopeOptions, "documents">, order: string[]): RuntimeFixture {
+  const documents = [
+    ...["alpha", "beta", "gamma"].map((word) => ({
+      path: `${word}.md`,
+      title: `On ${word}`,
+      text: `The ${word} record says something about ${word}.`,
+    })),
+    { path: "seed.md", title: "Seed", text: "A seed document about everything else." },
+  ];
+  const model = new ScriptedModel()
+    .onPlan(async () => succeed({ queries: ["alpha", "beta", "gamma"].map((text) => ({ text })) }))
+    .onSynthesize(async (input) => {
+      order.push("synthesis");
+      return succeed(factsFrom(input));
+    });
+  const fixture = runtimeFixture({ ...scope, documents }, undefined, model);
+  fixtures.push(fixture);
+  return fixture;
+}
+
 describe("planned searches and reading", () => {
   it("start reading the first planned search's best hit before the last planned search returns", async () => {
-    const documents = [
-      ...["alpha", "beta", "gamma"].map((word) => ({
-        path: `${word}.md`,
-        title: `On ${word}`,
-        text: `The ${word} record says something about ${word}.`,
-      })),
-      { path: "seed.md", title: "Seed", text: "A seed document about everything else." },
-    ];
     // The last planned search answers only once a fetch of the first one's hit has started.
     let release = (): void => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
     const order: string[] = [];
-    const model = new ScriptedModel()
-      .onPlan(async () => succeed({ queries: ["alpha", "beta", "gamma"].map((text) => ({ text })) }))
-      .onSynthesize(async (input) => succeed(factsFrom(input)));
-    const fixture = runtimeFixture(
+    const fixture = plannedRun(
       {
-        documents,
         beforeAnswer: async (query) => {
           if (query.kind === "text" && query.text === "gamma") {
             // A safety net: a run that waits for every search before reading would otherwise hang.
@@ -369,10 +381,8 @@ describe("planned searches and reading", () => {
           if (anchor === "alpha.md") release();
         },
       },
-      undefined,
-      model,
+      order,
     );
-    fixtures.push(fixture);
     const outcome = await fixture.runtime.run(
       fixture.request("everything else", { maxSources: 4, bootstrapSources: 1 }),
     );
@@ -390,22 +400,9 @@ describe("planned searches and reading", () => {
 
 describe("a full source budget", () => {
   it("stops the planned searches still out and synthesizes without waiting for them; they are not recorded", async () => {
-    const documents = ["alpha", "beta", "gamma"].map((word) => ({
-      path: `${word}.md`,
-      title: `On ${word}`,
-      text: `The ${word} record says something about ${word}.`,
-    }));
-    documents.push({ path: "seed.md", title: "Seed", text: "A seed document about everything else." });
     const order: string[] = [];
-    const model = new ScriptedModel()
-      .onPlan(async () => succeed({ queries: ["alpha", "beta", "gamma"].map((text) => ({ text })) }))
-      .onSynthesize(async (input) => {
-        order.push("synthesis");
-        return succeed(factsFrom(input));
-      });
-    const fixture = runtimeFixture(
+    const fixture = plannedRun(
       {
-        documents,
         // The last planned search would answer only after ten seconds, unless stopped.
         beforeAnswer: (query, signal) =>
           query.kind === "text" && query.text === "gamma"
@@ -422,10 +419,8 @@ describe("a full source budget", () => {
               })
             : Promise.resolve(),
       },
-      undefined,
-      model,
+      order,
     );
-    fixtures.push(fixture);
     const outcome = await fixture.runtime.run(
       fixture.request("everything else", { maxSources: 2, bootstrapSources: 1 }),
     );

@@ -6,7 +6,7 @@
  * synthesis over the closed catalog; item-local admission.
  */
 import { z } from "zod";
-import { coreQueryIndex } from "../../core/framing.js";
+import { coreQueryIndex, coreReadTarget } from "../../core/framing.js";
 import type { SearchQuery } from "../../core/search-query.js";
 import { admissionCatalog, admitSynthesis } from "../../core/synthesis/admission.js";
 import { type PlannerOutput, synthesisOutputSchema } from "../../core/synthesis/proposals.js";
@@ -47,7 +47,7 @@ function startPlanner(
   );
 }
 
-const queryText = (call: { query: SearchQuery }): string => (call.query.kind === "text" ? call.query.text : "");
+const queryText = (query: SearchQuery): string => (query.kind === "text" ? query.text : "");
 
 /** The one identity of a query, for "was it already searched". */
 const queryKey = (query: SearchQuery): string =>
@@ -136,10 +136,10 @@ async function searchAndRead(
   const earlier = host.searchCalls().filter((call) => call.origin === "planner");
   const batch = searchAll(host, queries, "planner");
   const calls = [...earlier.map((call) => Promise.resolve(call)), ...batch.calls];
-  const texts = [...earlier.map(queryText), ...queries.map((query) => queryText({ query }))];
+  const texts = [...earlier.map((call) => queryText(call.query)), ...queries.map(queryText)];
   try {
     const core = calls[coreQueryIndex(host.request.question, texts)];
-    const share = 2 * host.request.budgets.bootstrapSources - host.sources().length;
+    const share = coreReadTarget(host.request.budgets.bootstrapSources) - host.sources().length;
     const coreCall = core && share > 0 ? await core : undefined;
     if (coreCall?.status === "ok") await acquireAll(host, interleave([coreCall]), { wantSources: share });
     await acquireAll(host, chain(asTheyReturn(calls), interleave(bootstrapCalls)), {

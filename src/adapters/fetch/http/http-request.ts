@@ -32,7 +32,7 @@ export interface RequestContext {
 }
 
 /** The site a URL belongs to, for politeness: its registrable domain, else its host name. */
-export function siteOf(url: URL): string {
+function siteOf(url: URL): string {
   return registrableDomain(url.href) || url.hostname;
 }
 
