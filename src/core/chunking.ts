@@ -9,30 +9,45 @@ export interface Chunk {
   start: number;
   end: number;
   text: string;
+  /** Where in its document the passage stands ("slide 3", "sheet Prices, rows 2–21"), when the document says. */
+  location?: string;
+}
+
+/**
+ * A part of a document with a name readers can find it by: from `start` (an offset into the
+ * text) to the next section's start. Structured documents (slides, sheets, notebook cells,
+ * chapters) give them; a passage never spans two.
+ */
+export interface Section {
+  start: number;
+  location: string;
 }
 
 export interface ChunkOptions {
   /** Soft target; a single sentence longer than this is cut at a word. */
   maxChars: number;
+  /** Sections of the content, in text order; passages are cut at their starts and carry their location. */
+  sections: readonly Section[];
 }
 
-const DEFAULT_OPTIONS: ChunkOptions = { maxChars: 1_200 };
+const DEFAULT_OPTIONS: ChunkOptions = { maxChars: 1_200, sections: [] };
 
 interface Span {
   start: number;
   end: number;
 }
 
-/** Paragraph spans: runs of text separated by blank lines, trimmed. */
-function paragraphs(content: string): Span[] {
+/** Paragraph spans of `content[from, to)`: runs of text separated by blank lines, trimmed. */
+function paragraphs(content: string, from: number, to: number): Span[] {
   const spans: Span[] = [];
   const separator = /\n[ \t]*\n/g;
-  let from = 0;
-  for (const match of content.matchAll(separator)) {
-    pushTrimmed(content, from, match.index, spans);
-    from = match.index + match[0].length;
+  separator.lastIndex = from;
+  let start = from;
+  for (let match = separator.exec(content); match && match.index < to; match = separator.exec(content)) {
+    pushTrimmed(content, start, Math.min(match.index, to), spans);
+    start = match.index + match[0].length;
   }
-  pushTrimmed(content, from, content.length, spans);
+  if (start < to) pushTrimmed(content, start, to, spans);
   return spans;
 }
 
@@ -66,23 +81,37 @@ function splitLong(content: string, span: Span, maxChars: number): Span[] {
   return pieces;
 }
 
-/** Chunks `content`. Pure and deterministic. */
+/** Chunks `content`: never across a section's start. Pure and deterministic. */
 export function chunkContent(content: string, options: Partial<ChunkOptions> = {}): Chunk[] {
-  const { maxChars } = { ...DEFAULT_OPTIONS, ...options };
-  const pieces = paragraphs(content).flatMap((span) => splitLong(content, span, maxChars));
-  const groups: Span[] = [];
-  for (const piece of pieces) {
-    const last = groups.at(-1);
-    if (last && piece.end - last.start <= maxChars && last.end - last.start < maxChars / 3) {
-      last.end = piece.end;
-    } else {
-      groups.push({ ...piece });
+  const { maxChars, sections } = { ...DEFAULT_OPTIONS, ...options };
+  // The text before the first section (or all of it) is a part with no location.
+  const parts: { start: number; end: number; location?: string }[] = [];
+  const starts = sections.filter((section) => section.start >= 0 && section.start < content.length);
+  parts.push({ start: 0, end: starts[0]?.start ?? content.length });
+  starts.forEach((section, index) => {
+    const end = Math.max(section.start, Math.min(starts[index + 1]?.start ?? content.length, content.length));
+    parts.push({ start: section.start, end, location: section.location });
+  });
+  const chunks: Chunk[] = [];
+  for (const part of parts) {
+    const pieces = paragraphs(content, part.start, part.end).flatMap((span) => splitLong(content, span, maxChars));
+    const groups: Span[] = [];
+    for (const piece of pieces) {
+      const last = groups.at(-1);
+      if (last && piece.end - last.start <= maxChars && last.end - last.start < maxChars / 3) {
+        last.end = piece.end;
+      } else {
+        groups.push({ ...piece });
+      }
     }
+    for (const span of groups)
+      chunks.push({
+        seq: chunks.length + 1,
+        start: span.start,
+        end: span.end,
+        text: content.slice(span.start, span.end),
+        ...(part.location ? { location: part.location } : {}),
+      });
   }
-  return groups.map((span, index) => ({
-    seq: index + 1,
-    start: span.start,
-    end: span.end,
-    text: content.slice(span.start, span.end),
-  }));
+  return chunks;
 }

@@ -401,7 +401,9 @@ describe("crash-after-persisted:2", () => {
       const published = ofType(run, "final-published");
       expect(published.map((event) => event.data.status)).toEqual(["synthesized"]);
       expect(published[0]?.seq).toBeGreaterThan(resumed[0]?.seq ?? Number.POSITIVE_INFINITY);
-      expect(run.sources.length).toBeGreaterThan(crash.before.length);
+      // The resume reads on to the source budget; reads in flight share one group commit, so the
+      // kill may land after the budget was already persisted (then there is nothing left to read).
+      expect(run.sources.length).toBe(Math.max(crash.before.length, budgets.maxSources));
     }
   });
 });

@@ -165,7 +165,7 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
           capturedAt: host.clock.wallIso(),
           fetchedMs,
           provenance,
-          chunks: chunkContent(document.content),
+          chunks: chunkContent(document.content, { sections: document.sections ?? [] }),
         },
         () => host.clock.offset(),
       );

@@ -1,6 +1,7 @@
 /**
  * Reading one document. The Host persists what a fetcher returns before anyone sees it.
  */
+import type { Section } from "../core/chunking.js";
 
 export type Transport = "corpus" | "http";
 
@@ -21,6 +22,8 @@ export interface FetchedDocument {
   /** True when the content was cut: at the character budget, or at a byte cap while reading. */
   truncated: boolean;
   contentType: string;
+  /** Named parts of the content (slides, sheets, cells), in text order: passages are cut at them. */
+  sections?: readonly Section[];
 }
 
 export interface FetchOptions {

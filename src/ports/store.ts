@@ -210,6 +210,8 @@ export interface NewChunk {
   start: number;
   end: number;
   text: string;
+  /** Where in its document the passage stands ("slide 3"), when the document says. */
+  location?: string;
 }
 
 export interface ChunkRecord extends NewChunk {
@@ -225,7 +227,7 @@ export interface Provenance {
 }
 
 /** A fetched document as the Host hands it to the store (seed 004 SourceRecord fields). */
-export interface NewSource extends FetchedDocument {
+export interface NewSource extends Omit<FetchedDocument, "sections"> {
   sha256: string;
   capturedAt: string;
   /** Offset from the run origin at which the fetch completed. */

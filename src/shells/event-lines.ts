@@ -1,6 +1,22 @@
 /** One short human line per run event worth showing (CLI progress, MCP progress, live pages); undefined otherwise. */
 import type { RunEvent } from "../ports/store.js";
 
+/** "; not read: 3 files of unsupported types (2 .zip, 1 .exe); a.docx: password-protected": what an index left out. */
+export function notRead(data: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const unsupported = Object.entries((data.unsupported ?? {}) as Record<string, number>);
+  const files = unsupported.reduce((sum, [, count]) => sum + count, 0);
+  if (files > 0)
+    parts.push(
+      `${files} ${files === 1 ? "file" : "files"} of unsupported types (${unsupported.map(([type, count]) => `${count} ${type || "without extension"}`).join(", ")})`,
+    );
+  const unreadable = (data.unreadable ?? []) as { path: string; reason: string }[];
+  for (const file of unreadable) parts.push(`${file.path}: ${file.reason}`);
+  const failed = Number(data.failed ?? 0);
+  if (failed > unreadable.length) parts.push(`${failed - unreadable.length} more unreadable`);
+  return parts.length === 0 ? "" : `; not read: ${parts.join("; ")}`;
+}
+
 export function describeEvent(event: RunEvent): string | undefined {
   const data = event.data;
   switch (event.type) {
@@ -13,7 +29,7 @@ export function describeEvent(event: RunEvent): string | undefined {
     case "scope-prepared":
       return `search provider ready: ${String(data.provider)}`;
     case "corpus-indexed":
-      return `corpus indexed: ${String(data.documents)} documents (${String(data.added)} added, ${String(data.updated)} updated, ${String(data.unchanged)} unchanged)`;
+      return `corpus indexed: ${String(data.documents)} documents (${String(data.added)} added, ${String(data.updated)} updated, ${String(data.unchanged)} unchanged)${notRead(data)}`;
     case "search-finished":
       return `search finished: ${String(data.hits)} hits`;
     case "search-failed":

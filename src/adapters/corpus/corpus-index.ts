@@ -35,6 +35,8 @@ export interface IndexStats {
   unchanged: number;
   failed: { path: string; reason: string }[];
   skipped: { path: string; reason: string }[];
+  /** Files of types Assay does not read, by extension. */
+  unsupported: Record<string, number>;
 }
 
 /** Files extracted so far of those a refresh has to extract. */
@@ -136,6 +138,7 @@ export class CorpusIndex {
       unchanged: 0,
       failed: [],
       skipped: walk.skipped,
+      unsupported: walk.unsupported,
     };
     const current = (file: { path: string; size: number; mtimeMs: number }): boolean => {
       const old = known.get(file.path);

@@ -153,14 +153,16 @@ describe("resolveCorpusFile", () => {
 });
 
 describe("walkCorpus", () => {
-  it("lists only supported, non-hidden documents, in sorted order with sizes", async () => {
+  it("lists only supported, non-hidden documents, in sorted order with sizes; counts the other types", async () => {
     const root = freshDir();
     write(root, "b.md", "12345");
     write(root, "a.txt");
     write(root, "sub/c.html", "<p>x</p>");
     write(root, "sub/d.PDF", "%PDF");
     write(root, "sub/e.exe", "MZ");
-    write(root, "notes.docx", "x");
+    write(root, "notes.zip", "x");
+    write(root, "sub/f.exe", "MZ");
+    write(root, "README");
     write(root, ".hidden.md");
     write(root, ".git/HEAD.md");
     write(root, "sub/.cache/x.md");
@@ -171,6 +173,7 @@ describe("walkCorpus", () => {
     expect(b?.absolute).toBe(join(root, "b.md"));
     expect(b?.mtimeMs).toBeGreaterThan(0);
     expect(walk.skipped).toEqual([]);
+    expect(walk.unsupported).toEqual({ "": 1, ".exe": 2, ".zip": 1 });
   });
 
   it("skips links that lead outside the corpus and lists them in skipped", async () => {

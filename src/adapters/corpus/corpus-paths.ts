@@ -3,7 +3,7 @@
  * followed and checked to stay inside the corpus.
  */
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
-import { join, sep } from "node:path";
+import { extname, join, sep } from "node:path";
 import { UserError } from "../../core/errors.js";
 import { err, ok, type Result } from "../../core/result.js";
 import { isSupportedFile } from "../extract/extract-by-type.js";
@@ -77,8 +77,10 @@ export interface CorpusFile {
 
 export interface WalkResult {
   files: CorpusFile[];
-  /** Paths skipped, with why (links leaving the corpus, unreadable folders). */
+  /** Paths skipped, with why (links leaving the corpus, unreadable folders, files over the size cap). */
   skipped: { path: string; reason: string }[];
+  /** Files of a type Assay does not read, counted by extension ("" for none), in extension order. */
+  unsupported: Record<string, number>;
 }
 
 /**
@@ -91,7 +93,7 @@ export async function walkCorpus(
 ): Promise<WalkResult> {
   const maxFiles = options.maxFiles ?? 100_000;
   const maxFileBytes = options.maxFileBytes ?? 64 * 1024 * 1024;
-  const result: WalkResult = { files: [], skipped: [] };
+  const result: WalkResult = { files: [], skipped: [], unsupported: {} };
   const visited = new Set<string>([root]);
   const queue: { real: string; relative: string }[] = [{ real: root, relative: "" }];
   while (queue.length > 0) {
@@ -126,7 +128,10 @@ export async function walkCorpus(
           visited.add(real);
           queue.push({ real, relative });
         }
-      } else if (info.isFile() && isSupportedFile(name) && isSupportedFile(real)) {
+      } else if (info.isFile() && !(isSupportedFile(name) && isSupportedFile(real))) {
+        const type = extname(real).toLowerCase();
+        result.unsupported[type] = (result.unsupported[type] ?? 0) + 1;
+      } else if (info.isFile()) {
         // The target's type counts too (as in resolveCorpusFile): `x.md` linking to `y.exe` is not a document.
         if (info.size > maxFileBytes) {
           result.skipped.push({ path: relative, reason: `larger than ${maxFileBytes} bytes` });
@@ -136,5 +141,8 @@ export async function walkCorpus(
       }
     }
   }
+  result.unsupported = Object.fromEntries(
+    Object.entries(result.unsupported).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   return result;
 }

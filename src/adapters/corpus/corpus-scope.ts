@@ -6,6 +6,8 @@ import { CorpusSearch } from "../search/corpus/corpus-search.js";
 import { CorpusIndex, type IndexProgress, indexFileFor } from "./corpus-index.js";
 import { resolveCorpusRoot } from "./corpus-paths.js";
 
+const UNREADABLE_LISTED = 10;
+
 export interface CorpusScopeOptions {
   /** Folder holding one index file per corpus. */
   indexDir: string;
@@ -32,6 +34,9 @@ export function corpusScopeOpener(options: CorpusScopeOptions): ScopeOpener {
             unchanged: stats.unchanged,
             failed: stats.failed.length,
             skipped: stats.skipped.length,
+            unsupported: stats.unsupported,
+            // Why the files this refresh could not read were not read (the first few).
+            unreadable: stats.failed.slice(0, UNREADABLE_LISTED),
           };
         },
         async close() {

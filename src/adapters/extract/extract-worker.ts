@@ -1,6 +1,6 @@
 /**
  * One extraction in a worker thread of the extraction pool (extraction-pool.ts): a corpus
- * file by its extension, or a fetched HTML page or PDF. A page that loops or exhausts the
+ * file by its extension (extract-by-type.ts), or a fetched HTML page or PDF. A page that loops or exhausts the
  * worker's heap ends this thread, never the process.
  */
 import { extractFile } from "./extract-by-type.js";

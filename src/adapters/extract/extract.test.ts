@@ -185,7 +185,9 @@ describe("extractHtml", () => {
 
   it("keeps table cells apart and rows as paragraphs", () => {
     const raw = "<table><tr><th>Property</th><th>Value</th></tr><tr><td>Voltage</td><td>3.4 V</td></tr></table>";
-    expect(paragraphs(extractHtml(raw, "fb").text)).toEqual(["Property Value", "Voltage 3.4 V"]);
+    expect(paragraphs(extractHtml(raw, "fb").text)).toEqual(["Property | Value", "Voltage | 3.4 V"]);
+    const nested = "<table><tr><td><p>Cell</p><p>voltage</p></td><td>3.4 V</td></tr></table>";
+    expect(paragraphs(extractHtml(nested, "fb").text)).toEqual(["Cell voltage | 3.4 V"]);
   });
 
   it("returns empty text for an empty page", () => {
@@ -245,7 +247,7 @@ describe("extractFile", () => {
 
   it("knows the supported types", () => {
     expect(["a.md", "a.MARKDOWN", "a.txt", "a.text", "a.htm", "a.html", "a.Pdf"].every(isSupportedFile)).toBe(true);
-    expect(["a.exe", "a.docx", "a", "md", "a.md.bak"].some(isSupportedFile)).toBe(false);
+    expect(["a.exe", "a.docm", "a.zip", "a", "md", "a.md.bak"].some(isSupportedFile)).toBe(false);
   });
 });
 

@@ -1,8 +1,14 @@
+import type { Section } from "../../core/chunking.js";
+
 /** What an extractor returns: a title and clean text with paragraphs separated by blank lines. */
 export interface ExtractedDocument {
   title: string;
   text: string;
   contentType: string;
+  /** Named parts of the text (a slide, a sheet's rows, a notebook cell, a chapter), in text order. */
+  sections?: Section[];
+  /** True when a cap cut the document (a sheet's rows past the limit): the text is its beginning. */
+  truncated?: boolean;
 }
 
 /** Normalizes extracted text: trims lines, at most one blank line between paragraphs. */

@@ -1,6 +1,7 @@
 /**
- * HTML and PDF extraction in a pool of worker threads (piscina), sized to the machine: a
- * server extracting pages keeps answering, indexing a folder uses every core, and a hostile
+ * Extraction of HTML, PDF, office documents, e-books, notebooks and mail in a pool of worker
+ * threads (piscina), sized to the machine: a server extracting pages keeps answering,
+ * indexing a folder uses every core, and a hostile
  * document that hangs, throws or exhausts memory costs one worker (terminated and replaced)
  * and fails only its own extraction, with a message saying which limit it hit.
  */
@@ -10,7 +11,7 @@ import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { ExternalServiceError } from "../../core/errors.js";
-import { extractFile } from "./extract-by-type.js";
+import { extractFile, LIGHT_EXTENSIONS } from "./extract-by-type.js";
 import type { ExtractionTask } from "./extract-worker.js";
 import type { ExtractedDocument } from "./extracted-document.js";
 
@@ -127,16 +128,13 @@ export function extractionPool(): ExtractionPool {
   return shared;
 }
 
-/** Types whose extraction is costly (a DOM, pdf.js): they go to the pool; text and Markdown are read here. */
-const OFF_THREAD = new Set([".html", ".htm", ".pdf"]);
-
-/** A corpus file's title and text (extract-by-type.ts), HTML and PDF in `pool`'s workers. */
+/** A corpus file's title and text (extract-by-type.ts), all but plain text and Markdown in `pool`'s workers. */
 export function extractFileOffThread(
   name: string,
   bytes: Uint8Array,
   signal?: AbortSignal,
   pool: ExtractionPool = extractionPool(),
 ): Promise<ExtractedDocument> {
-  if (!OFF_THREAD.has(extname(name).toLowerCase())) return extractFile(name, bytes);
+  if (LIGHT_EXTENSIONS.has(extname(name).toLowerCase())) return extractFile(name, bytes);
   return pool.run({ kind: "file", name, bytes }, signal);
 }

@@ -181,9 +181,6 @@ const BLOCK = new Set([
   "PRE",
   "SECTION",
   "TABLE",
-  "TBODY",
-  "THEAD",
-  "TR",
   "UL",
 ]);
 // TITLE: a fragment's <title> lands in the body its parse is given; the title is read on its own.
@@ -202,7 +199,13 @@ const SKIP = new Set([
 const NOISE =
   "nav, header, footer, aside, form, script, style, noscript, template, iframe, [role=navigation], [aria-hidden=true]";
 
-/** Text of `root` with block elements as paragraphs. */
+/** A table cell's text on one line: its paragraphs and breaks joined by spaces. */
+const cellText = (cell: Element): string => blockText(cell).replace(/\s+/g, " ").trim();
+
+/**
+ * Text of `root` with block elements as paragraphs; a table row is a paragraph of its cells
+ * separated by " | " (cells holding paragraphs stay on their row).
+ */
 function blockText(root: Node): string {
   const out: string[] = [];
   const visit = (node: Node): void => {
@@ -218,10 +221,15 @@ function blockText(root: Node): string {
       out.push("\n");
       return;
     }
+    if (tag === "TR") {
+      const cells = Array.from(element.children).filter((cell) => cell.tagName === "TD" || cell.tagName === "TH");
+      const line = cells.map(cellText).join(" | ");
+      if (line.replace(/[\s|]/g, "").length > 0) out.push("\n\n", line, "\n\n");
+      return;
+    }
     const block = BLOCK.has(tag);
     if (block) out.push("\n\n");
     if (tag === "LI") out.push("- ");
-    if (tag === "TD" || tag === "TH") out.push(" ");
     for (const child of Array.from(element.childNodes)) visit(child);
     if (block) out.push("\n\n");
   };
@@ -249,6 +257,17 @@ function readablePage(parser: HtmlParser, page: string): Document {
 function wholePage(raw: string): string {
   const whole = /<html[\s>]/i.test(raw) && /<body[\s>]/i.test(raw);
   return whole ? raw : `<!DOCTYPE html><html><head></head><body>${raw}</body></html>`;
+}
+
+/**
+ * The text of an HTML fragment or page as written, blocks as paragraphs, without judging what
+ * is the article (Readability's job on web pages): for HTML that is all content, such as a
+ * Word document converted by mammoth or an e-book's chapter. Scripts, styles and embedded
+ * objects are left out.
+ */
+export function htmlFragmentText(html: string): string {
+  const body = readablePage(linkedomParser, wholePage(html)).body;
+  return body ? blockText(body) : "";
 }
 
 /**

@@ -32,6 +32,7 @@ export const COLUMN_UPGRADES: readonly ColumnUpgrade[] = [
   { table: "runs", column: "lease_expires_at", definition: "TEXT NOT NULL DEFAULT ''" },
   { table: "inv_claim_sources", column: "chunk_ids", definition: "TEXT NOT NULL DEFAULT '[]'" },
   { table: "inv_questions", column: "agent", definition: "INTEGER NOT NULL DEFAULT 0 CHECK (agent >= 0)" },
+  { table: "chunks", column: "location", definition: "TEXT NOT NULL DEFAULT ''" },
 ];
 
 /** Indexes on upgraded columns, created after the upgrades. */

@@ -200,6 +200,7 @@ export function chunkFromRow(sourceId: string, row: Row): ChunkRecord {
     start: num(row, "start_offset"),
     end: num(row, "end_offset"),
     text: text(row, "text"),
+    ...(text(row, "location") ? { location: text(row, "location") } : {}),
   };
 }
 

@@ -194,13 +194,23 @@ export function textFragmentUrl(url: string, quotes: readonly Pick<Quote, "text"
   return `${url}${url.includes("#") ? "" : "#"}:~:${directives.join("&")}`;
 }
 
-/** "passage 4 (characters 120–340 of the text read)": where a quote stands in its source. Pure. */
+/** "passage 4", "passage 4 of 9, slide 3": a passage by its position and, when its document names it, its place. Pure. */
+export function passageName(passage: {
+  passage: number;
+  passages?: number | undefined;
+  location?: string | undefined;
+}): string {
+  const of = passage.passages === undefined ? "" : ` of ${passage.passages}`;
+  return `passage ${passage.passage}${of}${passage.location ? `, ${passage.location}` : ""}`;
+}
+
+/** "passage 4, slide 3 (characters 120–340 of the text read)": where a quote stands in its source. Pure. */
 export function quotePlace(quote: Quote): string {
   const span =
     quote.start === undefined || quote.end === undefined
       ? ""
       : ` (characters ${quote.start.toLocaleString("en-US")}–${quote.end.toLocaleString("en-US")} of the text read)`;
-  return `passage ${quote.passage}${span}`;
+  return `${passageName(quote)}${span}`;
 }
 
 const counted = (n: number, what: string): string => `${n} ${what}`;

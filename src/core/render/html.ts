@@ -10,6 +10,7 @@ import {
   evidenceNotes,
   evidenceRemark,
   findingList,
+  passageName,
   quotedPlaces,
   quotePlace,
   quoteText,
@@ -247,7 +248,7 @@ export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string
       );
       for (const excerpt of card.excerpts) {
         body.push(
-          `<blockquote><p>${excerpt.cutStart ? "… " : ""}${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>passage ${excerpt.passage} of ${excerpt.passages} <a href="#source-${source.number}">[${source.number}]</a>${links.sourceView ? ` · ${link(links.sourceView(source.number, excerpt.passage), "open at the passage", { className: "open-at", external: false })}` : ""}</footer></blockquote>`,
+          `<blockquote><p>${excerpt.cutStart ? "… " : ""}${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>${escapeHtml(passageName(excerpt))} <a href="#source-${source.number}">[${source.number}]</a>${links.sourceView ? ` · ${link(links.sourceView(source.number, excerpt.passage), "open at the passage", { className: "open-at", external: false })}` : ""}</footer></blockquote>`,
         );
       }
       body.push(`</article>`);

@@ -9,6 +9,7 @@ import {
   evidenceNotes,
   evidenceRemark,
   findingList,
+  passageName,
   quotedPlaces,
   quotePlace,
   quoteText,
@@ -83,7 +84,8 @@ function evidenceLines(item: EvidencedItem, indent: number): string[] {
   const lines = evidenceNotes(item).map((note) => {
     const several = note.citation.passages.length > 1;
     const quotes = (note.verbatim ? [] : note.evidence.quotes).map(
-      (quote) => `${several ? `(passage ${quote.passage}) ` : ""}“${escapeMarkdown(quoteText(quote))}”`,
+      (quote) =>
+        `${several || quote.location ? `(${escapeMarkdown(passageName(quote))}) ` : ""}“${escapeMarkdown(quoteText(quote))}”`,
     );
     const remark = evidenceRemark(note);
     const said = [...quotes, ...(remark ? [`*${escapeMarkdown(remark)}*`] : [])].join(" ");
@@ -158,7 +160,7 @@ export function renderMarkdown(doc: ReportDocument): string {
       out.push(`${location(source)} · read ${readableTime(source.capturedAt)}`, "");
       for (const excerpt of card.excerpts) {
         out.push(`> ${excerpt.cutStart ? "… " : ""}${escapeMarkdown(excerpt.text)}${excerpt.truncated ? " …" : ""}`);
-        out.push(`> — passage ${excerpt.passage} of ${excerpt.passages} [${source.number}]`, "");
+        out.push(`> — ${escapeMarkdown(passageName(excerpt))} [${source.number}]`, "");
       }
     }
   }

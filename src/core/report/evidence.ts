@@ -172,6 +172,7 @@ function quoteOf(span: Span): Quote {
     truncated: span.end < span.normalized.length,
     chunkId: span.chunk.id,
     passage: span.chunk.seq,
+    ...(span.chunk.location ? { location: span.chunk.location } : {}),
     ...storedSpan(span.chunk, span.start, span.end),
   };
 }

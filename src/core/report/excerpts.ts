@@ -10,6 +10,8 @@ export interface ExcerptChunk {
   /** Offset of the passage in its source's stored text. */
   start: number;
   text: string;
+  /** Where the passage stands in its document ("slide 3"), when the document says. */
+  location?: string;
 }
 
 /** Collapses whitespace: the excerpt keeps the source's words and order exactly. */
@@ -106,6 +108,7 @@ export function selectExcerpts(question: string, chunks: readonly ExcerptChunk[]
       truncated: start + text.length < full.length,
       chunkId: chunk.id,
       passage: chunk.seq,
+      ...(chunk.location ? { location: chunk.location } : {}),
       passages: chunks.length,
       ...storedSpan(chunk, start, start + text.length),
     });

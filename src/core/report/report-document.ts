@@ -40,6 +40,8 @@ const passageTextFields = {
   chunkId: z.string().min(1),
   /** Position of the passage in its source, for reader-safe provenance ("passage 2"). */
   passage: z.number().int().positive(),
+  /** Where the passage stands in its document ("slide 3", "sheet Prices, rows 2–21"), when the document says. */
+  location: z.string().min(1).max(200).optional(),
   /**
    * Character offsets of the text in the source's stored text (`[start, end)`; whitespace
    * there may differ). Absent in documents written before version 3.

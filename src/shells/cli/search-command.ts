@@ -4,6 +4,7 @@ import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
 import { UserError } from "../../core/errors.js";
 import type { SearchQuery } from "../../ports/search-provider.js";
+import { notRead } from "../event-lines.js";
 import type { DataPaths } from "./paths.js";
 
 export interface SearchCommandOptions {
@@ -42,6 +43,8 @@ export async function searchCorpus(
       out.write(`${JSON.stringify({ index: indexed, hits })}\n`);
       return;
     }
+    const skipped = notRead(indexed);
+    if (skipped) out.write(`${skipped.slice(2, 3).toUpperCase()}${skipped.slice(3)}.\n`);
     if (hits.length === 0) {
       out.write(`No document matched (${String(indexed.documents)} documents indexed).\n`);
       return;

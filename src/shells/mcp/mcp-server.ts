@@ -145,7 +145,9 @@ const researchInput = {
   corpus: z
     .string()
     .optional()
-    .describe("A folder of documents to research (Markdown, text, HTML, PDF), inside the server's corpus roots."),
+    .describe(
+      "A folder of documents to research (text, Markdown, HTML, PDF, Office, CSV, EPUB, notebooks, mail), inside the server's corpus roots.",
+    ),
   web: z
     .boolean()
     .optional()

@@ -211,9 +211,13 @@ function SourceView(props: {
     ? source.chunks.flatMap((chunk) => {
         const mark = props.quoted.has(chunk.seq) ? " · quoted in the report" : "";
         return [
-          ...wrapLines(`[passage ${chunk.seq}${mark}] ${chunk.text.replace(/\s+/g, " ").trim()}`, columns, {
-            prose: true,
-          }),
+          ...wrapLines(
+            `[passage ${chunk.seq}${chunk.location ? `, ${chunk.location}` : ""}${mark}] ${chunk.text.replace(/\s+/g, " ").trim()}`,
+            columns,
+            {
+              prose: true,
+            },
+          ),
           "",
         ];
       })

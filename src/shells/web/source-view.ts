@@ -12,6 +12,7 @@ export interface StoredPassage {
   seq: number;
   start: number;
   text: string;
+  location?: string;
 }
 
 /** Where the report quotes `sourceId` (its findings' evidence and its excerpts), as offsets in the stored text. */
@@ -57,7 +58,7 @@ export function sourceViewBody(
   const sections = passages.map((passage) => {
     const end = passage.start + passage.text.length;
     const quoted = spans.some((span) => span.start < end && span.end > passage.start);
-    return `<section class="passage${quoted ? " quoted" : ""}" id="passage-${passage.seq}" aria-labelledby="passage-${passage.seq}-title"><h2 id="passage-${passage.seq}-title">Passage ${passage.seq} of ${passages.length}${quoted ? ' <span class="hint">(quoted in the report)</span>' : ""}</h2><p class="stored">${markedText(passage.text, passage.start, spans)}</p></section>`;
+    return `<section class="passage${quoted ? " quoted" : ""}" id="passage-${passage.seq}" aria-labelledby="passage-${passage.seq}-title"><h2 id="passage-${passage.seq}-title">Passage ${passage.seq} of ${passages.length}${passage.location ? `, ${e(passage.location)}` : ""}${quoted ? ' <span class="hint">(quoted in the report)</span>' : ""}</h2><p class="stored">${markedText(passage.text, passage.start, spans)}</p></section>`;
   });
   return [
     `<p><a href="${e(reportHref)}#source-${entry.number}">← Back to the report</a></p>`,

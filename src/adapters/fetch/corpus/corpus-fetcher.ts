@@ -32,7 +32,7 @@ export class CorpusFetcher implements Fetcher {
     // so the target's name (not the link's) picks the extractor and the fallback title.
     const canonical = relative(this.#root, resolved.value.absolute).split(sep).join("/");
     const extracted = await extractFileOffThread(canonical, bytes, options.signal);
-    const truncated = extracted.text.length > options.maxChars;
+    const truncated = extracted.truncated === true || extracted.text.length > options.maxChars;
     return {
       requestedAnchor: anchor,
       canonicalAnchor: canonical,
@@ -40,9 +40,10 @@ export class CorpusFetcher implements Fetcher {
       transport: "corpus",
       path: canonical,
       domain: "",
-      content: truncated ? extracted.text.slice(0, options.maxChars) : extracted.text,
+      content: extracted.text.slice(0, options.maxChars),
       truncated,
       contentType: extracted.contentType,
+      ...(extracted.sections ? { sections: extracted.sections } : {}),
     };
   }
 }

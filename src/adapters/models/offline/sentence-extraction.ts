@@ -9,6 +9,7 @@
  */
 
 import { hasVerb, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
+import { isRecordLine } from "../../../core/records.js";
 import { stanceOf } from "../../../core/statements.js";
 import { readerTextProblem } from "../../../core/synthesis/admission.js";
 import type { Contradiction, FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
@@ -67,6 +68,8 @@ function quality(text: string, standalone: boolean, listItem: boolean, title: st
   if (readerTextProblem(text) !== undefined) return 0;
   // Table rows (cells joined by " | ") are not sentences a reader can check on their own.
   if ((text.match(/ \| /g) ?? []).length >= 2) return 0;
+  // A spreadsheet row with its headers ("Year: 2024; Price: 115") states its values on its own.
+  if (isRecordLine(text)) return 1;
   const words = text.split(" ").length;
   let factor = 1;
   if (words < 4) factor *= 0.2;

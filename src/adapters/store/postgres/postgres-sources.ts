@@ -78,8 +78,8 @@ async function insertSource(
   if (source.chunks.length > 0) {
     // One statement for all chunks: arrays of the columns, unnested into rows.
     await client.query(
-      `INSERT INTO chunks (run_id, source_id, seq, start_offset, end_offset, text)
-       SELECT $1, $2, * FROM unnest($3::int[], $4::bigint[], $5::bigint[], $6::text[])`,
+      `INSERT INTO chunks (run_id, source_id, seq, start_offset, end_offset, text, location)
+       SELECT $1, $2, * FROM unnest($3::int[], $4::bigint[], $5::bigint[], $6::text[], $7::text[])`,
       [
         runId,
         id,
@@ -87,6 +87,7 @@ async function insertSource(
         source.chunks.map((chunk) => chunk.start),
         source.chunks.map((chunk) => chunk.end),
         source.chunks.map((chunk) => chunk.text),
+        source.chunks.map((chunk) => chunk.location ?? ""),
       ],
     );
   }

@@ -151,6 +151,7 @@ CREATE TABLE IF NOT EXISTS source_provenance (
 );
 
 -- Passages of a source. The Host id is '<source id>.p<seq>' ('s_001.p01'); text = content[start_offset, end_offset).
+-- location: where in its document the passage stands ('slide 3', 'sheet Prices, rows 2–21'), '' when the document does not say.
 CREATE TABLE IF NOT EXISTS chunks (
 	run_id       BIGINT NOT NULL,
 	source_id    TEXT NOT NULL,
@@ -158,6 +159,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 	start_offset BIGINT NOT NULL,
 	end_offset   BIGINT NOT NULL,
 	text         TEXT NOT NULL,
+	location     TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (run_id, source_id, seq),
 	FOREIGN KEY (run_id, source_id) REFERENCES sources(run_id, id) ON DELETE CASCADE DEFERRABLE
 );

@@ -417,9 +417,10 @@ export class SqliteStore implements Store, InvestigationStore {
       );
       const insertChunk = prepared(
         this.db,
-        "INSERT INTO chunks (run_id, source_id, seq, start_offset, end_offset, text) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO chunks (run_id, source_id, seq, start_offset, end_offset, text, location) VALUES (?, ?, ?, ?, ?, ?, ?)",
       );
-      for (const chunk of source.chunks) insertChunk.run(runId, id, chunk.seq, chunk.start, chunk.end, chunk.text);
+      for (const chunk of source.chunks)
+        insertChunk.run(runId, id, chunk.seq, chunk.start, chunk.end, chunk.text, chunk.location ?? "");
       this.#insertProvenance(runId, id, source.provenance);
       prepared(this.db, "UPDATE sources SET persisted_ms = ? WHERE run_id = ? AND id = ?").run(offsetNow(), runId, id);
       return { id, duplicate: false };

@@ -19,7 +19,10 @@ export function registerResearchCommands(program: Command): void {
     .command("run")
     .description("research a question and publish a report")
     .argument("<question>", "the research question")
-    .option("--corpus <dir>", "folder of documents to research (Markdown, text, HTML, PDF)")
+    .option(
+      "--corpus <dir>",
+      "folder of documents to research (text, Markdown, HTML, PDF, Office, CSV, EPUB, notebooks, mail)",
+    )
     .option("--web", "research the web (with --corpus: the folder and the web in one run)")
     .option(
       "--search <providers>",
