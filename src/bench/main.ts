@@ -33,6 +33,7 @@ import {
 } from "./host-overhead-bench.js";
 import { indexBench } from "./index-bench.js";
 import { investigativePromptBench } from "./investigative-prompt-bench.js";
+import { mixedIndexBench } from "./mixed-index-bench.js";
 import { startUpBench } from "./start-up-bench.js";
 import { workerThroughputBench } from "./worker-throughput-bench.js";
 
@@ -487,6 +488,8 @@ async function main(): Promise<void> {
     await extractionBench(temp.path);
 
     await indexBench(temp.path, Math.min(RUNS, 3));
+
+    await mixedIndexBench(temp.path, Math.min(RUNS, 3));
 
     await concurrentRunsBench(temp.path, Math.min(RUNS, 3));
 

@@ -359,6 +359,23 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         expect(listed[0]?.content).toBe("First paragraph.\n\nSecond paragraph.");
       }));
 
+    it("keeps each passage's location in its document, and none where the document gives none", () =>
+      withStore(async (store) => {
+        const run = await store.createRun(sampleRequest(), origin);
+        const deck = sampleSource("deck.pptx", {
+          chunks: [
+            { seq: 1, start: 0, end: 16, text: "First paragraph.", location: "slide 1" },
+            { seq: 2, start: 18, end: 35, text: "Second paragraph.", location: "sheet Prices, rows 2–9" },
+          ],
+        });
+        const persisted = await store.persistSource(run.id, deck, () => 40);
+        expect(persisted.source.chunks.map((chunk) => chunk.location)).toEqual(["slide 1", "sheet Prices, rows 2–9"]);
+        await store.persistSource(run.id, sampleSource("plain.md"), () => 41);
+        const listed = await store.listSources(run.id);
+        expect(listed[0]?.chunks.map((chunk) => chunk.location)).toEqual(["slide 1", "sheet Prices, rows 2–9"]);
+        expect(listed[1]?.chunks.every((chunk) => chunk.location === undefined)).toBe(true);
+      }));
+
     it("merges a duplicate canonical anchor into the existing source", () =>
       withStore(async (store) => {
         const run = await store.createRun(sampleRequest(), origin);
