@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 describe("a corpus run over office documents and notebooks", () => {
-  it("cites a sheet's row range, a slide and a notebook cell by location", async () => {
+  it("cites a sheet's row range, a slide and a notebook cell by location, also in its PDF and Word exports", async () => {
     const dir = tempDir("assay-formats-");
     cleanups.push(dir.cleanup);
     const cases = [
@@ -55,6 +55,30 @@ describe("a corpus run over office documents and notebooks", () => {
       for (const location of places) expect(location).toMatch(place);
       markdown.push(readFileSync(join(out, "report.md"), "utf8"));
     }
+    // The report leaves as PDF and Word (assay runs export), with the same findings and places.
+    const first = publishedReport(join(dir.path, "report-0", "report.json"));
+    const finding = first.directFindings[0]?.text ?? "";
+    const pdfFile = join(dir.path, "first.pdf");
+    const exported = await runCli(["runs", "export", "1", "--format", "pdf", "--out", pdfFile], { home: dir.path });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(`Exported the report of run 1`);
+    const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    const pdf = await pdfjs.getDocument({ data: new Uint8Array(readFileSync(pdfFile)), verbosity: 0 }).promise;
+    let pdfText = "";
+    for (let number = 1; number <= pdf.numPages; number++)
+      pdfText += ((await (await pdf.getPage(number)).getTextContent()).items as { str?: string }[])
+        .map((item) => item.str ?? "")
+        .join("");
+    await pdf.destroy();
+    const squeezed = (text: string): string => text.replace(/\s+/g, "");
+    expect(squeezed(pdfText)).toContain(squeezed(finding));
+    expect(squeezed(pdfText)).toMatch(/passage\d+,sheetPackprices,rows?\d/);
+    const docxFile = join(dir.path, "first.docx");
+    expect(
+      (await runCli(["runs", "export", "1", "--format", "docx", "--out", docxFile], { home: dir.path })).code,
+    ).toBe(0);
+    const mammoth = await import("mammoth");
+    expect((await mammoth.extractRawText({ path: docxFile })).value).toContain(finding);
     // The reader sees where: "passage 3, sheet Pack prices, row 6", a row range, a slide and a cell.
     expect(markdown[0]).toMatch(/passage \d+, sheet Pack prices, rows \d+–\d+/);
     expect(markdown[1]).toMatch(/passage \d+, slide \d+/);

@@ -79,8 +79,11 @@ export function thresholdAssignment(
   return { ...previous, [name]: Number(match[2]) };
 }
 
-/** The formats of `runs export --format`: `json` (the investigation) or `atif` (the agent trajectory). */
-export const EXPORT_FORMATS = ["json", "atif"] as const;
+/**
+ * The formats of `runs export --format`: `json` (the investigation), `atif` (the agent
+ * trajectory), or the report as `pdf` or `docx`.
+ */
+export const EXPORT_FORMATS = ["json", "atif", "pdf", "docx"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function exportFormat(value: string): ExportFormat {

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { FilesystemArtifactStore } from "../../adapters/artifacts/filesystem/filesystem-artifact-store.js";
+import { REPORT_FILE_FORMATS, type ReportFileFormat, renderReportFile } from "../../adapters/render/report-files.js";
 import type { PostgresStore } from "../../adapters/store/postgres/postgres-store.js";
 import { UserError } from "../../core/errors.js";
 import { atifTrajectory } from "../../core/investigative/atif.js";
@@ -16,6 +17,7 @@ import {
   ledgerLines,
   transitionsTimeline,
 } from "../../core/investigative/observability.js";
+import { parseReportDocument } from "../../core/report/report-document.js";
 import { runTimings } from "../../core/timings.js";
 import { runCost, usageOf } from "../../core/usage.js";
 import { describeQuery } from "../../host/publication.js";
@@ -177,7 +179,7 @@ export async function showRun(
 /** The formats `runs export` writes: the investigation as JSON, or the run's trajectory as ATIF. */
 
 /** Writes `text` to `file` through a temporary file in the same folder and a rename: readers never see half of it. */
-async function writeAtomically(file: string, text: string): Promise<void> {
+async function writeAtomically(file: string, text: string | Uint8Array): Promise<void> {
   const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     await writeFile(temporary, text, { flag: "wx" });
@@ -200,6 +202,10 @@ export async function exportRun(
 ): Promise<void> {
   const run = await store.getRun(runId);
   if (!run) throw new UserError(`there is no run ${runId}; see assay runs list`);
+  if (options.format === "pdf" || options.format === "docx") {
+    await exportReportFile(store, run, options.format, options.out, out);
+    return;
+  }
   const document =
     options.format === "atif"
       ? atifTrajectory(run, await store.listEvents(runId))
@@ -212,6 +218,27 @@ export async function exportRun(
   const file = resolve(options.out);
   await writeAtomically(file, text);
   out.write(`Exported run ${run.id} to ${file}\n`);
+}
+
+/**
+ * The run's current report as a PDF or Word file: into `outFile`, or beside the run's report
+ * files (`report.pdf`, `report.docx`) when none is given.
+ */
+async function exportReportFile(
+  store: Store,
+  run: RunRecord,
+  format: ReportFileFormat,
+  outFile: string | undefined,
+  out: NodeJS.WritableStream,
+): Promise<void> {
+  const current = await artifactStoreFor(store).current({ runId: run.id, outDir: run.request.outDir });
+  if (current === undefined) throw new UserError(`run ${run.id} has no published report yet`);
+  const parsed = parseReportDocument(JSON.parse(current.files.json));
+  if (!parsed.ok) throw new UserError(`the stored report of run ${run.id} cannot be read: ${parsed.error}`);
+  const bytes = await renderReportFile(parsed.value, format);
+  const file = resolve(outFile ?? join(run.request.outDir, `report.${REPORT_FILE_FORMATS[format].extension}`));
+  await writeAtomically(file, bytes);
+  out.write(`Exported the report of run ${run.id} (version ${current.version}) to ${file}\n`);
 }
 
 /** What `runs export --format json` writes: the investigation's rows (empty without one), stats and events. */

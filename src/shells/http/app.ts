@@ -11,8 +11,10 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { streamSSE } from "hono/streaming";
+import { REPORT_FILE_FORMATS, renderReportFile } from "../../adapters/render/report-files.js";
 import { UserError } from "../../core/errors.js";
 import { atifTrajectory } from "../../core/investigative/atif.js";
+import { parseReportDocument } from "../../core/report/report-document.js";
 import type { RunRecord } from "../../ports/store.js";
 import { investigationDocument } from "../cli/runs-commands.js";
 import { isUiPath, mountWebUi, uiErrorResponse } from "../web/routes.js";
@@ -304,6 +306,25 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
   reportRoute("json", "application/json");
   reportRoute("md", "text/markdown");
   reportRoute("html", "text/html");
+  // The PDF and Word projections, rendered from the current report on request.
+  for (const format of ["pdf", "docx"] as const)
+    app.get(`/api/runs/:id/report.${format}`, async (c) => {
+      const run = await ownRun(c);
+      const current = await runs.currentReport(run);
+      if (!current)
+        throw new HttpError(
+          404,
+          "no_report",
+          `run ${run.id} has no published report yet; follow /api/runs/${run.id}/events until preliminary-published or final-published`,
+        );
+      const parsed = parseReportDocument(JSON.parse(current.files.json));
+      if (!parsed.ok) throw new Error(`the stored report of run ${run.id} does not parse: ${parsed.error}`);
+      const bytes = await renderReportFile(parsed.value, format);
+      c.header("Content-Type", REPORT_FILE_FORMATS[format].contentType);
+      c.header("Content-Disposition", `attachment; filename="assay-run-${run.id}.${format}"`);
+      c.header("X-Report-Version", current.version);
+      return c.body(new Uint8Array(bytes), 200);
+    });
 
   app.post("/api/runs/:id/cancel", async (c) => c.json(view(await runs.cancel(await ownRun(c))), 202));
 

@@ -53,9 +53,11 @@ describe("HTTP API: authentication", () => {
         "/api/runs/{id}/cancel",
         "/api/runs/{id}/events",
         "/api/runs/{id}/export",
+        "/api/runs/{id}/report.docx",
         "/api/runs/{id}/report.html",
         "/api/runs/{id}/report.json",
         "/api/runs/{id}/report.md",
+        "/api/runs/{id}/report.pdf",
         "/api/runs/{id}/resume",
         "/api/usage",
       ].sort(),
@@ -114,6 +116,21 @@ describe("HTTP API: runs", () => {
     expect(html.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(html.headers.get("Referrer-Policy")).toBe("no-referrer");
 
+    const pdf = await h.call(`/api/runs/${run.id}/report.pdf`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("Content-Type")).toBe("application/pdf");
+    expect(pdf.headers.get("Content-Disposition")).toBe(`attachment; filename="assay-run-${run.id}.pdf"`);
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
+    const docx = await h.call(`/api/runs/${run.id}/report.docx`);
+    expect(docx.headers.get("Content-Type")).toMatch(/wordprocessingml/);
+    const mammoth = await import("mammoth");
+    const words = await mammoth.extractRawText({ buffer: Buffer.from(await docx.arrayBuffer()) });
+    expect(words.value).toContain("Yoshino");
+
     const exported = await h.call(`/api/runs/${run.id}/export`);
     expect(exported.status).toBe(200);
     expect(((await exported.json()) as { run: { id: number } }).run.id).toBe(run.id);
@@ -127,7 +144,16 @@ describe("HTTP API: runs", () => {
     const id = await finishedRun(h);
     const asBob = { token: h.bob };
     expect(((await (await h.call("/api/runs", asBob)).json()) as { runs: unknown[] }).runs).toEqual([]);
-    const paths = ["", "/events", "/report.json", "/report.md", "/report.html", "/export"];
+    const paths = [
+      "",
+      "/events",
+      "/report.json",
+      "/report.md",
+      "/report.html",
+      "/report.pdf",
+      "/report.docx",
+      "/export",
+    ];
     for (const path of paths) {
       const response = await h.call(`/api/runs/${id}${path}`, asBob);
       expect(response.status, path).toBe(404);

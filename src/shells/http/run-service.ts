@@ -105,6 +105,8 @@ export function createRunService(options: RunServiceOptions) {
         reportJson: `${self}/report.json`,
         reportMarkdown: `${self}/report.md`,
         reportHtml: `${self}/report.html`,
+        reportPdf: `${self}/report.pdf`,
+        reportDocx: `${self}/report.docx`,
       },
     };
   };

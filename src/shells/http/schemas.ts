@@ -90,6 +90,8 @@ export const RunView = z
       reportJson: z.string(),
       reportMarkdown: z.string(),
       reportHtml: z.string(),
+      reportPdf: z.string(),
+      reportDocx: z.string(),
     }),
   })
   .openapi("Run");
@@ -221,6 +223,8 @@ export const routes = [
       ["json", "application/json"],
       ["md", "text/markdown"],
       ["html", "text/html"],
+      ["pdf", "application/pdf"],
+      ["docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
     ] as const
   ).map(([extension, type]) =>
     createRoute({

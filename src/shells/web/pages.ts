@@ -280,7 +280,7 @@ export function runPage(user: string, run: RunView, live: LiveState): string {
 }
 
 export function reportPage(user: string, run: RunView, doc: ReportDocument, version: string): string {
-  const downloads = `<p class="downloads">Download: <a href="${run.links.reportMarkdown}" download>Markdown</a> · <a href="${run.links.reportJson}" download>JSON</a> · <a href="${run.links.reportHtml}">standalone HTML</a> <span class="hint">(version ${e(version)})</span></p>`;
+  const downloads = `<p class="downloads">Download: <a href="${run.links.reportMarkdown}" download>Markdown</a> · <a href="${run.links.reportJson}" download>JSON</a> · <a href="${run.links.reportPdf}" download>PDF</a> · <a href="${run.links.reportDocx}" download>Word</a> · <a href="${run.links.reportHtml}">standalone HTML</a> <span class="hint">(version ${e(version)})</span></p>`;
   return page({
     title: doc.title,
     user,

@@ -7,7 +7,7 @@
  * artifacts/screenshots/ (gitignored). Skipped with a notice where Chromium is absent; in CI an
  * absent Chromium fails the suite instead.
  */
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -285,6 +285,34 @@ describe.skipIf(!CHROMIUM_AVAILABLE)(`web UI in a real browser (${CHROMIUM}; ski
       await Promise.all([page.waitForURL(/\/report#source-\d+$/), page.click("text=Back to the report")]);
       expect(tab.problems).toEqual([]);
       expect(tab.foreign).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  }, 60_000);
+
+  it("downloads the report as PDF and as Word from the report page", async () => {
+    const tab = await signedIn(PHONE);
+    const { page } = tab;
+    try {
+      await page.goto(`${server?.url}/runs/${runs.investigative}/report`);
+      const title = (await page.locator("article.report h1").first().innerText()).trim();
+      for (const [label, suffix, magic] of [
+        ["PDF", "pdf", "%PDF-"],
+        ["Word", "docx", "PK"],
+      ] as const) {
+        const [download] = await Promise.all([
+          page.waitForEvent("download"),
+          page.locator(".downloads a", { hasText: label }).click(),
+        ]);
+        expect(download.suggestedFilename()).toBe(`assay-run-${runs.investigative}.${suffix}`);
+        const bytes = readFileSync(await download.path());
+        expect(bytes.subarray(0, magic.length).toString("latin1")).toBe(magic);
+        if (suffix === "docx") {
+          const mammoth = await import("mammoth");
+          expect((await mammoth.extractRawText({ buffer: bytes })).value).toContain(title);
+        }
+      }
+      expect(tab.problems).toEqual([]);
     } finally {
       await tab.context.close();
     }

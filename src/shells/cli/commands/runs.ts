@@ -58,13 +58,15 @@ export function registerRunsCommands(program: Command): void {
     });
   runs
     .command("export")
-    .description("export a run's investigation (frontier, transitions, ledger, challenges, stats, events) as JSON")
+    .description(
+      "export a run's investigation (frontier, transitions, ledger, challenges, stats, events) as JSON, or its report as PDF or Word",
+    )
     .argument("<run>", "run id", positiveInteger)
     .addOption(dbOption())
     .option("--out <file>", "write to this file (atomically) instead of stdout")
     .option(
       "--format <format>",
-      "export format: json (the investigation) or atif (the trajectory, Agent Trajectory Interchange Format v1.7)",
+      "export format: json (the investigation), atif (the trajectory, Agent Trajectory Interchange Format v1.7), or the report as pdf or docx (written beside the report unless --out is given)",
       exportFormat,
       "json",
     )
