@@ -11,6 +11,7 @@ import { statfsSync } from "node:fs";
 import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
 import { extractionPool } from "../adapters/extract/extraction-pool.js";
+import { renderReportFile } from "../adapters/render/report-files.js";
 import { DEFAULT_BUDGETS } from "../core/budgets.js";
 import { chunkContent } from "../core/chunking.js";
 import { chunkId, sourceId } from "../core/ids.js";
@@ -22,6 +23,7 @@ import { syntheticDocuments } from "../testing/fake-scope.js";
 import { concurrentRunsBench } from "./concurrent-runs-bench.js";
 import { criticalPathBench } from "./critical-path-bench.js";
 import { extractionBench } from "./extraction-bench.js";
+import { type Figure, printFigures } from "./figures.js";
 import {
   BENCH_QUESTION,
   benchTempRoot,
@@ -330,6 +332,32 @@ function coreOnce(input: BuildInput): CoreSample {
   };
 }
 
+/** The PDF and Word projections of the core cases' reports (X): the first render reads the fonts. */
+async function exportBench(): Promise<void> {
+  const { cases } = coreCases();
+  const figures: Figure[] = [];
+  for (const [index, item] of cases.entries()) {
+    const doc = buildReport(item.input);
+    for (const format of ["pdf", "docx"] as const) {
+      const times: number[] = [];
+      let bytes = 0;
+      for (let pass = 0; pass <= RUNS; pass++) {
+        const started = performance.now();
+        bytes = (await renderReportFile(doc, format)).length;
+        if (pass > 0) times.push(performance.now() - started);
+      }
+      figures.push([
+        `X${index * 2 + (format === "pdf" ? 1 : 2)}`,
+        `${format} of the ${item.name} report (${(bytes / 1024).toFixed(0)} KiB)`,
+        times,
+        "ms",
+      ]);
+    }
+  }
+  console.log("\nReport export: renderReportFile (PDF with embedded fonts, Word), the core cases' reports");
+  printFigures(String(CORE_SOURCES), figures, "sources");
+}
+
 function coreBench(): { rows: Row[]; notes: string[] } {
   const { cases, chunks, chunkChars } = coreCases();
   const rows: Row[] = [];
@@ -480,6 +508,8 @@ async function main(): Promise<void> {
        the three projections the Host publishes: JSON.stringify (2-space), renderMarkdown, renderHtml.
   F    the same for a synthesized report: every citation's evidence chosen from its passage and
        quoted within the excerpt limits.`);
+
+    await exportBench();
 
     await investigativePromptBench(temp.path);
 

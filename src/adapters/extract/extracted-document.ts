@@ -21,3 +21,9 @@ export function tidyText(text: string): string {
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
+
+/** A document's title when its metadata gives none: its first line when short enough to be one, else `fallback`. */
+export function firstLineTitle(text: string, fallback: string): string {
+  const firstLine = text.split("\n", 1)[0]?.trim() ?? "";
+  return firstLine.length > 0 && firstLine.length <= 150 ? firstLine : fallback;
+}

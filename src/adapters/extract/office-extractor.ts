@@ -7,7 +7,7 @@
  */
 import { posix } from "node:path";
 import { entryText, isCompoundFile, readArchive, UnreadableDocumentError } from "./archive.js";
-import { type ExtractedDocument, tidyText } from "./extracted-document.js";
+import { type ExtractedDocument, firstLineTitle, tidyText } from "./extracted-document.js";
 import { addTable, SectionedText, TABLE_LIMITS, type Table } from "./sectioned-text.js";
 import {
   childElements,
@@ -128,9 +128,8 @@ export async function extractDocx(bytes: Uint8Array, fallbackTitle: string): Pro
   );
   const { htmlFragmentText } = await import("./html-extractor.js");
   const text = htmlFragmentText(result.value);
-  const firstLine = text.split("\n", 1)[0]?.trim() ?? "";
   return {
-    title: coreTitle(files) || (firstLine.length > 0 && firstLine.length <= 150 ? firstLine : fallbackTitle),
+    title: coreTitle(files) || firstLineTitle(text, fallbackTitle),
     text,
     contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
   };
@@ -314,9 +313,8 @@ export async function extractOdt(bytes: Uint8Array, fallbackTitle: string): Prom
       for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index] as XmlNode);
   }
   const text = tidyText(paragraphs.join("\n\n"));
-  const firstLine = text.split("\n", 1)[0]?.trim() ?? "";
   return {
-    title: title || (firstLine.length > 0 && firstLine.length <= 150 ? firstLine : fallbackTitle),
+    title: title || firstLineTitle(text, fallbackTitle),
     text,
     contentType: "application/vnd.oasis.opendocument.text",
   };

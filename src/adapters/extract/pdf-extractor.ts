@@ -1,7 +1,7 @@
 /**
  * Text of a PDF with pdf.js (no eval, no fonts loaded, no network). Pages become paragraphs.
  */
-import { type ExtractedDocument, tidyText } from "./extracted-document.js";
+import { type ExtractedDocument, firstLineTitle, tidyText } from "./extracted-document.js";
 
 interface TextItem {
   str?: string;
@@ -38,8 +38,7 @@ export async function extractPdf(bytes: Uint8Array, fallbackTitle: string): Prom
     const metadata = await pdf.getMetadata().catch(() => undefined);
     const info = metadata?.info as { Title?: unknown } | undefined;
     const metaTitle = typeof info?.Title === "string" ? info.Title.trim() : "";
-    const firstLine = text.split("\n", 1)[0]?.trim() ?? "";
-    const title = metaTitle || (firstLine.length > 0 && firstLine.length <= 150 ? firstLine : fallbackTitle);
+    const title = metaTitle || firstLineTitle(text, fallbackTitle);
     return { title, text, contentType: "application/pdf" };
   } finally {
     await task.destroy();

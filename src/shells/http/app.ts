@@ -286,16 +286,21 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     );
   });
 
+  /** The run's current report, or a 404 that says how to learn when there is one. */
+  const publishedReport = async (run: RunRecord) => {
+    const current = await runs.currentReport(run);
+    if (!current)
+      throw new HttpError(
+        404,
+        "no_report",
+        `run ${run.id} has no published report yet; follow /api/runs/${run.id}/events until preliminary-published or final-published`,
+      );
+    return current;
+  };
   const reportRoute = (extension: "json" | "md" | "html", type: string) =>
     app.get(`/api/runs/:id/report.${extension}`, async (c) => {
       const run = await ownRun(c);
-      const current = await runs.currentReport(run);
-      if (!current)
-        throw new HttpError(
-          404,
-          "no_report",
-          `run ${run.id} has no published report yet; follow /api/runs/${run.id}/events until preliminary-published or final-published`,
-        );
+      const current = await publishedReport(run);
       const text =
         extension === "json" ? current.files.json : extension === "md" ? current.files.markdown : current.files.html;
       c.header("Content-Type", `${type}; charset=utf-8`);
@@ -310,13 +315,7 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
   for (const format of ["pdf", "docx"] as const)
     app.get(`/api/runs/:id/report.${format}`, async (c) => {
       const run = await ownRun(c);
-      const current = await runs.currentReport(run);
-      if (!current)
-        throw new HttpError(
-          404,
-          "no_report",
-          `run ${run.id} has no published report yet; follow /api/runs/${run.id}/events until preliminary-published or final-published`,
-        );
+      const current = await publishedReport(run);
       const parsed = parseReportDocument(JSON.parse(current.files.json));
       if (!parsed.ok) throw new Error(`the stored report of run ${run.id} does not parse: ${parsed.error}`);
       const bytes = await renderReportFile(parsed.value, format);
