@@ -4,7 +4,7 @@ import { chunkContent } from "../../../core/chunking.js";
 import { chunkId } from "../../../core/ids.js";
 import type { PacketSource } from "../../../ports/model.js";
 import { answerShapes, shapeMatch } from "./answer-shape.js";
-import { extractiveSynthesis, pointsBack } from "./sentence-extraction.js";
+import { extractiveSynthesis, pointsBack, rankSentences } from "./sentence-extraction.js";
 
 function packet(id: string, title: string, text: string): PacketSource {
   return {
@@ -133,5 +133,16 @@ describe("bridges", () => {
       texts.join("\n"),
     ).toBe(true);
     expect(output.facts.map((fact) => fact.sourceId)).toContain("s_002");
+  });
+});
+
+describe("ties between sources", () => {
+  it("go to the source the packet lists first, whatever its id (ids follow when each read finished)", () => {
+    const same = "Lithium cobalt oxide was reported as a cathode at Oxford in 1980.";
+    const first = packet("s_002", "Oxford", same);
+    const second = packet("s_001", "Oxford", same);
+    const ranked = (sources: PacketSource[]) => rankSentences("Where was lithium cobalt oxide reported?", sources);
+    expect(ranked([first, second]).map((sentence) => sentence.sourceId)).toEqual(["s_002", "s_001"]);
+    expect(ranked([second, first]).map((sentence) => sentence.sourceId)).toEqual(["s_001", "s_002"]);
   });
 });

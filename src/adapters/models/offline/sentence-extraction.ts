@@ -43,6 +43,8 @@ const SHAPE_WEIGHT = 0.3;
 
 interface Candidate {
   sourceId: string;
+  /** Position of the source in the packet (its reading order): ties are broken by it, not by its id. */
+  sourceOrder: number;
   chunkId: string;
   position: number;
   /** Position of the first sentence quoted: the one before `position` when the sentence points back to it. */
@@ -129,7 +131,7 @@ function antecedent(sentences: readonly SentenceSpan[], position: number): numbe
 
 function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
   const candidates: Candidate[] = [];
-  for (const source of sources) {
+  for (const [sourceOrder, source] of sources.entries()) {
     const titleStems = stemSet(source.title);
     const subjectStems = stemSet(source.title.replace(/\s*\([^)]*\)\s*$/, ""));
     let leadSeen = false;
@@ -147,6 +149,7 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
         const worth = from === undefined ? 0 : quality(text, sentence.standalone, sentence.listItem, source.title);
         candidates.push({
           sourceId: source.id,
+          sourceOrder,
           chunkId: chunk.id,
           position,
           first: from ?? position,
@@ -236,7 +239,7 @@ function markBridges(
 
 const byScore = (a: Candidate, b: Candidate): number =>
   b.score - a.score ||
-  (a.sourceId < b.sourceId ? -1 : a.sourceId > b.sourceId ? 1 : 0) ||
+  a.sourceOrder - b.sourceOrder ||
   (a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0) ||
   a.position - b.position;
 
