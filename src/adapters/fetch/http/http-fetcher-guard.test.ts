@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pptx, xlsx } from "../../../../scripts/office-files.mjs";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
 import type { HostLookup } from "./guarded-connector.js";
 import { createHttpFetcher, type HttpFetcher, type HttpFetcherOptions } from "./http-fetcher.js";
@@ -10,6 +11,19 @@ import { type LoopbackServer, startLoopbackServer } from "./loopback-server.js";
 const PDF = readFileSync(
   fileURLToPath(new URL("../../../../examples/corpus/safety/thermal-runaway-technical-note.pdf", import.meta.url)),
 );
+const DECK = pptx({ title: "Outlook", slides: [{ title: "Costs", bullets: ["Cells got cheaper."] }] });
+const BOOK = xlsx({
+  title: "Prices",
+  sheets: [
+    {
+      name: "Packs",
+      rows: [
+        ["Year", "Price"],
+        ["2024", 115],
+      ],
+    },
+  ],
+});
 const UA = "Assay/0.1 (test; research bot)";
 
 /** A resolver that knows a few test names, all pointing at loopback, and records every lookup. */
@@ -77,6 +91,15 @@ beforeAll(async () => {
     },
     "/image": (_request, response) => void response.writeHead(200, { "content-type": "image/png" }).end("PNG"),
     "/note.pdf": (_request, response) => void response.writeHead(200, { "content-type": "application/pdf" }).end(PDF),
+    "/deck": (_request, response) => {
+      response
+        .writeHead(200, { "content-type": "application/vnd.openxmlformats-officedocument.presentationml.presentation" })
+        .end(DECK);
+    },
+    "/files/prices.xlsx": (_request, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" }).end(BOOK);
+    },
+    "/data.csv": (_request, response) => void response.writeHead(200, { "content-type": "text/csv" }).end("a,b\n1,2\n"),
     "/download": (_request, response) => {
       response.writeHead(200, { "content-type": "application/octet-stream" }).end(PDF);
     },
@@ -238,6 +261,16 @@ describe("HTTP behaviour", () => {
       expect(pdf.title, path).toBe("Technical Note TN-07: Thermal Runaway in Lithium-Ion Cells");
       expect(pdf).toMatchObject({ contentType: "application/pdf", truncated: true });
     }
+    // The document types a corpus reads, by media type or (sent as octets) by the URL's extension, cited by place.
+    const deck = await fetcher.fetch(server.url("/deck"), { maxChars: 10_000 });
+    expect(deck).toMatchObject({ title: "Outlook", content: "Costs\n\nCells got cheaper." });
+    expect(deck.sections).toEqual([{ start: 0, location: "slide 1" }]);
+    const book = await fetcher.fetch(server.url("/files/prices.xlsx"), { maxChars: 10_000 });
+    expect(book.content).toBe("Year: 2024; Price: 115");
+    expect(book.sections).toEqual([{ start: 0, location: "sheet Packs, row 2" }]);
+    expect((await fetcher.fetch(server.url("/data.csv"), { maxChars: 100 })).content).toBe("a: 1; b: 2");
+    const cut = local({ maxBodyBytes: 1000 });
+    await expect(cut.fetch(server.url("/deck"), { maxChars: 100 })).rejects.toThrow(/PPTX larger than the body cap/);
     const image = await failure(fetcher.fetch(server.url("/image"), { maxChars: 100 }));
     expect(image.message).toBe(`skipped: unsupported content type image/png: ${server.url("/image")}`);
     const small = local({ maxBodyBytes: 1000 });

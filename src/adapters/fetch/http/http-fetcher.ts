@@ -131,6 +131,7 @@ class HttpFetcherImpl implements HttpFetcher {
       content: page.text.slice(0, options.maxChars),
       truncated,
       contentType: page.contentType,
+      ...(page.sections ? { sections: page.sections } : {}),
     };
   }
 

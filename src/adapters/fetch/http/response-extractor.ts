@@ -1,7 +1,9 @@
 /**
  * Title and clean text of a fetched body by its media type: HTML through Readability, plain
- * text, Markdown, PDF, JSON pretty-printed; anything else, and binary bodies that claim to be
- * text, are skipped with an ExternalServiceError.
+ * text, Markdown, PDF, JSON pretty-printed, and the document types a corpus holds (Word,
+ * PowerPoint, Excel, OpenDocument, CSV, EPUB, notebooks, mail: extract-by-type.ts, in the
+ * extraction pool), also when served as application/octet-stream under their file extension;
+ * anything else, and binary bodies that claim to be text, are skipped with an ExternalServiceError.
  */
 import { describeError, ExternalServiceError } from "../../../core/errors.js";
 import type { ExtractedDocument } from "../../extract/extracted-document.js";
@@ -19,6 +21,32 @@ export interface ExtractedPage extends ExtractedDocument {
 }
 
 const HTML = new Set(["text/html", "application/xhtml+xml"]);
+
+/** Media types read as the corpus reads a file of the extension. */
+const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": ".pptx",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ".xlsx",
+  "application/vnd.oasis.opendocument.text": ".odt",
+  "application/vnd.oasis.opendocument.spreadsheet": ".ods",
+  "application/epub+zip": ".epub",
+  "application/x-ipynb+json": ".ipynb",
+  "text/csv": ".csv",
+  "text/tab-separated-values": ".tsv",
+  "message/rfc822": ".eml",
+};
+
+/** Extensions whose content a cut body cannot be read from (containers), and those a cut body still reads as its beginning. */
+const CONTAINERS = new Set([".docx", ".pptx", ".xlsx", ".odt", ".ods", ".epub", ".ipynb"]);
+
+/** The extension a document type is read as: by its media type, or for a body sent as octets by the URL's own extension. */
+function documentExtension(mime: string, octets: boolean, url: URL): string | undefined {
+  const byType = DOCUMENT_TYPES[mime];
+  if (byType) return byType;
+  if (!octets) return undefined;
+  const extension = /\.[a-z0-9]{2,5}$/i.exec(url.pathname)?.[0]?.toLowerCase();
+  return extension && Object.values(DOCUMENT_TYPES).includes(extension) ? extension : undefined;
+}
 const TEXT = new Set(["text/plain", "text/markdown", "text/x-markdown"]);
 
 /** A title from the URL's last path segment, else its host. */
@@ -68,6 +96,21 @@ export async function extractResponse(input: ResponseInput): Promise<ExtractedPa
   const octets = declared.mime === "" || declared.mime === "application/octet-stream";
   const mime = octets ? sniffMime(body.bytes) : declared.mime;
   const title = fallbackTitle(url);
+  const extension = documentExtension(mime, octets, url);
+  if (extension) {
+    if (body.truncated && CONTAINERS.has(extension))
+      throw new ExternalServiceError(
+        `skipped: ${extension.slice(1).toUpperCase()} larger than the body cap: ${url.href}`,
+      );
+    try {
+      const extracted = await extractionPool().run({ kind: "file", name: `${title}${extension}`, bytes: body.bytes });
+      return { ...extracted, truncated: body.truncated || extracted.truncated === true };
+    } catch (error) {
+      throw new ExternalServiceError(`cannot read the document at ${url.href}: ${describeError(error)}`, {
+        cause: error,
+      });
+    }
+  }
   if (mime === "application/pdf") {
     if (body.truncated) throw new ExternalServiceError(`skipped: PDF larger than the body cap: ${url.href}`);
     try {
