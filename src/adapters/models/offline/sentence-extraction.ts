@@ -70,8 +70,9 @@ function quality(text: string, standalone: boolean, listItem: boolean, title: st
   if (readerTextProblem(text) !== undefined) return 0;
   // Table rows (cells joined by " | ") are not sentences a reader can check on their own.
   if ((text.match(/ \| /g) ?? []).length >= 2) return 0;
-  // A spreadsheet row with its headers ("Year: 2024; Price: 115") states its values on its own.
-  if (isRecordLine(text)) return 1;
+  // A spreadsheet row with its headers ("Year: 2024; Price: 115") states its values on its own, not
+  // as a heading; it says less than a sentence with a verb, and weighs as one without.
+  if (isRecordLine(text)) return 0.5;
   const words = text.split(" ").length;
   let factor = 1;
   if (words < 4) factor *= 0.2;
