@@ -6,9 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createOfflineModel } from "../adapters/models/offline/offline-model.js";
-import { chunkContent } from "../core/chunking.js";
 import { UserError } from "../core/errors.js";
-import { chunkId } from "../core/ids.js";
 import { type BuildInput, buildReport, type CatalogSource } from "../core/report/build-report.js";
 import { parseReportDocument, type ReportDocument, type VerificationStatus } from "../core/report/report-document.js";
 import type { VerificationMap } from "../core/report/synthesized-items.js";
@@ -16,6 +14,7 @@ import { admissionCatalog, admitSynthesis } from "../core/synthesis/admission.js
 import type { SynthesisOutput } from "../core/synthesis/proposals.js";
 import type { ActInput, ActTurn } from "../ports/model.js";
 import { duration, progressLine } from "../shells/cli/eval-progress.js";
+import { reportInput as baseInput, catalogSource } from "../testing/report-inputs.js";
 import { ScriptedModel, succeed } from "../testing/scripted-model.js";
 import { type EvalCase, parseCases } from "./cases.js";
 import { FAULT_HELP, faultyModel, parseFault, parseFaultList, STANDARD_FAULTS } from "./faults.js";
@@ -204,21 +203,7 @@ const YOSHINO =
   "Asahi Kasei filed for a patent on the design.";
 const GOODENOUGH = "John Goodenough led the Oxford laboratory where lithium cobalt oxide was found in 1980.";
 
-function source(n: number, path: string, text: string): CatalogSource {
-  const id = `s_${String(n).padStart(3, "0")}`;
-  return {
-    id,
-    title: `Document ${n}`,
-    path,
-    capturedAt: "2026-01-15T09:00:00.000Z",
-    chunks: chunkContent(text, { maxChars: 400 }).map((chunk) => ({
-      id: chunkId(id, chunk.seq),
-      seq: chunk.seq,
-      start: chunk.start,
-      text: chunk.text,
-    })),
-  };
-}
+const source = (n: number, path: string, text: string): CatalogSource => catalogSource(n, text, { path });
 
 const SOURCES = [source(1, "history/yoshino.md", YOSHINO), source(2, "history/goodenough.md", GOODENOUGH)];
 
@@ -227,26 +212,8 @@ function reportInput(
   synthesis?: SynthesisOutput,
   verification?: VerificationMap,
 ): BuildInput {
-  return {
-    question: "Who built the first carbon-anode cell?",
-    language: "en",
-    scope: "the local folder “corpus”",
-    sources,
+  return baseInput("Who built the first carbon-anode cell?", sources, {
     attemptedQueries: ["“carbon anode cell”"],
-    acquisition: {
-      searchCalls: 1,
-      failedSearches: 0,
-      partialSearches: 0,
-      fetchAttempts: sources.length,
-      failedFetches: 0,
-      limitsReached: [],
-      deadlineReached: false,
-      cancelled: false,
-    },
-    phase: "final",
-    generatedAt: "2026-01-15T09:01:00.000Z",
-    excerptCharsPerSource: 500,
-    excerptCharsTotal: 2_000,
     ...(synthesis
       ? {
           synthesis: {
@@ -255,7 +222,7 @@ function reportInput(
           },
         }
       : {}),
-  };
+  });
 }
 
 /**

@@ -5,62 +5,16 @@
  * to the sources list; long unbroken strings stay on the page.
  */
 import { describe, expect, it } from "vitest";
-import { chunkContent } from "../../core/chunking.js";
-import { chunkId } from "../../core/ids.js";
 import { references } from "../../core/render/outline.js";
-import {
-  type BuildInput,
-  buildReport,
-  buildSourceBackedReport,
-  type CatalogSource,
-} from "../../core/report/build-report.js";
+import { buildReport, buildSourceBackedReport, type CatalogSource } from "../../core/report/build-report.js";
 import type { ReportDocument } from "../../core/report/report-document.js";
-import { admitSynthesis } from "../../core/synthesis/admission.js";
+import { admissionCatalog, admitSynthesis } from "../../core/synthesis/admission.js";
 import type { SynthesisOutput } from "../../core/synthesis/proposals.js";
+import { catalogSource, reportInput } from "../../testing/report-inputs.js";
 import { renderDocx } from "./report-docx.js";
 import { renderPdf } from "./report-pdf.js";
 
-function source(n: number, title: string, text: string, extra: Partial<CatalogSource> = {}): CatalogSource {
-  const id = `s_${String(n).padStart(3, "0")}`;
-  return {
-    id,
-    title,
-    path: `docs/doc-${n}.md`,
-    capturedAt: "2026-01-15T09:00:00.000Z",
-    chunks: chunkContent(text, { maxChars: 400 }).map((chunk) => ({
-      id: chunkId(id, chunk.seq),
-      seq: chunk.seq,
-      start: chunk.start,
-      text: chunk.text,
-    })),
-    ...extra,
-  };
-}
-
-function input(question: string, sources: CatalogSource[], overrides: Partial<BuildInput> = {}): BuildInput {
-  return {
-    question,
-    language: "en",
-    scope: "the local folder “corpus”",
-    sources,
-    attemptedQueries: [`“${question}”`],
-    acquisition: {
-      searchCalls: 1,
-      failedSearches: 0,
-      partialSearches: 0,
-      fetchAttempts: sources.length,
-      failedFetches: 0,
-      limitsReached: [],
-      deadlineReached: false,
-      cancelled: false,
-    },
-    phase: "final",
-    generatedAt: "2026-01-15T09:01:00.000Z",
-    excerptCharsPerSource: 500,
-    excerptCharsTotal: 2_000,
-    ...overrides,
-  };
-}
+const source = (n: number, title: string, text: string): CatalogSource => catalogSource(n, text, { title });
 
 function synthesized(
   question: string,
@@ -68,10 +22,10 @@ function synthesized(
   sources: CatalogSource[],
   language = "en",
 ): ReportDocument {
-  const catalog = new Map(
-    sources.map((item) => [item.id, new Map(item.chunks.map((chunk) => [chunk.id, chunk.text]))]),
+  const catalog = admissionCatalog(sources);
+  return buildReport(
+    reportInput(question, sources, { language, synthesis: { admitted: admitSynthesis(output, catalog) } }),
   );
-  return buildReport(input(question, sources, { language, synthesis: { admitted: admitSynthesis(output, catalog) } }));
 }
 
 const OXFORD = "Lithium cobalt oxide was reported as a cathode at Oxford in 1980.";
@@ -144,9 +98,9 @@ const nonLatinReport = (): ReportDocument => {
 };
 
 const sourceBackedReport = (): ReportDocument =>
-  buildSourceBackedReport(input("Who made the first lithium cobalt oxide cathode?", latinSources()));
+  buildSourceBackedReport(reportInput("Who made the first lithium cobalt oxide cathode?", latinSources()));
 
-const noEvidenceReport = (): ReportDocument => buildReport(input("What is the price of a unicorn battery?", []));
+const noEvidenceReport = (): ReportDocument => buildReport(reportInput("What is the price of a unicorn battery?", []));
 
 /** What each projection must contain, in this order: findings, their citations, gaps, sources. */
 function expectedInOrder(doc: ReportDocument): string[] {

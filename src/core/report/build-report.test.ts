@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readHtml, readMarkdown } from "../../testing/read-report.js";
-import { chunkContent } from "../chunking.js";
-import { chunkId } from "../ids.js";
+import { catalogSource } from "../../testing/report-inputs.js";
 import { renderHtml } from "../render/html.js";
 import { renderMarkdown, unescapeMarkdown } from "../render/markdown.js";
 import { admitSynthesis } from "../synthesis/admission.js";
@@ -29,20 +28,7 @@ const noFacts = {
 };
 
 function source(n: number, text: string, extra: Partial<CatalogSource> = {}): CatalogSource {
-  const id = `s_${String(n).padStart(3, "0")}`;
-  return {
-    id,
-    title: `Document ${n}`,
-    path: `docs/doc-${n}.md`,
-    capturedAt: `2026-01-15T09:00:0${n % 10}.000Z`,
-    chunks: chunkContent(text, { maxChars: 400 }).map((chunk) => ({
-      id: chunkId(id, chunk.seq),
-      seq: chunk.seq,
-      start: chunk.start,
-      text: chunk.text,
-    })),
-    ...extra,
-  };
+  return catalogSource(n, text, { capturedAt: `2026-01-15T09:00:0${n % 10}.000Z`, ...extra });
 }
 
 function input(sources: CatalogSource[], overrides: Partial<BuildInput> = {}): BuildInput {
