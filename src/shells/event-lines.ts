@@ -1,7 +1,7 @@
 /** One short human line per run event worth showing (CLI progress, MCP progress, live pages); undefined otherwise. */
 import type { RunEvent } from "../ports/store.js";
 
-/** "; not read: 3 files of unsupported types (2 .zip, 1 .exe); a.docx: password-protected": what an index left out. */
+/** "3 files of unsupported types (2 .zip, 1 .exe); a.docx: password-protected": what an index left out, or "". */
 export function notRead(data: Record<string, unknown>): string {
   const parts: string[] = [];
   const unsupported = Object.entries((data.unsupported ?? {}) as Record<string, number>);
@@ -14,7 +14,7 @@ export function notRead(data: Record<string, unknown>): string {
   for (const file of unreadable) parts.push(`${file.path}: ${file.reason}`);
   const failed = Number(data.failed ?? 0);
   if (failed > unreadable.length) parts.push(`${failed - unreadable.length} more unreadable`);
-  return parts.length === 0 ? "" : `; not read: ${parts.join("; ")}`;
+  return parts.join("; ");
 }
 
 export function describeEvent(event: RunEvent): string | undefined {
@@ -29,7 +29,7 @@ export function describeEvent(event: RunEvent): string | undefined {
     case "scope-prepared":
       return `search provider ready: ${String(data.provider)}`;
     case "corpus-indexed":
-      return `corpus indexed: ${String(data.documents)} documents (${String(data.added)} added, ${String(data.updated)} updated, ${String(data.unchanged)} unchanged)${notRead(data)}`;
+      return `corpus indexed: ${String(data.documents)} documents (${String(data.added)} added, ${String(data.updated)} updated, ${String(data.unchanged)} unchanged)${notRead(data) ? `; not read: ${notRead(data)}` : ""}`;
     case "search-finished":
       return `search finished: ${String(data.hits)} hits`;
     case "search-failed":

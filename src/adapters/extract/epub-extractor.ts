@@ -28,26 +28,17 @@ export async function extractEpub(bytes: Uint8Array, fallbackTitle: string): Pro
       posix.normalize(posix.join(base, decodeURIComponent(item.attributes.href ?? ""))),
     ]),
   );
-  const { htmlFragmentText } = await import("./html-extractor.js");
-  const { parseHTML } = await import("linkedom");
+  const { htmlFragment } = await import("./html-extractor.js");
   const out = new SectionedText();
   let chapter = 0;
   for (const itemref of childElements(findFirst(pkg, "spine") ?? pkg, "itemref")) {
     const name = manifest.get(itemref.attributes.idref ?? "");
     const html = name ? entryText(files, name) : undefined;
     if (html === undefined) continue;
-    const text = htmlFragmentText(html);
+    const { text, heading: fullHeading } = htmlFragment(html);
     if (text.length === 0) continue;
     chapter++;
-    const { document } = parseHTML(html);
-    const heading = (
-      document.querySelector("h1, h2, h3")?.textContent ??
-      document.querySelector("title")?.textContent ??
-      ""
-    )
-      .replace(/\s+/g, " ")
-      .trim()
-      .slice(0, 80);
+    const heading = fullHeading.slice(0, 80);
     out.add(heading ? `chapter ${chapter} (${heading})` : `chapter ${chapter}`, text);
   }
   const title = findFirst(pkg, "title");

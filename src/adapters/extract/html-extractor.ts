@@ -266,8 +266,15 @@ function wholePage(raw: string): string {
  * objects are left out.
  */
 export function htmlFragmentText(html: string): string {
-  const body = readablePage(linkedomParser, wholePage(html)).body;
-  return body ? blockText(body) : "";
+  return htmlFragment(html).text;
+}
+
+/** `htmlFragmentText`'s text, with the fragment's first heading (h1–h3, else its <title>), from one parse. */
+export function htmlFragment(html: string): { text: string; heading: string } {
+  const document = readablePage(linkedomParser, wholePage(html));
+  const heading =
+    document.querySelector("h1, h2, h3")?.textContent ?? document.querySelector("title")?.textContent ?? "";
+  return { text: document.body ? blockText(document.body) : "", heading: heading.replace(/\s+/g, " ").trim() };
 }
 
 /**

@@ -195,8 +195,6 @@ export function renderPdf(report: ReportDocument): Promise<Buffer> {
     info: { Title: report.title, Creator: "Assay", Producer: "Assay (pdfkit)" },
     lang: report.language,
     displayTitle: true,
-    bufferPages: false,
-    autoFirstPage: true,
   });
   for (const font of [all.regular, all.bold, all.italic, all.fallback]) doc.registerFont(font.name, font.bytes);
   const chunks: Buffer[] = [];

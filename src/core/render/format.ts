@@ -15,13 +15,16 @@ export function readableTime(iso: string): string {
   return match ? `${match[1]} ${match[2]} UTC` : iso;
 }
 
+type CitedPassages = { number: number; passages: readonly number[] };
+
+/** `2: passage 3`, `2: passages 3, 5`: one citation, without brackets. Pure. */
+export function citationLabel(citation: CitedPassages): string {
+  return `${citation.number}: passage${citation.passages.length > 1 ? "s" : ""} ${citation.passages.join(", ")}`;
+}
+
 /** `[2: passage 3]`, `[2: passages 3, 5; 4: passage 1]`: reader-safe citation text. Pure. */
-export function citationText(citations: readonly { number: number; passages: readonly number[] }[]): string {
-  const parts = citations.map(
-    (citation) =>
-      `${citation.number}: passage${citation.passages.length > 1 ? "s" : ""} ${citation.passages.join(", ")}`,
-  );
-  return `[${parts.join("; ")}]`;
+export function citationText(citations: readonly CitedPassages[]): string {
+  return `[${citations.map(citationLabel).join("; ")}]`;
 }
 
 /** "A", "A and B", "A, B and C". Pure. */
@@ -133,6 +136,18 @@ export function quoteText(quote: Pick<Quote, "text" | "cutStart" | "truncated">)
 }
 
 /**
+ * A note's quotes as shown under an item, each `“…”`, preceded by its passage (and place) when
+ * the citation has several passages or the passage a place: `(passage 4, slide 3) “…”`. A quote
+ * that is the item's own text is not repeated. `escaped` is the projection's escaping (Markdown's). Pure.
+ */
+export function evidenceQuotes(note: EvidenceNote, escaped: (text: string) => string = (text) => text): string[] {
+  const several = note.citation.passages.length > 1;
+  return (note.verbatim ? [] : note.evidence.quotes).map(
+    (quote) => `${several || quote.location ? `(${escaped(passageName(quote))}) ` : ""}“${escaped(quoteText(quote))}”`,
+  );
+}
+
+/**
  * What a note says besides its quotes, or "": that the excerpt limits kept words out, or that
  * no sentence could be singled out (then the reader is sent to the passage). Pure.
  */
@@ -140,9 +155,7 @@ export function evidenceRemark(note: EvidenceNote): string {
   const { evidence, citation } = note;
   const [only] = evidence.quotes;
   if (note.verbatim && only) return `The finding quotes this source word for word: ${quotePlace(only)}.`;
-  const where = `read ${citationText([citation])
-    .slice(1, -1)
-    .replace(/^(\d+): /, "source $1, ")}`;
+  const where = `read ${citationLabel(citation).replace(/^(\d+): /, "source $1, ")}`;
   if (evidence.quotes.length === 0 && evidence.omitted > 0)
     return `Not quoted: the report's excerpt limits were reached; ${where}.`;
   if (evidence.quotes.length === 0)

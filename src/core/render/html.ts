@@ -4,6 +4,7 @@
  */
 import type { Citation, Quote, ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
 import {
+  citationLabel,
   citationText,
   type EvidencedItem,
   type EvidenceNote,
@@ -158,8 +159,7 @@ export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string
       return `<a class="cite" href="${target}">${escapeHtml(citationText(citations))}</a>`;
     }
     const links = citations.map(
-      (citation) =>
-        `<a class="cite" href="#source-${citation.number}">${escapeHtml(citationText([citation]).slice(1, -1))}</a>`,
+      (citation) => `<a class="cite" href="#source-${citation.number}">${escapeHtml(citationLabel(citation))}</a>`,
     );
     return `<span class="cites">[${links.join("; ")}]</span>`;
   };
@@ -248,7 +248,7 @@ export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string
       );
       for (const excerpt of card.excerpts) {
         body.push(
-          `<blockquote><p>${excerpt.cutStart ? "… " : ""}${escapeHtml(excerpt.text)}${excerpt.truncated ? " …" : ""}</p><footer>${escapeHtml(passageName(excerpt))} <a href="#source-${source.number}">[${source.number}]</a>${links.sourceView ? ` · ${link(links.sourceView(source.number, excerpt.passage), "open at the passage", { className: "open-at", external: false })}` : ""}</footer></blockquote>`,
+          `<blockquote><p>${escapeHtml(quoteText(excerpt))}</p><footer>${escapeHtml(passageName(excerpt))} <a href="#source-${source.number}">[${source.number}]</a>${links.sourceView ? ` · ${link(links.sourceView(source.number, excerpt.passage), "open at the passage", { className: "open-at", external: false })}` : ""}</footer></blockquote>`,
         );
       }
       body.push(`</article>`);

@@ -7,12 +7,12 @@ import {
   citationText,
   type EvidencedItem,
   evidenceNotes,
+  evidenceQuotes,
   evidenceRemark,
   findingList,
   passageName,
   quotedPlaces,
   quotePlace,
-  quoteText,
   readableTime,
   spokenList,
   textFragmentUrl,
@@ -82,11 +82,7 @@ function sourceLine(source: SourceEntry, quotes?: readonly Quote[]): string {
 function evidenceLines(item: EvidencedItem, indent: number): string[] {
   const pad = " ".repeat(indent);
   const lines = evidenceNotes(item).map((note) => {
-    const several = note.citation.passages.length > 1;
-    const quotes = (note.verbatim ? [] : note.evidence.quotes).map(
-      (quote) =>
-        `${several || quote.location ? `(${escapeMarkdown(passageName(quote))}) ` : ""}“${escapeMarkdown(quoteText(quote))}”`,
-    );
+    const quotes = evidenceQuotes(note, escapeMarkdown);
     const remark = evidenceRemark(note);
     const said = [...quotes, ...(remark ? [`*${escapeMarkdown(remark)}*`] : [])].join(" ");
     return `${pad}> ${escapeMarkdown(note.label)} ${citationText([note.citation])}: ${said}`;

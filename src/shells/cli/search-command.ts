@@ -44,7 +44,7 @@ export async function searchCorpus(
       return;
     }
     const skipped = notRead(indexed);
-    if (skipped) out.write(`${skipped.slice(2, 3).toUpperCase()}${skipped.slice(3)}.\n`);
+    if (skipped) out.write(`Not read: ${skipped}.\n`);
     if (hits.length === 0) {
       out.write(`No document matched (${String(indexed.documents)} documents indexed).\n`);
       return;
