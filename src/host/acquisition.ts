@@ -95,7 +95,7 @@ export interface Candidate {
 
 function alreadyPersisted(host: RunHost, anchor: string): SourceRecord | undefined {
   return host
-    .sources()
+    .known()
     .find(
       (source) =>
         source.canonicalAnchor === anchor ||
@@ -123,8 +123,10 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
   if (host.signal.aborted) return { kind: "skipped", reason: "deadline" };
   if (!(await host.reserveSource())) return { kind: "skipped", reason: "budget" };
   let persisted = false;
+  // A read of the user's library fetches nothing: it spends no fetch attempt.
+  const stored = host.fetcher.storedCopies === true;
   try {
-    if (!(await host.trySpend("fetchAttempts"))) return { kind: "skipped", reason: "budget" };
+    if (!stored && !(await host.trySpend("fetchAttempts"))) return { kind: "skipped", reason: "budget" };
     let document: Awaited<ReturnType<RunHost["fetcher"]["fetch"]>>;
     try {
       document = await host.fetcher.fetch(candidate.anchor, {
@@ -138,7 +140,11 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
       }
       host.markFailed(candidate.anchor);
       await host.diagnose("fetch", "fetch-failed", describeError(error), { anchor: candidate.anchor });
-      await host.emit("fetch-failed", { anchor: candidate.anchor, queryId: candidate.queryId });
+      await host.emit("fetch-failed", {
+        anchor: candidate.anchor,
+        queryId: candidate.queryId,
+        ...(stored ? { library: true } : {}),
+      });
       return { kind: "failed" };
     }
     const fetchedMs = host.clock.offset();
@@ -150,22 +156,32 @@ export async function acquire(host: RunHost, candidate: Candidate): Promise<Acqu
     }
     // Not awaited before the persist: both writes join one group commit (one fsync, not two, on
     // the way to the first durable source); it is awaited below, so its failure still counts.
-    const fetched = host.emit("source-fetched", { anchor: document.canonicalAnchor, chars: document.content.length });
+    const { library, sections, ...read } = document;
+    const fetched = library
+      ? host.emit("source-recalled", {
+          anchor: document.canonicalAnchor,
+          entry: library.entryId,
+          capturedAt: library.capturedAt,
+          chars: document.content.length,
+        })
+      : host.emit("source-fetched", { anchor: document.canonicalAnchor, chars: document.content.length });
     fetched.catch(() => undefined);
     let result: Awaited<ReturnType<RunHost["store"]["persistSource"]>>;
     try {
       result = await host.store.persistSource(
         host.run.id,
         {
-          ...document,
+          ...read,
           // A work keeps one identity whichever page of it was read; the URL read stays `url`.
           ...(candidate.work ? { canonicalAnchor: candidate.work } : {}),
           requestedAnchor: candidate.anchor,
           sha256: createHash("sha256").update(document.content).digest("hex"),
-          capturedAt: host.clock.wallIso(),
+          // A library copy was observed when it was first captured, not now.
+          capturedAt: library?.capturedAt ?? host.clock.wallIso(),
+          ...(library ? { reused: "library" as const } : {}),
           fetchedMs,
           provenance,
-          chunks: chunkContent(document.content, { sections: document.sections ?? [] }),
+          chunks: chunkContent(document.content, { sections: sections ?? [] }),
         },
         () => host.clock.offset(),
       );
@@ -219,7 +235,13 @@ async function mergeDuplicate(
     return { kind: "duplicate", source: known };
   }
   host.expose(result.source);
-  await host.emit("source-merged", { sourceId: result.source.id, anchor: provenance.requestedAnchor });
+  // A source carried over from the parent run, reached by this run for the first time: read, not fetched.
+  const reused = known.reused === "parent" && known.provenance.length === 0;
+  await host.emit(reused ? "source-reused" : "source-merged", {
+    sourceId: result.source.id,
+    anchor: provenance.requestedAnchor,
+    ...(reused ? { from: host.request.lineage?.parentId } : {}),
+  });
   return { kind: "duplicate", source: result.source };
 }
 

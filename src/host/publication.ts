@@ -3,6 +3,8 @@
  * stage and validate them, switch the pair atomically, and record it as events.
  */
 import { describeError } from "../core/errors.js";
+import { dropTopics, revisionFocus } from "../core/lineage/instruction.js";
+import { parentNumbers, reportLineage } from "../core/lineage/report-lineage.js";
 import { folderScopeLabel } from "../core/render/format.js";
 import { renderHtml } from "../core/render/html.js";
 import { renderMarkdown } from "../core/render/markdown.js";
@@ -82,13 +84,22 @@ export async function buildFromPersisted(
   synthesis?: BuildInput["synthesis"],
 ): Promise<ReportDocument> {
   const runId = host.run.id;
-  const [sources, calls, events] = await Promise.all([
+  const [persisted, calls, events] = await Promise.all([
     host.store.listSources(runId),
     host.store.listSearchCalls(runId),
     host.store.listEvents(runId),
   ]);
-  return buildReport({
-    ...(synthesis ? { synthesis } : {}),
+  // The report's catalog: a follow-up's carried-over sources once it reached them (RunHost.sources).
+  const inCatalog = new Set(host.sources().map((source) => source.id));
+  const sources = persisted.filter((source) => inCatalog.has(source.id) || source.reused !== "parent");
+  const lineage = host.request.lineage;
+  const parent = host.parent;
+  // A revision leaves out the items on every topic it, or a revision before it, asked to drop.
+  const drop = lineage?.relation === "revision" ? revisionFocus(parent?.revisions ?? [lineage.instruction]).drop : [];
+  const trimmed = synthesis && drop.length > 0 ? dropTopics(synthesis.admitted, drop) : undefined;
+  const doc = buildReport({
+    ...(synthesis ? { synthesis: trimmed ? { ...synthesis, admitted: trimmed.admitted } : synthesis } : {}),
+    ...(lineage ? { sourceNumbers: parentNumbers(parent?.report) } : {}),
     question: host.request.question,
     language: host.request.language,
     scope: describeScope(host),
@@ -100,6 +111,20 @@ export async function buildFromPersisted(
     excerptCharsPerSource: host.request.budgets.excerptCharsPerSource,
     excerptCharsTotal: host.request.budgets.excerptCharsTotal,
   });
+  if (!lineage) return doc;
+  return {
+    ...doc,
+    lineage: reportLineage(doc, {
+      relation: lineage.relation,
+      parentRun: lineage.parentId,
+      parentQuestion: parent?.run.request.question ?? `run ${lineage.parentId}`,
+      parentReport: parent?.report,
+      instruction: lineage.instruction,
+      version: parent?.version ?? 2,
+      droppedByInstruction: trimmed?.dropped ?? 0,
+      carried: new Set(persisted.filter((source) => source.reused === "parent").map((source) => source.id)),
+    }),
+  };
 }
 
 /** Checks a staged pair: the JSON parses as a ReportDocument and both projections carry its title. */

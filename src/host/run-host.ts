@@ -3,6 +3,7 @@
  * acquisition deadline. Strategies reach the outside world only through this object and
  * the services built on it (acquisition, publication).
  */
+
 import {
   type BudgetKind,
   type BudgetUse,
@@ -12,6 +13,7 @@ import {
   remaining,
   spend,
 } from "../core/budgets.js";
+import { researchText } from "../core/lineage/instruction.js";
 import { isGeneration, usageOf } from "../core/usage.js";
 import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { Clock } from "../ports/clock.js";
@@ -20,6 +22,7 @@ import type { Model } from "../ports/model.js";
 import type { NotesFiles } from "../ports/notes-store.js";
 import type { SearchProvider } from "../ports/search-provider.js";
 import type { RunEvent, RunRecord, RunRequest, SearchCallRecord, SourceRecord, Store } from "../ports/store.js";
+import type { ParentContext } from "./lineage.js";
 import { RunClock } from "./run-clock.js";
 
 /** Called after each event is durably appended. */
@@ -58,6 +61,8 @@ export interface RunHostOptions {
   confirmLease?: () => Promise<boolean>;
   /** The scope as opened describes itself (`OpenScope.label`): the boundary says it instead of the stored label. */
   scopeLabel?: string;
+  /** The run this one continues (a follow-up, a revision), when it does. */
+  parent?: ParentContext;
   /** Continue an interrupted run: state is reloaded from the store. */
   resumed?: { lastOffsetMs: number };
   /** Where investigative runs keep their notes.md working copies (`research_notes_dir`). */
@@ -76,6 +81,16 @@ export class RunHost {
   readonly notes: NotesFiles | undefined;
   /** The opened scope's own description, when it has one (see RunHostOptions.scopeLabel). */
   readonly scopeLabel: string | undefined;
+  /** The run this one continues, with its report (a follow-up, a revision). */
+  readonly parent: ParentContext | undefined;
+  /**
+   * What the run researches: its question, or for a follow-up the question in its parent's
+   * context, for a revision the parent's question with what the instruction adds. Searches and
+   * synthesis use it; the report shows the question as asked.
+   */
+  readonly question: string;
+  /** What its first search asks: the question, or a follow-up's question in its parent's context. */
+  readonly searchText: string;
   /** Aborted at the acquisition deadline (wall clock minus the publish reserve) or on cancel. */
   readonly signal: AbortSignal;
   readonly #listeners: EventListener[];
@@ -104,6 +119,17 @@ export class RunHost {
     this.model = options.model;
     this.notes = options.notes;
     this.scopeLabel = options.scopeLabel;
+    this.parent = options.parent;
+    const lineage = this.request.lineage;
+    const research =
+      lineage && options.parent
+        ? researchText(this.request.question, lineage, {
+            parentQuestion: options.parent.run.request.question,
+            revisions: options.parent.revisions,
+          })
+        : { question: this.request.question, search: this.request.question };
+    this.question = research.question;
+    this.searchText = research.search;
     this.#listeners = [...(options.listeners ?? [])];
     this.#deadline = new AbortController();
     this.#handBack = options.handBack;
@@ -133,6 +159,7 @@ export class RunHost {
   async #reload(): Promise<void> {
     const runId = this.run.id;
     this.#sources = await this.store.listSources(runId);
+    const carried = this.#sources.filter((source) => source.reused === "parent").length;
     this.#searchCalls = await this.store.listSearchCalls(runId);
     const events = await this.store.listEvents(runId);
     const count = (type: string): number => events.filter((event) => event.type === type).length;
@@ -142,8 +169,10 @@ export class RunHost {
       generations: generations.length - turns,
       turns,
       searchCalls: this.#searchCalls.length,
-      fetchAttempts: count("source-fetched") + count("fetch-failed"),
-      sources: this.#sources.length,
+      // Reads of the library are not fetches; sources carried over from the parent were not read here.
+      fetchAttempts:
+        count("source-fetched") + events.filter((event) => event.type === "fetch-failed" && !event.data.library).length,
+      sources: this.#sources.length - carried,
     };
     const usage = usageOf(events);
     this.#cost = { usd: usage.knownCostUsd, unknown: usage.unpriced > 0 };
@@ -292,9 +321,25 @@ export class RunHost {
     this.#failedAnchors.add(anchor);
   }
 
-  /** The closed catalog: persisted sources only, in persistence order. */
+  /**
+   * The closed catalog of this run's report: persisted sources only, in persistence order. A
+   * follow-up's sources carried over from its parent are in it once a search of the follow-up
+   * reached them; a revision's all are (it is the next version of the same report).
+   */
   sources(): readonly SourceRecord[] {
+    if (!this.request.lineage) return this.#sources;
+    const revision = this.request.lineage.relation === "revision";
+    return this.#sources.filter((source) => revision || source.reused !== "parent" || source.provenance.length > 0);
+  }
+
+  /** Every persisted source of the run, those carried over from its parent included: what need not be read again. */
+  known(): readonly SourceRecord[] {
     return this.#sources;
+  }
+
+  /** Units of a budget spent so far (sources: persisted by this run's own reads, not carried over). */
+  used(kind: BudgetKind): number {
+    return this.#use[kind];
   }
 
   searchCalls(): readonly SearchCallRecord[] {

@@ -24,6 +24,8 @@ export interface FetchedDocument {
   contentType: string;
   /** Named parts of the content (slides, sheets, cells), in text order: passages are cut at them. */
   sections?: readonly Section[];
+  /** Read from the user's library, not fetched: the entry and the time it was first captured. */
+  library?: { entryId: number; capturedAt: string };
 }
 
 export interface FetchOptions {
@@ -32,5 +34,7 @@ export interface FetchOptions {
 }
 
 export interface Fetcher {
+  /** True when it reads stored copies (the user's library): its reads spend no fetch budget. */
+  readonly storedCopies?: boolean;
   fetch(anchor: string, options: FetchOptions): Promise<FetchedDocument>;
 }

@@ -6,6 +6,7 @@
 import type { AnswerOutput } from "../core/agent/turn.js";
 import type { JudgeOutput } from "../core/judge/rubric.js";
 import type { PlannerOutput, SynthesisOutput } from "../core/synthesis/proposals.js";
+import type { ScopeKind } from "./store.js";
 
 export interface ModelUsage {
   inputTokens: number;
@@ -38,7 +39,7 @@ export interface PlannerInput {
   language: string;
   /** Reader-safe description of the evidence scope ("the local folder “corpus”"). */
   scope: string;
-  scopeKind: "corpus" | "web" | "hybrid";
+  scopeKind: ScopeKind;
   maxQueries: number;
   maxQueryChars: number;
   /**
@@ -95,7 +96,7 @@ export interface AgentTurnInput {
   question: string;
   language: string;
   scope: string;
-  scopeKind: "corpus" | "web" | "hybrid";
+  scopeKind: ScopeKind;
   transcript: readonly AgentMessage[];
   searchesLeft: number;
   readsLeft: number;

@@ -45,14 +45,47 @@ export interface HybridScope {
   label: string;
 }
 
-export type EvidenceScope = CorpusScope | WebScope | HybridScope;
+/**
+ * The user's library: every source the user's runs persisted, kept once per canonical identity
+ * and searched like a corpus. Reads cost no fetch and keep their original capture time.
+ */
+export interface LibraryScope {
+  kind: "library";
+  /** Whose library: the run's owner. */
+  userId: string;
+  /** Reader-facing description ("your library of sources read by earlier runs"). */
+  label: string;
+}
+
+export type EvidenceScope = CorpusScope | WebScope | HybridScope | LibraryScope;
 
 /** What kind of queries a scope takes: patterns need a folder (a corpus or hybrid scope). */
 export type ScopeKind = EvidenceScope["kind"];
 
+/** Whether a scope searches a folder, and so takes pattern queries (the web and the library take text only). */
+export function takesPatterns(kind: ScopeKind): boolean {
+  return kind === "corpus" || kind === "hybrid";
+}
+
 /** The research strategies a run may name (see docs/architecture.md). */
 export const STRATEGY_NAMES = ["pipeline", "simple", "investigative"] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/** How a run relates to the run it continues: a follow-up question, or a revision of its report. */
+export const RUN_RELATIONS = ["follow-up", "revision"] as const;
+export type RunRelation = (typeof RUN_RELATIONS)[number];
+
+/**
+ * A run that continues another: it starts with the parent's persisted sources in its catalog
+ * (same ids, no refetch) and publishes a report that says what it adds to or changes in the
+ * parent's. A revision is the next version of the parent's report.
+ */
+export interface RunLineage {
+  parentId: number;
+  relation: RunRelation;
+  /** For a revision: what to change ("add the 2024 figures"); '' for a follow-up. */
+  instruction: string;
+}
 
 /** Everything needed to run (and resume) a research. */
 export interface RunRequest {
@@ -70,6 +103,8 @@ export interface RunRequest {
    * strategy resolves them). Absent when none was set. Stored with the run for `resume`.
    */
   investigation?: Partial<InvestigationConfig>;
+  /** The run this one continues (a follow-up or a revision); absent for a new research. */
+  lineage?: RunLineage;
 }
 
 export type RunStatus = "running" | "finished" | "failed";
@@ -227,7 +262,9 @@ export interface Provenance {
 }
 
 /** A fetched document as the Host hands it to the store (seed 004 SourceRecord fields). */
-export interface NewSource extends Omit<FetchedDocument, "sections"> {
+export interface NewSource extends Omit<FetchedDocument, "sections" | "library"> {
+  /** Set for a document this run did not fetch (it is not added to the library again). */
+  reused?: SourceReuse;
   sha256: string;
   capturedAt: string;
   /** Offset from the run origin at which the fetch completed. */
@@ -236,10 +273,19 @@ export interface NewSource extends Omit<FetchedDocument, "sections"> {
   chunks: NewChunk[];
 }
 
+/**
+ * Where a persisted source came from when this run did not read it itself: `parent`, carried
+ * over from the run it continues (no fetch, same id); `library`, read from the user's library
+ * (no fetch, original capture time).
+ */
+export type SourceReuse = "parent" | "library";
+
 export interface SourceRecord extends Omit<NewSource, "provenance" | "chunks"> {
   runId: number;
   /** Host id, 's_001'. */
   id: string;
+  /** Set when the source was not fetched by this run (see SourceReuse). */
+  reused?: SourceReuse;
   /** Offset from the run origin taken inside the committing transaction. */
   persistedMs: number;
   provenance: Provenance[];
@@ -294,7 +340,11 @@ export interface Store {
    * in the run's folder.
    */
   readonly artifacts?: ArtifactStore;
-  /** `userId` defaults to 'local'. */
+  /**
+   * `userId` defaults to 'local'. A request with a `lineage` copies the parent's sources and
+   * their passages into the new run (same ids, marked `reused: "parent"`) in the same
+   * transaction; the parent must exist and belong to the same user (`StoreError` otherwise).
+   */
   createRun(request: RunRequest, options: { originAt: string; worker: string; userId?: string }): Promise<RunRecord>;
   getRun(runId: number): Promise<RunRecord | undefined>;
   /** Most recent first; with `userId`, only that user's runs. */
@@ -323,6 +373,19 @@ export interface Store {
 
   addDiagnostic(runId: number, diagnostic: NewDiagnostic): Promise<Diagnostic>;
   listDiagnostics(runId: number): Promise<Diagnostic[]>;
+
+  /**
+   * The runs that continue `runId` (follow-ups and revisions), oldest first. Every source a run
+   * persists (read by the run itself, not carried over or recalled) is also kept in its owner's
+   * library in the same transaction (see LibraryEntry).
+   */
+  listChildRuns(runId: number): Promise<RunRecord[]>;
+  /** `userId`'s library, newest first (metadata, no text); with `limit`, at most that many. */
+  listLibrary(userId: string, options?: { limit?: number }): Promise<LibraryEntry[]>;
+  /** The entries `ids` of `userId`'s library with their text (another user's ids give nothing). */
+  readLibrary(userId: string, ids: readonly number[]): Promise<LibraryDocument[]>;
+  /** Removes an entry from `userId`'s library (the runs that cite it keep their copy); false when none. */
+  forgetLibraryEntry(userId: string, id: number): Promise<boolean>;
 
   /** Records an API token of `userId` by the SHA-256 hex of its secret (the secret is never stored). */
   createApiToken(token: NewApiToken): Promise<ApiTokenRecord>;
@@ -373,6 +436,44 @@ export interface Store {
   fenced(lease: RunLease, onLost?: (error: LeaseLostError) => void): this;
 
   close(): Promise<void>;
+}
+
+/**
+ * One source in a user's library: kept once per canonical identity (`identity`: the canonical
+ * URL or DOI of a web source; a corpus file's real path plus its content's hash), whichever runs
+ * read it. A later read of the same web identity replaces the stored copy; a changed corpus file
+ * is a new identity.
+ */
+export interface LibraryEntry {
+  id: number;
+  userId: string;
+  identity: string;
+  canonicalAnchor: string;
+  title: string;
+  transport: FetchedDocument["transport"];
+  /** Corpus-relative path, and the corpus folder it is in (corpus sources). */
+  path?: string;
+  corpusRoot?: string;
+  url?: string;
+  domain: string;
+  contentType: string;
+  truncated: boolean;
+  sha256: string;
+  /** When it was captured: a library read keeps this as its observation time. */
+  capturedAt: string;
+  /** Length of its text in characters. */
+  chars: number;
+  /** The first and the latest run that read it. */
+  firstRunId: number;
+  lastRunId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A library entry with its text and the named parts of it (passages are cut at them). */
+export interface LibraryDocument extends LibraryEntry {
+  content: string;
+  sections: { start: number; location: string }[];
 }
 
 /** An API token of the HTTP API (`assay tokens create`), as stored: its hash, never its secret. */

@@ -5,6 +5,7 @@
 import { hostname } from "node:os";
 import { describeError, UserError } from "../core/errors.js";
 import { type RunTimings, runTimings } from "../core/timings.js";
+import { openParent } from "../host/lineage.js";
 import { buildFromPersisted, publish } from "../host/publication.js";
 import { RunClock } from "../host/run-clock.js";
 import { type EventListener, RunHost, type RunHostOptions } from "../host/run-host.js";
@@ -115,21 +116,25 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     return strategy;
   };
 
-  const hostOptions = (run: RunRecord, scope: OpenScope, leased: Leased): RunHostOptions => ({
-    run,
-    store: leased.store,
-    confirmLease: leased.keeper.confirm,
-    clock: options.clock,
-    search: scope.search,
-    fetcher: scope.fetcher,
-    ...(scope.label ? { scopeLabel: scope.label } : {}),
-    artifacts: options.artifacts,
-    ...(options.model ? { model: options.model } : {}),
-    ...(options.notes ? { notes: options.notes } : {}),
-    listeners: leased.runOptions.listeners ?? [],
-    ...(leased.runOptions.signal ? { signal: leased.runOptions.signal } : {}),
-    ...(leased.runOptions.handBack ? { handBack: leased.runOptions.handBack } : {}),
-  });
+  const hostOptions = async (run: RunRecord, scope: OpenScope, leased: Leased): Promise<RunHostOptions> => {
+    const parent = await openParent(options.store, options.artifacts, run);
+    return {
+      run,
+      ...(parent ? { parent } : {}),
+      store: leased.store,
+      confirmLease: leased.keeper.confirm,
+      clock: options.clock,
+      search: scope.search,
+      fetcher: scope.fetcher,
+      ...(scope.label ? { scopeLabel: scope.label } : {}),
+      artifacts: options.artifacts,
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.notes ? { notes: options.notes } : {}),
+      listeners: leased.runOptions.listeners ?? [],
+      ...(leased.runOptions.signal ? { signal: leased.runOptions.signal } : {}),
+      ...(leased.runOptions.handBack ? { handBack: leased.runOptions.handBack } : {}),
+    };
+  };
 
   async function drive(host: RunHost, scope: OpenScope, strategy: Strategy, keeper: LeaseKeeper): Promise<RunOutcome> {
     const { store, run } = host;
@@ -221,12 +226,20 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         await leased.store.updateRun(run.id, { outDir });
         run = { ...run, request: { ...run.request, outDir } };
       }
-      const host = await RunHost.open(hostOptions(run, scope, leased), clock);
+      const host = await RunHost.open(await hostOptions(run, scope, leased), clock);
+      const lineage = run.request.lineage;
       await host.emit("run-started", {
         question: run.request.question,
         strategy: strategy.name,
         scope: run.request.scope.label,
+        ...(lineage ? { parent: lineage.parentId, relation: lineage.relation } : {}),
       });
+      if (lineage)
+        // Already persisted when the run was created: read from the store, never fetched.
+        await host.emit("sources-carried", {
+          from: lineage.parentId,
+          sources: host.known().filter((source) => source.reused === "parent").length,
+        });
       return drive(host, scope, strategy, leased.keeper);
     } catch (error) {
       await leased.keeper.stop();
@@ -318,7 +331,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         events = await store.listEvents(runId);
         await store.updateRun(runId, { worker, outDir });
         host = await RunHost.open({
-          ...hostOptions({ ...run, worker, request: { ...run.request, outDir } }, scope, leased),
+          ...(await hostOptions({ ...run, worker, request: { ...run.request, outDir } }, scope, leased)),
           resumed: { lastOffsetMs: events.at(-1)?.offsetMs ?? 0 },
         });
       } catch (error) {
@@ -331,7 +344,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
         events.filter((event) => event.type === "source-persisted").map((event) => event.data.sourceId),
       );
       for (const source of host.sources())
-        if (!logged.has(source.id))
+        if (!logged.has(source.id) && source.reused !== "parent")
           await host.emit("source-persisted", {
             sourceId: source.id,
             anchor: source.canonicalAnchor,

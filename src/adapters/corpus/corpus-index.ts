@@ -248,6 +248,14 @@ export class CorpusIndex {
     return write.immediate(batch);
   }
 
+  /**
+   * Adds documents that are not files (an index over the user's library: `path` is the
+   * document's anchor), in one transaction, ranked by the same bm25 as files.
+   */
+  add(documents: readonly IndexedDocument[]): void {
+    this.#writeBatch(documents.map(({ path, title, body }) => ({ path, size: 0, mtime: 0, title, body, error: "" })));
+  }
+
   /** bm25-ranked documents for the content words of `text` (any word may match). */
   search(text: string, limit: number): IndexedHit[] {
     const match = ftsQuery(text);

@@ -33,10 +33,23 @@ export const COLUMN_UPGRADES: readonly ColumnUpgrade[] = [
   { table: "inv_claim_sources", column: "chunk_ids", definition: "TEXT NOT NULL DEFAULT '[]'" },
   { table: "inv_questions", column: "agent", definition: "INTEGER NOT NULL DEFAULT 0 CHECK (agent >= 0)" },
   { table: "chunks", column: "location", definition: "TEXT NOT NULL DEFAULT ''" },
+  { table: "runs", column: "parent_id", definition: "BIGINT NOT NULL DEFAULT 0" },
+  {
+    table: "runs",
+    column: "relation",
+    definition: "TEXT NOT NULL DEFAULT '' CHECK (relation IN ('', 'follow-up', 'revision'))",
+  },
+  { table: "runs", column: "instruction", definition: "TEXT NOT NULL DEFAULT ''" },
+  {
+    table: "sources",
+    column: "reused",
+    definition: "TEXT NOT NULL DEFAULT '' CHECK (reused IN ('', 'parent', 'library'))",
+  },
 ];
 
 /** Indexes on upgraded columns, created after the upgrades. */
 export const POST_UPGRADE_INDEXES: readonly string[] = [
   "CREATE INDEX IF NOT EXISTS idx_runs_worker ON runs(worker) WHERE worker <> ''",
   "CREATE INDEX IF NOT EXISTS idx_runs_user ON runs(user_id, id)",
+  "CREATE INDEX IF NOT EXISTS idx_runs_parent ON runs(parent_id) WHERE parent_id <> 0",
 ];

@@ -359,6 +359,97 @@ export function runStoreContract(name: string, factory: StoreFactory): void {
         expect(listed[0]?.content).toBe("First paragraph.\n\nSecond paragraph.");
       }));
 
+    it("creates a follow-up with its parent's sources and passages carried over, same ids, in one step", () =>
+      withStore(async (store) => {
+        const parent = await store.createRun(sampleRequest(), origin);
+        await store.persistSource(parent.id, sampleSource("a.md"), () => 40);
+        await store.persistSource(parent.id, sampleSource("b.md"), () => 41);
+        const lineage = { parentId: parent.id, relation: "follow-up" as const, instruction: "" };
+        const child = await store.createRun(sampleRequest({ question: "And b?", lineage }), origin);
+        expect(child.request.lineage).toEqual(lineage);
+        const carried = await store.listSources(child.id);
+        expect(carried.map((source) => [source.id, source.reused, source.provenance.length])).toEqual([
+          ["s_001", "parent", 0],
+          ["s_002", "parent", 0],
+        ]);
+        expect(carried[1]?.chunks.map((chunk) => chunk.id)).toEqual(["s_002.p01", "s_002.p02"]);
+        // New sources continue the counter.
+        const next = await store.persistSource(child.id, sampleSource("c.md"), () => 42);
+        expect(next.source.id).toBe("s_003");
+        expect((await store.listChildRuns(parent.id)).map((run) => run.id)).toEqual([child.id]);
+        // A revision keeps its instruction; another user's run cannot be continued.
+        const revision = await store.createRun(
+          sampleRequest({ lineage: { parentId: parent.id, relation: "revision", instruction: "drop b" } }),
+          origin,
+        );
+        expect(revision.request.lineage?.instruction).toBe("drop b");
+        await expect(store.createRun(sampleRequest({ lineage }), { ...origin, userId: "mallory" })).rejects.toThrow(
+          /there is no run/,
+        );
+        await expect(
+          store.createRun(sampleRequest({ lineage: { ...lineage, parentId: 9_999 } }), origin),
+        ).rejects.toThrow(/there is no run 9999/);
+      }));
+
+    it("keeps every source a user's runs read once in that user's library, and forgets one on request", () =>
+      withStore(async (store) => {
+        const first = await store.createRun(sampleRequest(), origin);
+        const second = await store.createRun(sampleRequest(), origin);
+        const { path: _path, ...pageFields } = sampleSource("https://example.org/page");
+        const web: NewSource = {
+          ...pageFields,
+          transport: "http",
+          url: "https://example.org/page",
+          domain: "example.org",
+        };
+        await store.persistSource(first.id, sampleSource("a.md"), () => 1);
+        await store.persistSource(first.id, web, () => 2);
+        // The same page reached by another run, read again later: one entry, the newer copy.
+        await store.persistSource(
+          second.id,
+          { ...web, capturedAt: "2026-02-01T00:00:00.000Z", content: "Newer." },
+          () => 3,
+        );
+        // The same corpus path with other content is another entry.
+        await store.persistSource(second.id, sampleSource("a.md", { sha256: "1".repeat(64) }), () => 4);
+        // A copy read from the library is not added again.
+        await store.persistSource(second.id, sampleSource("b.md", { reused: "library" }), () => 5);
+        const other = await store.createRun(sampleRequest(), { ...origin, userId: "mallory" });
+        await store.persistSource(other.id, sampleSource("m.md"), () => 6);
+
+        const entries = await store.listLibrary("local");
+        expect(entries.map((entry) => entry.canonicalAnchor).sort()).toEqual([
+          "a.md",
+          "a.md",
+          "https://example.org/page",
+        ]);
+        const page = entries.find((entry) => entry.url === "https://example.org/page");
+        expect(page).toMatchObject({
+          firstRunId: first.id,
+          lastRunId: second.id,
+          chars: 6,
+          capturedAt: "2026-02-01T00:00:00.000Z",
+        });
+        const corpus = entries.filter((entry) => entry.transport === "corpus");
+        expect(
+          corpus.every(
+            (entry) => entry.corpusRoot === "/data/corpus" && entry.identity.startsWith("/data/corpus/a.md#sha256:"),
+          ),
+        ).toBe(true);
+        const [read] = await store.readLibrary("local", [page?.id ?? 0]);
+        expect(read?.content).toBe("Newer.");
+        // Another user's library is invisible, by listing and by id.
+        expect((await store.listLibrary("mallory")).map((entry) => entry.canonicalAnchor)).toEqual(["m.md"]);
+        expect(await store.readLibrary("mallory", [page?.id ?? 0])).toEqual([]);
+        expect(await store.forgetLibraryEntry("mallory", page?.id ?? 0)).toBe(false);
+        // Forgetting removes the entry, not the runs' sources.
+        expect(await store.forgetLibraryEntry("local", page?.id ?? 0)).toBe(true);
+        expect((await store.listLibrary("local")).length).toBe(2);
+        expect((await store.listSources(first.id)).map((source) => source.canonicalAnchor)).toContain(
+          "https://example.org/page",
+        );
+      }));
+
     it("keeps each passage's location in its document, and none where the document gives none", () =>
       withStore(async (store) => {
         const run = await store.createRun(sampleRequest(), origin);

@@ -19,18 +19,25 @@ import type {
   Transition,
 } from "../../core/investigative/types.js";
 import type { NotesReason, NotesVersion } from "../../ports/investigation-store.js";
-import type {
-  ApiTokenRecord,
-  ChunkRecord,
-  Diagnostic,
-  Provenance,
-  RunEvent,
-  RunPhase,
-  RunRecord,
-  RunRequest,
-  SearchCallRecord,
-  SourceRecord,
-  WebSessionRecord,
+import {
+  type ApiTokenRecord,
+  type ChunkRecord,
+  type Diagnostic,
+  type EvidenceScope,
+  type LibraryDocument,
+  type LibraryEntry,
+  type NewSource,
+  type Provenance,
+  RUN_RELATIONS,
+  type RunEvent,
+  type RunPhase,
+  type RunRecord,
+  type RunRelation,
+  type RunRequest,
+  type SearchCallRecord,
+  type SourceRecord,
+  type SourceReuse,
+  type WebSessionRecord,
 } from "../../ports/store.js";
 
 export type Row = Record<string, unknown>;
@@ -90,6 +97,9 @@ const RUN_INSERT_COLUMNS = [
   "user_id",
   "created_at",
   "updated_at",
+  "parent_id",
+  "relation",
+  "instruction",
 ] as const;
 
 /** The INSERT of a new run's row; `placeholder(n)` writes the store's n-th parameter (1-based). */
@@ -118,6 +128,9 @@ export function runInsertValues(
     options.userId ?? "local",
     now,
     now,
+    request.lineage?.parentId ?? 0,
+    request.lineage?.relation ?? "",
+    request.lineage?.instruction ?? "",
   ];
 }
 
@@ -134,6 +147,27 @@ function parseRunOptions(value: unknown): Pick<RunRequest, "investigation"> {
   return { investigation };
 }
 
+/**
+ * Why a run of `userId` may not continue run `parentId` (whose row is `parent`, or undefined when
+ * there is none); undefined when it may. Another user's run reads as missing: its existence is
+ * not disclosed.
+ */
+export function parentProblem(
+  parentId: number,
+  parent: Row | undefined,
+  userId: string | undefined,
+): string | undefined {
+  if (!parent || text(parent, "user_id") !== (userId ?? "local")) return `there is no run ${parentId} to continue`;
+  return undefined;
+}
+
+function lineageOf(row: Row): Pick<RunRequest, "lineage"> {
+  const parentId = num(row, "parent_id");
+  const relation = text(row, "relation");
+  if (parentId === 0 || !(RUN_RELATIONS as readonly string[]).includes(relation)) return {};
+  return { lineage: { parentId, relation: relation as RunRelation, instruction: text(row, "instruction") } };
+}
+
 export function runFromRow(row: Row): RunRecord {
   return {
     id: num(row, "id"),
@@ -146,6 +180,7 @@ export function runFromRow(row: Row): RunRecord {
       budgets: completeBudgets(parseJson<Partial<Budgets>>(row.budgets, "budgets")),
       outDir: text(row, "out_dir"),
       ...parseRunOptions(row.options ?? "{}"),
+      ...lineageOf(row),
     },
     status: text(row, "status") as RunRecord["status"],
     artifactStatus: text(row, "artifact_status") as RunRecord["artifactStatus"],
@@ -232,9 +267,138 @@ export function sourceFromRow(row: Row, provenance: Provenance[], chunks: ChunkR
     capturedAt: text(row, "captured_at"),
     fetchedMs: num(row, "fetched_ms"),
     persistedMs: num(row, "persisted_ms"),
+    ...(text(row, "reused") ? { reused: text(row, "reused") as SourceReuse } : {}),
     provenance,
     chunks,
   };
+}
+
+const LIBRARY_METADATA = `id, user_id, identity, canonical_anchor, title, transport, path, corpus_root, url, domain,
+  content_type, truncated, sha256, captured_at, first_run_id, last_run_id, created_at, updated_at,
+  length(content) AS chars`;
+
+/** The library entries of a user, newest first, at most a number (parameters: user id, limit; metadata only). */
+export const LIBRARY_LIST_SQL = `SELECT ${LIBRARY_METADATA} FROM library WHERE user_id = ? ORDER BY id DESC LIMIT ?`;
+
+export function libraryEntryFromRow(row: Row): LibraryEntry {
+  const path = text(row, "path");
+  const corpusRoot = text(row, "corpus_root");
+  const url = text(row, "url");
+  return {
+    id: num(row, "id"),
+    userId: text(row, "user_id"),
+    identity: text(row, "identity"),
+    canonicalAnchor: text(row, "canonical_anchor"),
+    title: text(row, "title"),
+    transport: text(row, "transport") as LibraryEntry["transport"],
+    ...(path ? { path } : {}),
+    ...(corpusRoot ? { corpusRoot } : {}),
+    ...(url ? { url } : {}),
+    domain: text(row, "domain"),
+    contentType: text(row, "content_type"),
+    truncated: num(row, "truncated") === 1,
+    sha256: text(row, "sha256"),
+    capturedAt: text(row, "captured_at"),
+    chars: num(row, "chars"),
+    firstRunId: num(row, "first_run_id"),
+    lastRunId: num(row, "last_run_id"),
+    createdAt: text(row, "created_at"),
+    updatedAt: text(row, "updated_at"),
+  };
+}
+
+export function libraryDocumentFromRow(row: Row): LibraryDocument {
+  const sections = parseJson<unknown>(row.sections, "library sections");
+  const valid =
+    Array.isArray(sections) &&
+    sections.every(
+      (item) => typeof item?.start === "number" && typeof item?.location === "string" && item.location !== "",
+    );
+  if (!valid) throw new StoreError("stored library sections are not a list of {start, location}");
+  return {
+    ...libraryEntryFromRow({ ...row, chars: String(row.content ?? "").length }),
+    content: text(row, "content"),
+    sections,
+  };
+}
+
+/**
+ * The library row of a source a run just persisted: its identity (the canonical anchor of a web
+ * source; a corpus file's real path and the SHA-256 of its text) and its named parts, derived
+ * from its passages' locations. Undefined for a source that was not read by the run (carried
+ * over or recalled from the library).
+ */
+export function libraryRowOf(
+  source: NewSource,
+  owner: { userId: string; runId: number; scope: EvidenceScope },
+  now: string,
+): (string | number)[] | undefined {
+  if (source.reused !== undefined) return undefined;
+  const root =
+    owner.scope.kind === "corpus" ? owner.scope.root : owner.scope.kind === "hybrid" ? owner.scope.corpus.root : "";
+  const corpusRoot = source.transport === "corpus" ? root : "";
+  const identity =
+    source.transport === "corpus"
+      ? `${corpusRoot}/${source.path ?? source.canonicalAnchor}#sha256:${source.sha256}`
+      : source.canonicalAnchor;
+  const sections: { start: number; location: string }[] = [];
+  for (const chunk of source.chunks) {
+    const location = chunk.location ?? "";
+    if (location !== "" && sections.at(-1)?.location !== location) sections.push({ start: chunk.start, location });
+  }
+  return [
+    owner.userId,
+    identity,
+    source.canonicalAnchor,
+    source.title,
+    source.transport,
+    source.path ?? "",
+    corpusRoot,
+    source.url ?? "",
+    source.domain,
+    source.contentType,
+    source.content,
+    source.truncated ? 1 : 0,
+    source.sha256,
+    source.capturedAt,
+    JSON.stringify(sections),
+    owner.runId,
+    owner.runId,
+    now,
+    now,
+  ];
+}
+
+/**
+ * Adds a persisted source to its owner's library (parameters: `libraryRowOf`'s values), or, when
+ * the identity is already there, records the run and takes the newer copy.
+ */
+export const LIBRARY_UPSERT_SQL = `INSERT INTO library (user_id, identity, canonical_anchor, title, transport, path,
+    corpus_root, url, domain, content_type, content, truncated, sha256, captured_at, sections, first_run_id,
+    last_run_id, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (user_id, identity) DO UPDATE SET title = excluded.title, content_type = excluded.content_type,
+    content = excluded.content, truncated = excluded.truncated, sha256 = excluded.sha256,
+    captured_at = excluded.captured_at, sections = excluded.sections, last_run_id = excluded.last_run_id,
+    updated_at = excluded.updated_at`;
+
+/**
+ * Copies the sources of a run (the second parameter) into another (the first), same ids, marked as carried over (and their passages,
+ * with `CHUNK_COPY_SQL`): a follow-up's or a revision's catalog starts as its parent's.
+ */
+export const SOURCE_COPY_SQL = `INSERT INTO sources (run_id, id, requested_anchor, canonical_anchor, title, transport, path,
+    url, domain, content_type, content, truncated, sha256, captured_at, fetched_ms, persisted_ms, note, reused)
+  SELECT ?, id, requested_anchor, canonical_anchor, title, transport, path, url, domain, content_type, content,
+    truncated, sha256, captured_at, 0, 0, '', 'parent'
+  FROM sources WHERE run_id = ?`;
+
+export const CHUNK_COPY_SQL = `INSERT INTO chunks (run_id, source_id, seq, start_offset, end_offset, text, location)
+  SELECT ?, source_id, seq, start_offset, end_offset, text, location FROM chunks WHERE run_id = ?`;
+
+/** A statement written with `?` placeholders (SQLite), for PostgreSQL: `$1`, `$2`, … in order. */
+export function dollarParameters(sql: string): string {
+  let position = 0;
+  return sql.replaceAll("?", () => `$${++position}`);
 }
 
 export function diagnosticFromRow(runId: number, row: Row): Diagnostic {

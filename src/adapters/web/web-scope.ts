@@ -56,7 +56,10 @@ export function webScopeOpener(options: WebScopeOptions): ScopeOpener {
 }
 
 /** Opens each scope with the opener of its kind; a folder-and-web scope with both. */
-export function scopeRouter(openers: { corpus: ScopeOpener; web: ScopeOpener }): ScopeOpener {
-  const all = { ...openers, hybrid: hybridScopeOpener(openers) };
+export function scopeRouter(openers: { corpus: ScopeOpener; web: ScopeOpener; library?: ScopeOpener }): ScopeOpener {
+  const unavailable: ScopeOpener = {
+    open: () => Promise.reject(new UserError("the library cannot be searched here (no store to read it from)")),
+  };
+  const all = { library: unavailable, ...openers, hybrid: hybridScopeOpener(openers) };
   return { open: (scope, context) => all[scope.kind].open(scope, context) };
 }

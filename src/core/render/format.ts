@@ -253,3 +253,46 @@ export function verificationSummary(doc: ReportDocument): string {
   ];
   return `Verification: ${parts.join(", ")}.`;
 }
+
+/**
+ * What a follow-up or a revision says about the report it continues: a lead line under the
+ * scope, and a section heading with one line per kind of change. Undefined for a new research.
+ * Shared by every projection. Pure.
+ */
+export function lineageText(doc: ReportDocument): { lead: string; heading: string; lines: string[] } | undefined {
+  const lineage = doc.lineage;
+  if (!lineage) return undefined;
+  const parent = `run ${lineage.parentRun}`;
+  const revision = lineage.relation === "revision";
+  const earlier = revision ? `version ${(lineage.version ?? 2) - 1}` : `${parent}'s report`;
+  const lead = revision
+    ? `Version ${lineage.version ?? 2} of the report of ${parent} (“${lineage.parentQuestion}”), revised as asked: “${lineage.instruction ?? ""}”. Sources keep the numbers they had in version ${(lineage.version ?? 2) - 1}.`
+    : `A follow-up of ${parent} (“${lineage.parentQuestion}”). Sources keep the numbers they have in its report.`;
+  const lines: string[] = [];
+  const plural = (count: number, one: string): string => `${count} ${one}${count === 1 ? "" : "s"}`;
+  lines.push(
+    lineage.newFindings.length > 0
+      ? `New: ${findingList(lineage.newFindings)}.`
+      : `No finding is new: everything found here is also in ${earlier}.`,
+  );
+  if (lineage.repeatedFindings.length > 0)
+    lines.push(
+      `Also in ${earlier}: ${spokenList(lineage.repeatedFindings.map((item) => `${item.number} (there ${item.parentNumber})`))}.`,
+    );
+  for (const item of lineage.changedFindings)
+    lines.push(
+      `Finding ${item.number} changes finding ${item.parentNumber} of ${earlier}: ${spokenList(item.changes.map((change) => (change === "wording" ? "its wording" : change === "citations" ? "its citations" : "its verification")))}.`,
+    );
+  for (const item of lineage.removedFindings)
+    lines.push(`No longer in this version: “${item.text}” (finding ${item.parentNumber} of ${earlier}).`);
+  if (lineage.droppedByInstruction > 0)
+    lines.push(`Left out as the instruction asked: ${plural(lineage.droppedByInstruction, "item")}.`);
+  lines.push(
+    `Sources: ${plural(lineage.sourcesFromParent, "source")} taken from ${parent}'s catalog (not fetched again), ${lineage.sourcesNew} new.`,
+  );
+  return {
+    lead,
+    heading: revision ? `Changes from ${earlier}` : `What this adds to ${parent}'s report`,
+    lines,
+  };
+}

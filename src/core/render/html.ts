@@ -11,6 +11,7 @@ import {
   evidenceNotes,
   evidenceRemark,
   findingList,
+  lineageText,
   passageName,
   quotedPlaces,
   quotePlace,
@@ -148,9 +149,15 @@ export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string
       : [`<p class="question"><strong>Question:</strong> ${escapeHtml(doc.question)}</p>`]),
     `<p class="boundary"><strong>Evidence scope:</strong> ${escapeHtml(doc.boundary.statement)}</p>`,
   ];
+  const lineage = lineageText(doc);
+  if (lineage) body.push(`<p class="lineage"><strong>Continues:</strong> ${escapeHtml(lineage.lead)}</p>`);
   if (doc.producedBy) body.push(`<p class="produced-by"><em>${escapeHtml(doc.producedBy)}</em></p>`);
   const summary = verificationSummary(doc);
   if (summary) body.push(`<p class="verification-summary"><strong>${escapeHtml(summary)}</strong></p>`);
+  if (lineage)
+    body.push(
+      `<section id="changes"><h2>${escapeHtml(lineage.heading)}</h2><ul>${lineage.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul></section>`,
+    );
   // One link per source cited, so that each source a finding names can be opened.
   const cite = (citations: readonly Citation[]): string => {
     const [first] = citations;

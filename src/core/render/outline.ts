@@ -13,6 +13,7 @@ import {
   evidenceQuotes,
   evidenceRemark,
   findingList,
+  lineageText,
   passageName,
   quotedPlaces,
   quotePlace,
@@ -105,9 +106,15 @@ export function reportOutline(doc: ReportDocument): Block[] {
   ];
   if (doc.question !== doc.title) blocks.push({ kind: "field", label: "Question", text: doc.question });
   blocks.push({ kind: "field", label: "Evidence scope", text: doc.boundary.statement });
+  const lineage = lineageText(doc);
+  if (lineage) blocks.push({ kind: "field", label: "Continues", text: lineage.lead });
   if (doc.producedBy) blocks.push({ kind: "emphasis", text: doc.producedBy, strong: false });
   const summary = verificationSummary(doc);
   if (summary) blocks.push({ kind: "emphasis", text: summary, strong: true });
+  if (lineage) {
+    blocks.push({ kind: "heading", text: lineage.heading, level: 2 });
+    for (const line of lineage.lines) blocks.push({ kind: "item", marker: "•", label: "", runs: [line] });
+  }
   const label = (verification: Verification): string => {
     const word = VERIFICATION_LABEL[verification.status];
     return word ? `${word}:` : "";

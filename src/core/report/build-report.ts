@@ -56,6 +56,11 @@ export interface BuildInput {
   generatedAt: string;
   excerptCharsPerSource: number;
   excerptCharsTotal: number;
+  /**
+   * Numbers the sources must keep (by source id): a follow-up's or a revision's sources carried
+   * over from its parent keep the parent report's numbers; the others are numbered after them.
+   */
+  sourceNumbers?: ReadonlyMap<string, number>;
   /** Admitted synthesis proposals, when a synthesis ran, and how the strategy checked each fact (by fact id). */
   synthesis?: { admitted: Admitted; producedBy?: string; verification?: VerificationMap };
 }
@@ -85,6 +90,22 @@ function listing(work: WorkMetadata | undefined): Pick<SourceEntry, "listedAs"> 
   if (!work) return {};
   const line = readerLine(workLine(work), 300);
   return line === "" ? {} : { listedAs: line };
+}
+
+/**
+ * The reference number of each source, cited ones first: 1..n in that order, or, with `fixed`
+ * numbers, those, and the rest numbered after the highest of them.
+ */
+function numbering(ordered: readonly CatalogSource[], fixed?: ReadonlyMap<string, number>): Map<string, number> {
+  const numbers = new Map<string, number>();
+  let next = Math.max(0, ...(fixed?.values() ?? [])) + 1;
+  for (const source of ordered) numbers.set(source.id, fixed?.get(source.id) ?? next++);
+  return numbers;
+}
+
+/** The ledger entries of `sources`, in number order. */
+function entries(sources: readonly CatalogSource[], numbers: ReadonlyMap<string, number>): SourceEntry[] {
+  return sources.map((source) => entry(source, numbers.get(source.id) ?? 0)).sort((a, b) => a.number - b.number);
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {
@@ -195,8 +216,7 @@ export function buildReport(input: BuildInput): ReportDocument {
     .map((id) => byId.get(id))
     .filter((source): source is CatalogSource => source !== undefined);
   const reviewed = input.sources.filter((source) => !cited.includes(source));
-  const ledger = [...cited, ...reviewed].map((source, index) => entry(source, index + 1));
-  const numberOf = new Map(ledger.map((item) => [item.id, item.number]));
+  const numberOf = numbering([...cited, ...reviewed], input.sourceNumbers);
   const items = synthesizedItems(admitted, input.sources, (id) => numberOf.get(id) ?? 0, limitsOf(input), verification);
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -212,8 +232,8 @@ export function buildReport(input: BuildInput): ReportDocument {
     sourceCards: [],
     attemptedQueries: queriesRun(input.attemptedQueries),
     acquisitionBoundaries: describeBoundaries(input.acquisition),
-    sources: ledger.slice(0, cited.length),
-    reviewedSources: ledger.slice(cited.length),
+    sources: entries(cited, numberOf),
+    reviewedSources: entries(reviewed, numberOf),
     generatedAt: input.generatedAt,
   };
 }
@@ -260,8 +280,8 @@ export function buildSourceBackedReport(input: BuildInput): ReportDocument {
     sourceCards: cards,
     attemptedQueries: queriesRun(input.attemptedQueries),
     acquisitionBoundaries: describeBoundaries(input.acquisition),
-    sources: cited.map((source, index) => entry(source, index + 1)),
-    reviewedSources: reviewed.map((source, index) => entry(source, cited.length + index + 1)),
+    sources: entries(cited, numbering([...cited, ...reviewed], input.sourceNumbers)),
+    reviewedSources: entries(reviewed, numbering([...cited, ...reviewed], input.sourceNumbers)),
     generatedAt: input.generatedAt,
   };
 }

@@ -138,6 +138,42 @@ const gapSchema = z.object({
   relatedSources: z.array(z.number().int().positive()),
 });
 
+const numberSchema = z.number().int().positive();
+
+/**
+ * A follow-up's or a revision's relation to the report it continues, and what it adds to or
+ * changes in that report (from the structural diff of the two documents). Sources keep the
+ * numbers the parent's report gave them; new ones are numbered after the parent's.
+ */
+const lineageSchema = z.object({
+  relation: z.enum(["follow-up", "revision"]),
+  parentRun: numberSchema,
+  parentQuestion: z.string().min(1),
+  /** A revision's instruction, as given. */
+  instruction: z.string().min(1).optional(),
+  /** A revision: which version of the report this is (the first report is version 1). */
+  version: z.number().int().min(2).optional(),
+  /** Findings the parent's report did not have, by number. */
+  newFindings: z.array(numberSchema),
+  /** Findings the parent's report also had, unchanged: this report's number and the parent's. */
+  repeatedFindings: z.array(z.object({ number: numberSchema, parentNumber: numberSchema })),
+  /** Findings of the parent's report that this one words, cites or verifies differently. */
+  changedFindings: z.array(
+    z.object({
+      number: numberSchema,
+      parentNumber: numberSchema,
+      changes: z.array(z.enum(["wording", "citations", "verification"])).min(1),
+    }),
+  ),
+  /** A revision: the parent's findings this version no longer has (their text in the parent's report). */
+  removedFindings: z.array(z.object({ parentNumber: numberSchema, text: z.string().min(1) })),
+  /** A revision: items left out because the instruction asked to drop their topic. */
+  droppedByInstruction: z.number().int().nonnegative(),
+  /** Of the sources this report lists: how many it took from the parent's catalog (not fetched again), and how many are new. */
+  sourcesFromParent: z.number().int().nonnegative(),
+  sourcesNew: z.number().int().nonnegative(),
+});
+
 export const reportDocumentSchema = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
   status: z.enum(ARTIFACT_STATUSES),
@@ -156,6 +192,8 @@ export const reportDocumentSchema = z.object({
   }),
   /** Who proposed the findings, in plain words (for example the extractive offline engine). */
   producedBy: z.string().min(1).optional(),
+  /** Set when the run continues another (a follow-up, a revision). */
+  lineage: lineageSchema.optional(),
   directFindings: z.array(findingSchema),
   findings: z.array(findingSchema),
   recommendations: z.array(recommendationSchema),
@@ -181,6 +219,7 @@ export type Finding = z.infer<typeof findingSchema>;
 export type Recommendation = z.infer<typeof recommendationSchema>;
 export type Gap = z.infer<typeof gapSchema>;
 export type Verification = z.infer<typeof verificationSchema>;
+export type ReportLineage = z.infer<typeof lineageSchema>;
 
 /** The prefix version 1 wrote before the text of an investigative finding resting on an unverified claim. */
 const V1_UNVERIFIED = "Unverified: ";
@@ -282,7 +321,15 @@ export function checkReportClosure(doc: ReportDocument): Result<ReportDocument> 
   if (doc.gaps.some((gap) => gap.relatedSources.some((number) => !allNumbers.has(number)))) {
     return err("a gap relates to a source that is not listed");
   }
-  const numbers = [...doc.sources, ...doc.reviewedSources].map((source) => source.number);
-  if (numbers.some((number, index) => number !== index + 1)) return err("source numbers are not 1..n in order");
+  // 1..n in order; a follow-up or a revision keeps its parent's numbers, so its may have gaps.
+  const ascending = (list: readonly SourceEntry[]): boolean =>
+    list.every((source, index) => index === 0 || (list[index - 1]?.number ?? 0) < source.number);
+  if (doc.lineage) {
+    if (allNumbers.size !== listed.size || !ascending(doc.sources) || !ascending(doc.reviewedSources))
+      return err("source numbers are not unique and ascending");
+  } else {
+    const numbers = [...doc.sources, ...doc.reviewedSources].map((source) => source.number);
+    if (numbers.some((number, index) => number !== index + 1)) return err("source numbers are not 1..n in order");
+  }
   return ok(doc);
 }

@@ -10,6 +10,7 @@
  * speak as the instructions.
  */
 import type { PlannerInput, SynthesisInput } from "../../ports/model.js";
+import { takesPatterns } from "../../ports/store.js";
 import { MAX_ITEM_CHARS } from "./admission.js";
 
 /** A system message and a user message. */
@@ -72,7 +73,7 @@ export function languageLabel(code: string): string {
 
 export function plannerPrompt(input: PlannerPromptInput): PromptPair {
   // A folder to search (a corpus, or the folder of a folder-and-web scope) takes patterns.
-  const corpus = input.scopeKind !== "web";
+  const corpus = takesPatterns(input.scopeKind);
   const system = [
     "You plan searches for an evidence-first research run. You only propose queries: the host decides which ones run, and nothing you write reaches the report.",
     `Propose at most ${input.maxQueries} materially distinct queries that together cover the whole request, not only its first part.`,

@@ -4,12 +4,14 @@
  * length and count limits, a safe path and a valid pattern for corpus search, and not a
  * canonical duplicate of work already scheduled. Ids are assigned later, by the store.
  */
+
+import { type ScopeKind, takesPatterns } from "../../ports/store.js";
 import type { SearchQuery } from "../search-query.js";
 import { readerLine } from "../text.js";
 import type { QueryProposal } from "./proposals.js";
 
 export interface QueryAdmissionRules {
-  scopeKind: "corpus" | "web" | "hybrid";
+  scopeKind: ScopeKind;
   maxQueries: number;
   maxQueryChars: number;
   /** The search provider's own check (pattern syntax, safe path); a reason when refused. */
@@ -58,7 +60,7 @@ export function admitQueries(
       }
       query = { kind: "text", text };
     } else {
-      if (rules.scopeKind === "web") {
+      if (!takesPatterns(rules.scopeKind)) {
         refuse("pattern queries are only allowed for a corpus scope");
         continue;
       }

@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { resolveCorpusRoot } from "../../adapters/corpus/corpus-paths.js";
+import { LIBRARY_LABEL } from "../../adapters/library/library-scope.js";
 import { formatSearchPlan, parseSearchPlan, planLabel, searchKeyVariable } from "../../adapters/search/search-specs.js";
 import { isPostgresUrl } from "../../adapters/store/postgres/postgres-url.js";
 import { type Budgets, resolveBudgets } from "../../core/budgets.js";
@@ -23,6 +24,7 @@ export interface CommonOptions {
 export interface RunCommandOptions extends CommonOptions {
   corpus?: string;
   web?: boolean;
+  library?: boolean;
   search?: string;
   allowHost?: string[];
   model?: string;
@@ -40,9 +42,16 @@ export interface RunCommandOptions extends CommonOptions {
 
 /** The evidence scope: a corpus folder, or the web through a search provider. */
 export async function scopeOf(options: RunCommandOptions): Promise<EvidenceScope> {
+  if (options.library) {
+    if (options.corpus !== undefined || options.web)
+      throw new UserError("--library researches your library alone; give --corpus or --web in a run of their own");
+    return { kind: "library", userId: "local", label: LIBRARY_LABEL };
+  }
   if (!options.web) {
     if (options.corpus === undefined)
-      throw new UserError("give an evidence scope: --corpus DIR, --web, or both for a folder and the web");
+      throw new UserError(
+        "give an evidence scope: --corpus DIR, --web, both for a folder and the web, or --library for the sources earlier runs read",
+      );
     if (options.search !== undefined || options.allowHost !== undefined) {
       throw new UserError("--search and --allow-host apply to --web runs only");
     }

@@ -111,20 +111,23 @@ export async function showRun(
 ): Promise<void> {
   const run = await store.getRun(runId);
   if (!run) throw new UserError(`there is no run ${runId}; see assay runs list`);
-  const [events, calls, sources, diagnostics, investigation, location] = await Promise.all([
+  const [events, calls, sources, diagnostics, investigation, location, children] = await Promise.all([
     store.listEvents(runId),
     store.listSearchCalls(runId),
     store.listSources(runId),
     store.listDiagnostics(runId),
     loadInvestigation(store, runId),
     reportLocation(store, run),
+    store.listChildRuns(runId),
   ]);
   const timings = runTimings(events);
+  const lineage = run.request.lineage;
   if (options.json) {
     out.write(
       `${JSON.stringify({
         run: { ...run, displayStatus: displayStatus(run) },
         report: location,
+        children: children.map((child) => ({ id: child.id, relation: child.request.lineage?.relation })),
         timings,
         searches: calls.map(({ hits, ...call }) => ({ ...call, hitCount: hits.length })),
         sources: sources.map(({ content, chunks, ...source }) => ({
@@ -142,6 +145,16 @@ export async function showRun(
   const lines = [
     `Run ${run.id}: ${displayStatus(run)}${run.artifactStatus ? ` — ${run.artifactStatus} report` : ""}`,
     `Question:  ${run.request.question}`,
+    ...(lineage
+      ? [
+          `Continues: ${lineage.relation === "revision" ? `a revision of run ${lineage.parentId}: “${lineage.instruction}”` : `a follow-up of run ${lineage.parentId}`}`,
+        ]
+      : []),
+    ...(children.length > 0
+      ? [
+          `Continued: ${children.map((child) => `run ${child.id} (${child.request.lineage?.relation ?? "follow-up"})`).join(", ")}`,
+        ]
+      : []),
     `Strategy:  ${run.request.strategy}   model: ${run.request.model}${usageLine(events)}`,
     `Scope:     ${scopeLine(run.request.scope)}`,
     `Report:    ${reportLine(run.id, location)}`,
@@ -160,7 +173,7 @@ export async function showRun(
     `Sources (${sources.length}):`,
     ...sources.map(
       (source) =>
-        `  ${source.id}  ${(source.path ?? source.url ?? "").padEnd(40)} ${String(source.content.length).padStart(7)} chars  ${source.chunks.length} passages  persisted at ${ms(source.persistedMs)}${source.truncated ? "  (truncated)" : ""}`,
+        `  ${source.id}  ${(source.path ?? source.url ?? "").padEnd(40)} ${String(source.content.length).padStart(7)} chars  ${source.chunks.length} passages  ${source.reused === "parent" ? `carried over from run ${lineage?.parentId}` : `persisted at ${ms(source.persistedMs)}${source.reused === "library" ? " (from the library)" : ""}`}${source.truncated ? "  (truncated)" : ""}`,
     ),
   ];
   if (diagnostics.length > 0) {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { systemClock } from "../../adapters/clock/system-clock.js";
 import type { IndexProgress } from "../../adapters/corpus/corpus-index.js";
 import { corpusScopeOpener } from "../../adapters/corpus/corpus-scope.js";
+import { libraryScopeOpener } from "../../adapters/library/library-scope.js";
 import { FileNotes } from "../../adapters/notes/file-notes.js";
 import { optionalKeyVariable, searchKeyVariable } from "../../adapters/search/search-specs.js";
 import { scopeRouter, webScopeOpener } from "../../adapters/web/web-scope.js";
@@ -33,6 +34,7 @@ export function buildRuntime(
         indexDir: paths.indexDir,
         ...(overrides.indexProgress ? { progress: overrides.indexProgress } : {}),
       }),
+      library: libraryScopeOpener({ store }),
       web: webScopeOpener({
         apiKeyFor: (provider) => {
           const variable = searchKeyVariable(provider) ?? optionalKeyVariable(provider);

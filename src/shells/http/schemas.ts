@@ -78,7 +78,7 @@ export const RunView = z
     strategy: z.string(),
     model: z.string(),
     language: z.string(),
-    scope: z.object({ kind: z.enum(["corpus", "web", "hybrid"]), label: z.string() }),
+    scope: z.object({ kind: z.enum(["corpus", "web", "hybrid", "library"]), label: z.string() }),
     budgets: z.record(z.string(), z.number()),
     error: z.string(),
     cancelRequestedAt: z.string().openapi({ description: "When a cancel was requested ('' when none was)" }),

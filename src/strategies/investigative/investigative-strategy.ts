@@ -376,7 +376,7 @@ async function salvageSources(run: Run): Promise<void> {
   const { host } = run;
   if (host.sources().length > 0 || host.signal.aborted) return;
   await host.emit("salvage-started", { reason: "the model failed before any source was read" });
-  const call = await search(host, { kind: "text", text: host.request.question }, "bootstrap");
+  const call = await search(host, { kind: "text", text: host.searchText }, "bootstrap");
   if (call?.status !== "ok") return;
   await acquireAll(host, interleave([call]), { wantSources: host.request.budgets.bootstrapSources });
 }

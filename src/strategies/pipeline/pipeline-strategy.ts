@@ -34,7 +34,7 @@ function startPlanner(
   return generate(host, model, "planner", (options) =>
     model.plan(
       {
-        question: host.request.question,
+        question: host.question,
         language: host.request.language,
         scope: describeScope(host),
         scopeKind: host.request.scope.kind,
@@ -138,8 +138,8 @@ async function searchAndRead(
   const calls = [...earlier.map((call) => Promise.resolve(call)), ...batch.calls];
   const texts = [...earlier.map((call) => queryText(call.query)), ...queries.map(queryText)];
   try {
-    const core = calls[coreQueryIndex(host.request.question, texts)];
-    const share = coreReadTarget(host.request.budgets.bootstrapSources) - host.sources().length;
+    const core = calls[coreQueryIndex(host.question, texts)];
+    const share = coreReadTarget(host.request.budgets.bootstrapSources) - host.used("sources");
     const coreCall = core && share > 0 ? await core : undefined;
     if (coreCall?.status === "ok") await acquireAll(host, interleave([coreCall]), { wantSources: share });
     await acquireAll(host, chain(asTheyReturn(calls), interleave(bootstrapCalls)), {
@@ -232,6 +232,8 @@ async function synthesize(host: RunHost): Promise<StrategyResult> {
 export const pipelineStrategy: Strategy = {
   name: "pipeline",
   async run(host: RunHost): Promise<StrategyResult> {
+    // A revision that adds nothing reads what its report already read: no search, no fetch.
+    if (host.searchText.trim() === "") return synthesize(host);
     await host.stage("bootstrap");
     // The planner starts now; a generative planner needs nothing from the bootstrap.
     let resolveSources: (sources: readonly PacketSource[]) => void = () => {};
@@ -252,9 +254,10 @@ export const pipelineStrategy: Strategy = {
 
     try {
       const previous = host.searchCalls().find((call) => call.origin === "bootstrap" && call.status === "ok");
-      const bootstrap = previous ?? (await search(host, { kind: "text", text: host.request.question }, "bootstrap"));
+      const bootstrap = previous ?? (await search(host, { kind: "text", text: host.searchText }, "bootstrap"));
       const bootstrapCalls = bootstrap?.status === "ok" ? [bootstrap] : [];
-      const reserve = Math.max(0, host.request.budgets.bootstrapSources - host.sources().length);
+      // Sources carried over from a parent run take no slot: the bootstrap reads its share of new ones.
+      const reserve = Math.max(0, host.request.budgets.bootstrapSources - host.used("sources"));
       if (reserve > 0 && bootstrapCalls.length > 0)
         await acquireAll(host, interleave(bootstrapCalls), { wantSources: reserve });
       resolveBootstrap();

@@ -38,7 +38,7 @@ const candidates = (host: RunHost) =>
 
 /** The packet for synthesis, within the run's packet budget. */
 export function packetFor(host: RunHost): Packet {
-  return buildPacket(host.request.question, candidates(host), host.request.budgets.maxPacketChars);
+  return buildPacket(host.question, candidates(host), host.request.budgets.maxPacketChars);
 }
 
 /** The persisted sources so far, bounded like a packet (for an extractive planner's feedback). */
@@ -52,7 +52,7 @@ export function synthesisInput(host: RunHost, packet: Packet): SynthesisInput {
     .map((source) => source.capturedAt)
     .sort();
   return {
-    question: host.request.question,
+    question: host.question,
     language: host.request.language,
     scope: describeScope(host),
     boundary: `The sources were read between ${times[0] ?? "—"} and ${times.at(-1) ?? "—"}.`,

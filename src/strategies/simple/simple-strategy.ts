@@ -49,7 +49,7 @@ function shownSource(host: RunHost, source: SourceRecord): PacketSource {
   const share = Math.floor(maxPacketChars / Math.max(1, maxSources));
   const location = source.path ?? source.url ?? source.canonicalAnchor;
   const packet = buildPacket(
-    host.request.question,
+    host.question,
     [{ id: source.id, title: source.title, location, chunks: source.chunks }],
     share,
   );
@@ -205,7 +205,7 @@ export const simpleStrategy: Strategy = {
       const turn = await generate(host, model, "turn", (options) =>
         model.step(
           {
-            question: host.request.question,
+            question: host.question,
             language: host.request.language,
             scope: describeScope(host),
             scopeKind: host.request.scope.kind,

@@ -16,7 +16,20 @@ import type {
   StoreFence,
 } from "../../../ports/store.js";
 import { LeaseLostError } from "../../../ports/store.js";
-import { chunkFromRow, provenanceFromRow, type Row, sourceFromRow, text } from "../store-rows.js";
+import {
+  chunkFromRow,
+  dollarParameters,
+  LIBRARY_UPSERT_SQL,
+  libraryRowOf,
+  parseJson,
+  provenanceFromRow,
+  type Row,
+  sourceFromRow,
+  text,
+} from "../store-rows.js";
+
+const LIBRARY_UPSERT = dollarParameters(LIBRARY_UPSERT_SQL);
+
 import { inTransaction, lockRun } from "./postgres-connection.js";
 
 async function insertProvenance(
@@ -55,8 +68,8 @@ async function insertSource(
   const id = sourceId((counted.rows[0]?.count ?? 0) + 1);
   await client.query(
     `INSERT INTO sources (run_id, id, requested_anchor, canonical_anchor, title, transport, path, url, domain,
-       content_type, content, truncated, sha256, captured_at, fetched_ms, persisted_ms)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0)`,
+       content_type, content, truncated, sha256, captured_at, fetched_ms, persisted_ms, reused)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16)`,
     [
       runId,
       id,
@@ -73,6 +86,7 @@ async function insertSource(
       source.sha256,
       source.capturedAt,
       source.fetchedMs,
+      source.reused ?? "",
     ],
   );
   if (source.chunks.length > 0) {
@@ -92,6 +106,13 @@ async function insertSource(
     );
   }
   await insertProvenance(client, runId, id, source.provenance, options.now);
+  const owner = (await client.query<Row>("SELECT user_id, scope FROM runs WHERE id = $1", [runId])).rows[0] ?? {};
+  const library = libraryRowOf(
+    source,
+    { userId: text(owner, "user_id"), runId, scope: parseJson(owner.scope, "scope") },
+    options.now,
+  );
+  if (library) await client.query(LIBRARY_UPSERT, library);
   await client.query("UPDATE sources SET persisted_ms = $1 WHERE run_id = $2 AND id = $3", [
     options.offsetNow(),
     runId,

@@ -15,6 +15,8 @@ import type {
   Diagnostic,
   LeaseAttempt,
   LeaseLostError,
+  LibraryDocument,
+  LibraryEntry,
   NewApiToken,
   NewDiagnostic,
   NewEvent,
@@ -37,14 +39,21 @@ import type {
 import { PostgresArtifactStore } from "../../artifacts/postgres/postgres-artifact-store.js";
 import {
   apiTokenFromRow,
+  CHUNK_COPY_SQL,
   diagnosticFromRow,
+  dollarParameters,
   eventFromRow,
+  LIBRARY_LIST_SQL,
+  libraryDocumentFromRow,
+  libraryEntryFromRow,
   num,
+  parentProblem,
   parseJson,
   type Row,
   runFromRow,
   runInsertSql,
   runInsertValues,
+  SOURCE_COPY_SQL,
   searchCallFromRow,
   text,
   webSessionFromRow,
@@ -102,6 +111,9 @@ const RUN_COLUMNS: Record<keyof RunPatch, string> = {
 };
 
 const INSERT_RUN = `${runInsertSql((position) => `$${position}`)} RETURNING *`;
+const SOURCE_COPY = dollarParameters(SOURCE_COPY_SQL);
+const CHUNK_COPY = dollarParameters(CHUNK_COPY_SQL);
+const LIBRARY_LIST = dollarParameters(LIBRARY_LIST_SQL);
 
 export class PostgresStore implements Store, InvestigationStore {
   readonly backend = "postgres";
@@ -189,8 +201,20 @@ export class PostgresStore implements Store, InvestigationStore {
   ): Promise<RunRecord> {
     const now = this.#iso();
     const row = await this.#write("creating a run", async (client) => {
+      const parentId = request.lineage?.parentId;
+      if (parentId !== undefined) {
+        // Locked: the parent's catalog cannot change while it is copied.
+        const parent = await client.query<Row>("SELECT user_id FROM runs WHERE id = $1 FOR SHARE", [parentId]);
+        const problem = parentProblem(parentId, parent.rows[0], options.userId);
+        if (problem) throw new StoreError(problem);
+      }
       const result = await client.query<Row>(INSERT_RUN, runInsertValues(request, options, now));
-      return result.rows[0];
+      const created = result.rows[0];
+      if (parentId !== undefined && created) {
+        await client.query(SOURCE_COPY, [created.id, parentId]);
+        await client.query(CHUNK_COPY, [created.id, parentId]);
+      }
+      return created;
     });
     if (!row) throw new StoreError("the run just created cannot be read back");
     return runFromRow(row);
@@ -408,6 +432,36 @@ export class PostgresStore implements Store, InvestigationStore {
   async listDiagnostics(runId: number): Promise<Diagnostic[]> {
     const rows = await this.#rows("SELECT * FROM diagnostics WHERE run_id = $1 ORDER BY id", [runId]);
     return rows.map((row) => diagnosticFromRow(runId, row));
+  }
+
+  async listChildRuns(runId: number): Promise<RunRecord[]> {
+    const rows = await this.#rows("SELECT * FROM runs WHERE parent_id = $1 ORDER BY id", [runId]);
+    return rows.map((row) => runFromRow(row));
+  }
+
+  async listLibrary(userId: string, options: { limit?: number } = {}): Promise<LibraryEntry[]> {
+    const rows = await this.#rows(LIBRARY_LIST, [userId, options.limit ?? null]);
+    return rows.map(libraryEntryFromRow);
+  }
+
+  async readLibrary(userId: string, ids: readonly number[]): Promise<LibraryDocument[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#rows("SELECT * FROM library WHERE user_id = $1 AND id = ANY($2::bigint[])", [
+      userId,
+      [...ids],
+    ]);
+    const byId = new Map(rows.map((row) => [num(row, "id"), row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [libraryDocumentFromRow(row)] : [];
+    });
+  }
+
+  async forgetLibraryEntry(userId: string, id: number): Promise<boolean> {
+    const result = await this.#write("forgetting a library entry", (client) =>
+      client.query("DELETE FROM library WHERE user_id = $1 AND id = $2", [userId, id]),
+    );
+    return (result.rowCount ?? 0) > 0;
   }
 
   async loadInvestigation(runId: number): Promise<StoredInvestigation> {

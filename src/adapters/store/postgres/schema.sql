@@ -38,6 +38,8 @@
 --   lease_holder, lease_epoch, lease_expires_at  the run lease: the process driving the run, how many
 --              times the lease was taken (every write of a driven run checks it), and when it lapses
 --              unless renewed ('' when released); taken by compare-and-set, one holder at a time
+--   parent_id  the run this one continues (0 for a new research); relation says how: follow-up | revision
+--   instruction  a revision's instruction ("add the 2024 figures"); '' otherwise
 CREATE TABLE IF NOT EXISTS runs (
 	id              BIGSERIAL PRIMARY KEY,
 	question        TEXT NOT NULL CHECK (question <> ''),
@@ -64,7 +66,10 @@ CREATE TABLE IF NOT EXISTS runs (
 	cancel_requested_at TEXT NOT NULL DEFAULT '',
 	lease_holder    TEXT NOT NULL DEFAULT '',
 	lease_epoch     INTEGER NOT NULL DEFAULT 0,
-	lease_expires_at TEXT NOT NULL DEFAULT ''
+	lease_expires_at TEXT NOT NULL DEFAULT '',
+	parent_id        BIGINT NOT NULL DEFAULT 0,
+	relation         TEXT NOT NULL DEFAULT '' CHECK (relation IN ('', 'follow-up', 'revision')),
+	instruction      TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_runs_status ON runs(status, id);
 
@@ -133,6 +138,7 @@ CREATE TABLE IF NOT EXISTS sources (
 	fetched_ms       DOUBLE PRECISION NOT NULL,
 	persisted_ms     DOUBLE PRECISION NOT NULL,
 	note             TEXT NOT NULL DEFAULT '',
+	reused           TEXT NOT NULL DEFAULT '' CHECK (reused IN ('', 'parent', 'library')),
 	PRIMARY KEY (run_id, id),
 	UNIQUE (run_id, canonical_anchor)
 );
@@ -436,6 +442,40 @@ CREATE TABLE IF NOT EXISTS api_tokens (
 	revoked_at   TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_api_tokens_user ON api_tokens(user_id, id);
+
+-- A user's library: every source the user's runs read, kept once per canonical identity, searched
+-- with `--library` and managed with `assay library`. Not scoped to a run: forgetting an entry
+-- leaves the runs that cite it as they are, and deleting a run leaves the library as it is.
+--   identity      the canonical URL (or DOI) of a web source; for a corpus file, its real path
+--                 plus the SHA-256 of its text (a changed file is a new entry)
+--   corpus_root   the corpus folder of a corpus file ('' for web sources)
+--   sections      JSON [{start, location}]: the named parts of the text (slides, sheets), as read
+--   first_run_id, last_run_id  the first and the latest run that read it (no foreign key)
+--   the other columns as in `sources`; a later read of the same web identity replaces them
+CREATE TABLE IF NOT EXISTS library (
+	id               BIGSERIAL PRIMARY KEY,
+	user_id          TEXT NOT NULL CHECK (user_id <> ''),
+	identity         TEXT NOT NULL CHECK (identity <> ''),
+	canonical_anchor TEXT NOT NULL,
+	title            TEXT NOT NULL DEFAULT '',
+	transport        TEXT NOT NULL CHECK (transport IN ('corpus', 'http')),
+	path             TEXT NOT NULL DEFAULT '',
+	corpus_root      TEXT NOT NULL DEFAULT '',
+	url              TEXT NOT NULL DEFAULT '',
+	domain           TEXT NOT NULL DEFAULT '',
+	content_type     TEXT NOT NULL DEFAULT '',
+	content          TEXT NOT NULL,
+	truncated        INTEGER NOT NULL DEFAULT 0 CHECK (truncated IN (0, 1)),
+	sha256           TEXT NOT NULL,
+	captured_at      TEXT NOT NULL,
+	sections         TEXT NOT NULL DEFAULT '[]',
+	first_run_id     BIGINT NOT NULL,
+	last_run_id      BIGINT NOT NULL,
+	created_at       TEXT NOT NULL,
+	updated_at       TEXT NOT NULL,
+	UNIQUE (user_id, identity)
+);
+CREATE INDEX IF NOT EXISTS idx_library_user ON library(user_id, id);
 
 -- Sessions of the web UI (`assay serve`): a browser that signed in with an API token. Its cookie holds a
 -- random session id, never the token; only the id's hash is stored.

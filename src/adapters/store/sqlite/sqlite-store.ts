@@ -19,6 +19,8 @@ import {
   type Diagnostic,
   type LeaseAttempt,
   LeaseLostError,
+  type LibraryDocument,
+  type LibraryEntry,
   type NewApiToken,
   type NewDiagnostic,
   type NewEvent,
@@ -41,16 +43,24 @@ import {
 } from "../../../ports/store.js";
 import {
   apiTokenFromRow,
+  CHUNK_COPY_SQL,
   chunkFromRow,
   diagnosticFromRow,
   eventFromRow,
+  LIBRARY_LIST_SQL,
+  LIBRARY_UPSERT_SQL,
+  libraryDocumentFromRow,
+  libraryEntryFromRow,
+  libraryRowOf,
   num,
+  parentProblem,
   parseJson,
   provenanceFromRow,
   type Row,
   runFromRow,
   runInsertSql,
   runInsertValues,
+  SOURCE_COPY_SQL,
   searchCallFromRow,
   sourceFromRow,
   text,
@@ -168,9 +178,21 @@ export class SqliteStore implements Store, InvestigationStore {
     options: { originAt: string; worker: string; userId?: string },
   ): Promise<RunRecord> {
     const now = this.#iso();
-    const info = await groupCommitted(this.db, () =>
-      prepared(this.db, INSERT_RUN).run(...runInsertValues(request, options, now)),
-    );
+    const info = await groupCommitted(this.db, () => {
+      const parentId = request.lineage?.parentId;
+      if (parentId !== undefined) {
+        const parent = prepared(this.db, "SELECT user_id FROM runs WHERE id = ?").get(parentId) as Row | undefined;
+        const problem = parentProblem(parentId, parent, options.userId);
+        if (problem) throw new StoreError(problem);
+      }
+      const inserted = prepared(this.db, INSERT_RUN).run(...runInsertValues(request, options, now));
+      if (parentId !== undefined) {
+        // The parent's catalog, carried over in the transaction that creates the run.
+        prepared(this.db, SOURCE_COPY_SQL).run(inserted.lastInsertRowid, parentId);
+        prepared(this.db, CHUNK_COPY_SQL).run(inserted.lastInsertRowid, parentId);
+      }
+      return inserted;
+    });
     const run = await this.getRun(Number(info.lastInsertRowid));
     if (!run) throw new StoreError("the run just created cannot be read back");
     return run;
@@ -395,8 +417,8 @@ export class SqliteStore implements Store, InvestigationStore {
       prepared(
         this.db,
         `INSERT INTO sources (run_id, id, requested_anchor, canonical_anchor, title, transport, path, url, domain,
-             content_type, content, truncated, sha256, captured_at, fetched_ms, persisted_ms)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             content_type, content, truncated, sha256, captured_at, fetched_ms, persisted_ms, reused)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         runId,
         id,
@@ -414,6 +436,7 @@ export class SqliteStore implements Store, InvestigationStore {
         source.capturedAt,
         source.fetchedMs,
         0,
+        source.reused ?? "",
       );
       const insertChunk = prepared(
         this.db,
@@ -422,6 +445,13 @@ export class SqliteStore implements Store, InvestigationStore {
       for (const chunk of source.chunks)
         insertChunk.run(runId, id, chunk.seq, chunk.start, chunk.end, chunk.text, chunk.location ?? "");
       this.#insertProvenance(runId, id, source.provenance);
+      const owner = prepared(this.db, "SELECT user_id, scope FROM runs WHERE id = ?").get(runId) as Row;
+      const library = libraryRowOf(
+        source,
+        { userId: text(owner, "user_id"), runId, scope: parseJson(owner.scope, "scope") },
+        this.#iso(),
+      );
+      if (library) prepared(this.db, LIBRARY_UPSERT_SQL).run(...library);
       prepared(this.db, "UPDATE sources SET persisted_ms = ? WHERE run_id = ? AND id = ?").run(offsetNow(), runId, id);
       return { id, duplicate: false };
     };
@@ -471,6 +501,31 @@ export class SqliteStore implements Store, InvestigationStore {
   async listSources(runId: number): Promise<SourceRecord[]> {
     const rows = prepared(this.db, "SELECT * FROM sources WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
     return rows.map((row) => this.#sourceFromRow(row));
+  }
+
+  async listChildRuns(runId: number): Promise<RunRecord[]> {
+    const rows = prepared(this.db, "SELECT * FROM runs WHERE parent_id = ? ORDER BY id").all(runId) as Row[];
+    return rows.map((row) => runFromRow(row));
+  }
+
+  async listLibrary(userId: string, options: { limit?: number } = {}): Promise<LibraryEntry[]> {
+    const rows = prepared(this.db, LIBRARY_LIST_SQL).all(userId, options.limit ?? -1) as Row[];
+    return rows.map(libraryEntryFromRow);
+  }
+
+  async readLibrary(userId: string, ids: readonly number[]): Promise<LibraryDocument[]> {
+    const read = prepared(this.db, "SELECT * FROM library WHERE user_id = ? AND id = ?");
+    return ids.flatMap((id) => {
+      const row = read.get(userId, id) as Row | undefined;
+      return row ? [libraryDocumentFromRow(row)] : [];
+    });
+  }
+
+  async forgetLibraryEntry(userId: string, id: number): Promise<boolean> {
+    const info = await groupCommitted(this.db, () =>
+      prepared(this.db, "DELETE FROM library WHERE user_id = ? AND id = ?").run(userId, id),
+    );
+    return info.changes > 0;
   }
 
   async addDiagnostic(runId: number, diagnostic: NewDiagnostic): Promise<Diagnostic> {

@@ -1,6 +1,7 @@
 /** `assay run`, `assay resume` and `assay providers`. */
 import { type Command, Option } from "commander";
 import { STRATEGY_NAMES } from "../../../ports/store.js";
+import type { ChildOptions } from "../lineage-commands.js";
 import {
   budgetAssignment,
   DEFAULT_RETRY_POLICY,
@@ -24,6 +25,7 @@ export function registerResearchCommands(program: Command): void {
       "folder of documents to research (text, Markdown, HTML, PDF, Office, CSV, EPUB, notebooks, mail)",
     )
     .option("--web", "research the web (with --corpus: the folder and the web in one run)")
+    .option("--library", "research your library: the sources your earlier runs read (no fetch)")
     .option(
       "--search <providers>",
       "with --web: auto (default: SearXNG if one answers, else DuckDuckGo and Wikipedia), or one or more of searxng[:URL], duckduckgo, wikipedia, arxiv, openalex, pubmed, tavily, brave, serper, comma-separated",
@@ -77,6 +79,37 @@ export function registerResearchCommands(program: Command): void {
     .action(async (question: string, options: RunOptions) => {
       process.exitCode = await (await import("../run-command.js")).runCommand(question, options);
     });
+
+  for (const [name, relation, argument, description] of [
+    [
+      "ask",
+      "follow-up",
+      "<question>",
+      "ask a follow-up of a run: a new run that starts with that run's sources (not fetched again) and says what it adds",
+    ],
+    [
+      "revise",
+      "revision",
+      "<instruction>",
+      'publish a new version of a run\'s report as asked ("add the 2024 figures", "drop the part on recycling"); assay runs diff shows what changed',
+    ],
+  ] as const)
+    program
+      .command(name)
+      .description(description)
+      .argument("<run>", "the run to continue", positiveInteger)
+      .argument(argument, relation === "follow-up" ? "the follow-up question" : "what to change")
+      .addOption(dbOption())
+      .option("--model <spec>", "offline, none, or provider:model-name (default: the run's model)")
+      .option("--max-sources <n>", "at most this many new sources (the run's own are free)", positiveInteger)
+      .option("--out <dir>", "publish the report in this folder (default: the runs folder)")
+      .option("--json", "print a one-line JSON summary on stdout")
+      .option("--quiet", "no progress on stderr")
+      .addOption(faultOption())
+      .action(async (runId: number, text: string, options: ChildOptions) => {
+        const { continueCommand } = await import("../lineage-commands.js");
+        process.exitCode = await continueCommand(relation, runId, text, options);
+      });
 
   program
     .command("resume")

@@ -9,6 +9,42 @@ import { inStore } from "./in-store.js";
 const runsCommands = () => import("../runs-commands.js");
 
 export function registerRunsCommands(program: Command): void {
+  const library = program
+    .command("library")
+    .description("the sources your runs have read, each kept once: list, search, forget");
+  library
+    .command("list")
+    .description("list the library, newest first")
+    .addOption(dbOption())
+    .option("--limit <n>", "how many", positiveInteger, 50)
+    .option("--json", "print JSON")
+    .action(async (options: CommonOptions & { limit: number }) => {
+      const { listLibrary } = await import("../library-command.js");
+      await inStore(options.db, (store) => listLibrary(store, options, process.stdout));
+    });
+  library
+    .command("search")
+    .description("search the library as a --library run would")
+    .argument("<terms>", "words to search for")
+    .addOption(dbOption())
+    .option("--limit <n>", "how many hits", positiveInteger, 10)
+    .option("--json", "print JSON")
+    .action(async (terms: string, options: CommonOptions & { limit: number }) => {
+      const { searchLibrary } = await import("../library-command.js");
+      await inStore(options.db, (store) => searchLibrary(store, terms, options, process.stdout));
+    });
+  library
+    .command("forget")
+    .description("remove a source from the library (the runs that cite it keep their copy)")
+    .argument("<entry>", "library entry id (assay library list)", positiveInteger)
+    .addOption(dbOption())
+    .action(async (id: number, options: CommonOptions) => {
+      const { forgetLibraryEntry } = await import("../library-command.js");
+      await inStore(options.db, async (store) => {
+        await forgetLibraryEntry(store, id, process.stdout);
+      });
+    });
+
   program
     .command("health")
     .description("check that the database (and with PostgreSQL the job queue and workers) is usable; exit 1 if not")
@@ -45,6 +81,20 @@ export function registerRunsCommands(program: Command): void {
       await inStore(options.db, (store) =>
         listRuns(store, { json: options.json === true, limit: options.limit }, process.stdout),
       );
+    });
+  runs
+    .command("diff")
+    .description(
+      "what changed between two versions of a run's report (findings, citations, gaps, sources), or a follow-up and its parent",
+    )
+    .argument("<run>", "run id", positiveInteger)
+    .option("--from <version>", "the older version (default: the one before --to)", positiveInteger)
+    .option("--to <version>", "the newer version (default: the run's own)", positiveInteger)
+    .addOption(dbOption())
+    .option("--json", "print JSON")
+    .action(async (runId: number, options: CommonOptions & { from?: number; to?: number }) => {
+      const { diffCommand } = await import("../lineage-commands.js");
+      await inStore(options.db, (store) => diffCommand(store, runId, options, process.stdout));
     });
   runs
     .command("show")
