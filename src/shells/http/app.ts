@@ -11,12 +11,14 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { streamSSE } from "hono/streaming";
+import { libraryIndex } from "../../adapters/library/library-scope.js";
 import { REPORT_FILE_FORMATS, renderReportFile } from "../../adapters/render/report-files.js";
 import { UserError } from "../../core/errors.js";
 import { atifTrajectory } from "../../core/investigative/atif.js";
 import { parseReportDocument } from "../../core/report/report-document.js";
 import type { RunRecord } from "../../ports/store.js";
 import { investigationDocument } from "../cli/runs-commands.js";
+import { compareReports } from "../lineage.js";
 import { isUiPath, mountWebUi, uiErrorResponse } from "../web/routes.js";
 import { DEFAULT_SESSION_LIFETIMES, type SessionLifetimes, sessionCookie, verifySession } from "../web/session.js";
 import { errorBody, errorResponse, HttpError, parsed } from "./errors.js";
@@ -24,7 +26,19 @@ import { DEFAULT_LIMITS, type HttpLimits } from "./limits.js";
 import { RateLimiter, type RateLimitSettings } from "./rate-limit.js";
 import type { RunDrives } from "./run-drives.js";
 import { createRunService, type RunServiceOptions } from "./run-service.js";
-import { CreateRunBody, EventsHeaders, ExportQuery, ListQuery, routes } from "./schemas.js";
+import {
+  CreateRunBody,
+  DiffQuery,
+  EventsHeaders,
+  ExportQuery,
+  FollowUpBody,
+  LibraryIdParams,
+  LibraryQuery,
+  LibrarySearchQuery,
+  ListQuery,
+  RevisionBody,
+  routes,
+} from "./schemas.js";
 import { touchDue, verifyToken } from "./tokens.js";
 
 /** The run service's dependencies (store, runtimes, roots, queue, …) and the server's own settings. */
@@ -108,7 +122,7 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
       "/api/*",
       cors({
         origin: [...options.corsOrigins],
-        allowMethods: ["GET", "POST"],
+        allowMethods: ["GET", "POST", "DELETE"],
         allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID"],
         maxAge: 600,
       }),
@@ -217,10 +231,10 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     }),
   );
 
-  app.post("/api/runs", async (c) => {
-    let raw: unknown;
+  /** The request's JSON body, or a 400 that says how to send one. */
+  const jsonBody = async (c: Context<Env>): Promise<unknown> => {
     try {
-      raw = await c.req.json();
+      return await c.req.json();
     } catch {
       throw new HttpError(
         400,
@@ -231,9 +245,70 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
         },
       );
     }
-    const run = await runs.create(c.get("userId"), parsed(CreateRunBody, raw, ""));
+  };
+  const created = (c: Context<Env>, run: RunRecord) => {
     c.header("Location", `/api/runs/${run.id}`);
     return c.json(view(run), 201);
+  };
+
+  app.post("/api/runs", async (c) =>
+    created(c, await runs.create(c.get("userId"), parsed(CreateRunBody, await jsonBody(c), ""))),
+  );
+
+  app.post("/api/runs/:id/follow-ups", async (c) => {
+    const body = parsed(FollowUpBody, await jsonBody(c), "");
+    const run = await runs.continueRun(c.get("userId"), c.req.param("id") ?? "", "follow-up", {
+      text: body.question,
+      model: body.model,
+    });
+    return created(c, run);
+  });
+
+  app.post("/api/runs/:id/revisions", async (c) => {
+    const body = parsed(RevisionBody, await jsonBody(c), "");
+    const run = await runs.continueRun(c.get("userId"), c.req.param("id") ?? "", "revision", {
+      text: body.instruction,
+      model: body.model,
+    });
+    return created(c, run);
+  });
+
+  app.get("/api/runs/:id/diff", async (c) => {
+    const run = await ownRun(c);
+    const query = parsed(DiffQuery, c.req.query(), "query");
+    try {
+      return c.json(
+        await compareReports(store, options.artifacts, run, {
+          ...(query.from === undefined ? {} : { from: query.from }),
+          ...(query.to === undefined ? {} : { to: query.to }),
+        }),
+      );
+    } catch (error) {
+      if (error instanceof UserError) throw new HttpError(409, "nothing_to_compare", error.message);
+      throw error;
+    }
+  });
+
+  app.get("/api/library", async (c) => {
+    const query = parsed(LibraryQuery, c.req.query(), "query");
+    return c.json({ entries: await store.listLibrary(c.get("userId"), { limit: query.limit }) });
+  });
+
+  app.get("/api/library/search", async (c) => {
+    const query = parsed(LibrarySearchQuery, c.req.query(), "query");
+    const index = await libraryIndex(store, c.get("userId"));
+    try {
+      return c.json({ hits: index.search(query.q, query.limit) });
+    } finally {
+      index.close();
+    }
+  });
+
+  app.delete("/api/library/:id", async (c) => {
+    const params = parsed(LibraryIdParams, { id: c.req.param("id") }, "");
+    if (!(await store.forgetLibraryEntry(c.get("userId"), params.id)))
+      throw new HttpError(404, "not_found", `there is no entry ${c.req.param("id")} in your library`);
+    return c.body(null, 204);
   });
 
   app.get("/api/runs", async (c) => {

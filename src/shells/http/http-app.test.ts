@@ -59,6 +59,12 @@ describe("HTTP API: authentication", () => {
         "/api/runs/{id}/report.md",
         "/api/runs/{id}/report.pdf",
         "/api/runs/{id}/resume",
+        "/api/runs/{id}/follow-ups",
+        "/api/runs/{id}/revisions",
+        "/api/runs/{id}/diff",
+        "/api/library",
+        "/api/library/search",
+        "/api/library/{id}",
         "/api/usage",
       ].sort(),
     );

@@ -66,7 +66,14 @@ function fieldOf(message: string): string {
 
 export async function requestFromBody(
   body: CreateRunBody,
-  context: { model: string; corpusRoots: readonly string[]; file: ConfigFile | undefined; search?: string },
+  context: {
+    model: string;
+    corpusRoots: readonly string[];
+    file: ConfigFile | undefined;
+    search?: string;
+    /** The caller: a library run reads this user's library. */
+    userId: string;
+  },
 ): Promise<RunRequest> {
   const options: RunCommandOptions = {
     strategy: body.strategy,
@@ -77,12 +84,13 @@ export async function requestFromBody(
       : { set: Object.entries(body.investigation).map(([name, value]) => `${name}=${value}`) }),
   };
   let label = "";
-  if (body.scope.kind !== "web") {
+  if (body.scope.kind === "library") options.library = true;
+  else if (body.scope.kind !== "web") {
     options.corpus = await allowedCorpus(body.scope.path, context.corpusRoots);
     // "." (the first root itself, as the web UI offers it) is labelled with the folder's name.
     label = body.scope.path === "." ? basename(options.corpus) : body.scope.path;
   }
-  if (body.scope.kind !== "corpus") {
+  if (body.scope.kind === "web" || body.scope.kind === "hybrid") {
     options.web = true;
     // The provider's URL is the server's: a remote user may not point the server at an address of their choice.
     const provider = body.scope.provider;
@@ -92,6 +100,7 @@ export async function requestFromBody(
   }
   try {
     const request = await buildRequest(body.question, options, { model: context.model, file: context.file });
+    if (request.scope.kind === "library") return { ...request, scope: { ...request.scope, userId: context.userId } };
     return labelled(request, label);
   } catch (error) {
     if (error instanceof UserError)

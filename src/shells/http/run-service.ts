@@ -3,12 +3,15 @@
  * find one of the user's own, cancel, resume, and the public view of a run. The HTTP API and
  * the web UI both call it, so that they cannot disagree about ownership, limits or states.
  */
+
+import type { Budgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { ArtifactStore } from "../../ports/artifact-store.js";
-import { isQueued, ownerOf, type RunRecord, type Store } from "../../ports/store.js";
+import { isQueued, ownerOf, type RunRecord, type RunRelation, type RunRequest, type Store } from "../../ports/store.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import type { ConfigFile } from "../cli/config-file.js";
 import { displayStatus } from "../cli/run-state.js";
+import { childRequest, continuationProblem, newestVersion } from "../lineage.js";
 import { checkModel, dayStart, PolicyError, type RunPolicy, underPolicy } from "../run-policy.js";
 import { spendOf } from "../user-spend.js";
 import { HttpError, parsed, runNotFound } from "./errors.js";
@@ -97,6 +100,7 @@ export function createRunService(options: RunServiceOptions) {
       budgets: { ...run.request.budgets },
       error: run.error,
       cancelRequestedAt: run.cancelRequestedAt ?? "",
+      lineage: run.request.lineage ? { ...run.request.lineage } : null,
       createdAt: run.createdAt,
       finishedAt: run.finishedAt,
       links: {
@@ -107,6 +111,9 @@ export function createRunService(options: RunServiceOptions) {
         reportHtml: `${self}/report.html`,
         reportPdf: `${self}/report.pdf`,
         reportDocx: `${self}/report.docx`,
+        followUps: `${self}/follow-ups`,
+        revisions: `${self}/revisions`,
+        diff: `${self}/diff`,
       },
     };
   };
@@ -146,8 +153,16 @@ export function createRunService(options: RunServiceOptions) {
   const tooMany = (message: string) =>
     new HttpError(429, "too_many_runs", message, { headers: { "Retry-After": "30" } });
 
-  /** Records the user's run and starts it here or sends it to the queue. */
-  const create = async (userId: string, body: CreateRunBody): Promise<RunRecord> => {
+  /**
+   * Records the user's run and starts it here or sends it to the queue: `build` makes its request
+   * (under the user's lock, after the concurrent-run limit and the model were checked), with the
+   * budgets the user set explicitly (checked against the policy's ceilings).
+   */
+  const record = async (
+    userId: string,
+    model: string,
+    build: () => Promise<{ request: RunRequest; budgets: Partial<Budgets> }>,
+  ): Promise<RunRecord> => {
     // One creation of a user at a time in this process: the limit check and the new row go together.
     const release = await lockUser(userId);
     try {
@@ -156,18 +171,12 @@ export function createRunService(options: RunServiceOptions) {
         throw tooMany(
           `you have ${options.concurrentRuns} runs queued or running, the most this server allows; wait for one to finish or cancel one`,
         );
-      const model = body.model ?? options.defaultModel;
       await policed(() => checkModel(model, policy));
       // Built now, so that a spec the server cannot run is refused before the run is recorded.
       const runtime = options.enqueue ? undefined : runtimeFor(model);
-      const asked = await requestFromBody(body, {
-        model,
-        corpusRoots: options.corpusRoots,
-        file: options.configFile,
-        ...(options.search === undefined ? {} : { search: options.search }),
-      });
+      const asked = await build();
       const spend = policy.maxCostUsdPerDay === undefined ? undefined : await spendOf(store, userId, active, now());
-      const request = await policed(() => underPolicy(asked, definedBudgets(body.budgets ?? {}), policy, spend));
+      const request = await policed(() => underPolicy(asked.request, asked.budgets, policy, spend));
       // Recorded as queued (no worker) with its owner; this server or a worker starts it.
       const run = await store.createRun(request, { originAt: new Date(now()).toISOString(), worker: "", userId });
       release();
@@ -187,6 +196,52 @@ export function createRunService(options: RunServiceOptions) {
     } finally {
       release();
     }
+  };
+
+  const create = (userId: string, body: CreateRunBody): Promise<RunRecord> => {
+    const model = body.model ?? options.defaultModel;
+    return record(userId, model, async () => ({
+      request: await requestFromBody(body, {
+        model,
+        userId,
+        corpusRoots: options.corpusRoots,
+        file: options.configFile,
+        ...(options.search === undefined ? {} : { search: options.search }),
+      }),
+      budgets: definedBudgets(body.budgets ?? {}),
+    }));
+  };
+
+  /**
+   * A follow-up of the user's run `id`, or a revision of the newest version of its report: a new
+   * run with the parent's scope, strategy and budgets (the parent's model unless one is given).
+   */
+  const continueRun = async (
+    userId: string,
+    id: string,
+    relation: RunRelation,
+    body: { text: string; model?: string | undefined },
+  ): Promise<RunRecord> => {
+    const asked = await ownRun(userId, id);
+    const problem = continuationProblem(asked);
+    if (problem) throw new HttpError(409, "run_not_continuable", problem);
+    let parent: RunRecord;
+    try {
+      parent = relation === "revision" ? await newestVersion(store, asked) : asked;
+    } catch (error) {
+      if (error instanceof UserError) throw new HttpError(409, "run_not_continuable", error.message);
+      throw error;
+    }
+    const model = body.model ?? parent.request.model;
+    const field = relation === "follow-up" ? "question" : "instruction";
+    return record(userId, model, async () => {
+      try {
+        return { request: childRequest(parent, relation, body.text, { model }), budgets: {} };
+      } catch (error) {
+        if (error instanceof UserError) throw new HttpError(400, "invalid_request", error.message, { field });
+        throw error;
+      }
+    });
   };
 
   /** Stops the run's acquisition (here, or through the store for another process); the run as it is now. */
@@ -272,5 +327,17 @@ export function createRunService(options: RunServiceOptions) {
     };
   };
 
-  return { drives, statusOf, view, ownRun, create, cancel, resume, currentReport, usage, models: policy.models };
+  return {
+    drives,
+    statusOf,
+    view,
+    ownRun,
+    create,
+    continueRun,
+    cancel,
+    resume,
+    currentReport,
+    usage,
+    models: policy.models,
+  };
 }

@@ -42,10 +42,13 @@ export const CreateRunBody = z
           }),
           provider: z.enum(WEB_PROVIDERS).optional(),
         }),
+        z
+          .strictObject({ kind: z.literal("library") })
+          .openapi({ description: "Your library: the sources your earlier runs read (no fetch)" }),
       ],
       {
         error:
-          'expected {"kind": "corpus", "path": "…"}, {"kind": "web", "provider": "auto" (optional)} or {"kind": "hybrid", "path": "…", "provider": … (optional)}',
+          'expected {"kind": "corpus", "path": "…"}, {"kind": "web", "provider": "auto" (optional)}, {"kind": "hybrid", "path": "…", "provider": … (optional)} or {"kind": "library"}',
       },
     ),
     strategy: z.enum(STRATEGY_NAMES).default("pipeline"),
@@ -82,6 +85,12 @@ export const RunView = z
     budgets: z.record(z.string(), z.number()),
     error: z.string(),
     cancelRequestedAt: z.string().openapi({ description: "When a cancel was requested ('' when none was)" }),
+    lineage: z
+      .object({ parentId: z.number().int(), relation: z.enum(["follow-up", "revision"]), instruction: z.string() })
+      .nullable()
+      .openapi({
+        description: "The run this one continues (a follow-up or a revision of its report); null for a new research",
+      }),
     createdAt: z.string(),
     finishedAt: z.string(),
     links: z.object({
@@ -92,6 +101,9 @@ export const RunView = z
       reportHtml: z.string(),
       reportPdf: z.string(),
       reportDocx: z.string(),
+      followUps: z.string(),
+      revisions: z.string(),
+      diff: z.string(),
     }),
   })
   .openapi("Run");
@@ -133,6 +145,47 @@ export const UsageView = z
   })
   .openapi("Usage");
 export type UsageView = z.infer<typeof UsageView>;
+
+const childText = (what: string) =>
+  z.string().trim().min(1, `the ${what} is empty`).max(4000, `the ${what} is longer than 4000 characters`);
+const childModel = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .optional()
+  .openapi({ description: "offline, none or provider:model-name (default: the run's)" });
+
+export const FollowUpBody = z.strictObject({ question: childText("question"), model: childModel }).openapi("FollowUp");
+export type FollowUpBody = z.infer<typeof FollowUpBody>;
+
+export const RevisionBody = z
+  .strictObject({ instruction: childText("instruction"), model: childModel })
+  .openapi("Revision");
+export type RevisionBody = z.infer<typeof RevisionBody>;
+
+const version = z.coerce.number().int().positive();
+export const DiffQuery = z.object({
+  from: version.optional().openapi({ description: "The older version (default: the one before `to`)" }),
+  to: version.optional().openapi({ description: "The newer version (default: the run's own)" }),
+});
+
+export const LibraryQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+});
+
+export const LibrarySearchQuery = z.object({
+  q: z.string().trim().min(1, "give words to search for").max(1000),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+export const LibraryIdParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .openapi({ param: { name: "id", in: "path" }, example: 1 }),
+});
 
 export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -239,6 +292,76 @@ export const routes = [
       },
     }),
   ),
+  ...(
+    [
+      [
+        "follow-ups",
+        FollowUpBody,
+        "Ask a follow-up: a new run that starts with this run's sources (not fetched again) and says what it adds to its report",
+      ],
+      [
+        "revisions",
+        RevisionBody,
+        "Revise the report: a new run publishes the next version of the newest version of this run's report, as the instruction asks",
+      ],
+    ] as const
+  ).map(([path, schema, summary]) =>
+    createRoute({
+      method: "post",
+      path: `${runPath}/${path}`,
+      summary,
+      security: bearer,
+      request: { params: RunIdParams, body: { content: { "application/json": { schema } }, required: true } },
+      responses: {
+        201: json(RunView, "The new run"),
+        ...failures,
+        403: json(ErrorView, "A model the operator does not offer, or a cost limit spent"),
+        409: json(ErrorView, "The run cannot be continued yet (still running, or no report)"),
+      },
+    }),
+  ),
+  createRoute({
+    method: "get",
+    path: `${runPath}/diff`,
+    summary:
+      "What changed between two versions of the run's report (findings, citations, gaps, sources), or between a follow-up's report and its parent's",
+    security: bearer,
+    request: { params: RunIdParams, query: DiffQuery },
+    responses: {
+      200: json(z.record(z.string(), z.unknown()), "from, to and the structural diff"),
+      ...failures,
+    },
+  }),
+  createRoute({
+    method: "get",
+    path: "/api/library",
+    summary: "Your library: every source your runs read, each kept once, newest first",
+    security: bearer,
+    request: { query: LibraryQuery },
+    responses: {
+      200: json(z.object({ entries: z.array(z.record(z.string(), z.unknown())) }), "Your library"),
+      ...failures,
+    },
+  }),
+  createRoute({
+    method: "get",
+    path: "/api/library/search",
+    summary: "Search your library as a library run would",
+    security: bearer,
+    request: { query: LibrarySearchQuery },
+    responses: {
+      200: json(z.object({ hits: z.array(z.record(z.string(), z.unknown())) }), "Ranked hits"),
+      ...failures,
+    },
+  }),
+  createRoute({
+    method: "delete",
+    path: "/api/library/{id}",
+    summary: "Forget a library entry (the runs that cite it keep their copy)",
+    security: bearer,
+    request: { params: LibraryIdParams },
+    responses: { 204: { description: "Forgotten" }, ...failures },
+  }),
   createRoute({
     method: "post",
     path: `${runPath}/cancel`,
