@@ -29,6 +29,7 @@ export async function listRuns(
       status: displayStatus(run),
       artifactStatus: run.artifactStatus,
       question: run.request.question,
+      ...(run.request.lineage ? { lineage: run.request.lineage } : {}),
       strategy: run.request.strategy,
       scope: run.request.scope.label,
       worker: run.worker,
@@ -51,7 +52,12 @@ export async function listRuns(
     `${"ID".padEnd(5)} ${"STATUS".padEnd(12)} ${"REPORT".padEnd(14)} ${"CREATED".padEnd(20)} ${"WORKER".padEnd(workerWidth)} QUESTION\n`,
   );
   for (const run of runs) {
-    const question = run.request.question.replace(/\s+/g, " ");
+    const lineage = run.request.lineage;
+    // A follow-up or a revision names the run it continues before its question.
+    const continues = lineage
+      ? `[${lineage.relation === "revision" ? "revision" : "follow-up"} of ${lineage.parentId}] `
+      : "";
+    const question = continues + run.request.question.replace(/\s+/g, " ");
     const worker = (run.worker || "—").slice(0, workerWidth).padEnd(workerWidth);
     out.write(
       `${String(run.id).padEnd(5)} ${displayStatus(run).padEnd(12)} ${(run.artifactStatus || "—").padEnd(14)} ${run.createdAt.slice(0, 19).replace("T", " ").padEnd(20)} ${worker} ${question.length > 60 ? `${question.slice(0, 59)}…` : question}\n`,

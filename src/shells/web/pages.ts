@@ -11,6 +11,7 @@ import { describeCost, formatUsd, runCost } from "../../core/usage.js";
 import { STRATEGY_NAMES } from "../../ports/store.js";
 import type { RunView, UsageView } from "../http/schemas.js";
 import { WEB_PROVIDERS } from "../http/schemas.js";
+import type { ReportComparison } from "../lineage.js";
 import { elapsedText, type LiveState } from "../live-state.js";
 import { page } from "./layout.js";
 import { quotedSpans, type StoredPassage, sourceViewBody } from "./source-view.js";
@@ -52,7 +53,7 @@ export function runsTable(runs: readonly RunView[]): string {
     return `<div id="runs"${refresh}><p class="empty">No research yet. <a href="/runs/new">Start one</a>.</p></div>`;
   const rows = runs.map(
     (run) =>
-      `<tr><td class="num">${run.id}</td><td class="question"><a href="/runs/${run.id}">${e(run.question)}</a></td><td>${statusBadge(run.status)}</td><td>${e(run.strategy)}</td><td>${e(run.scope.kind === "web" ? "the web" : run.scope.label)}</td><td>${when(run.createdAt)}</td><td>${run.artifactStatus ? `<a href="/runs/${run.id}/report">Report</a>` : ""}</td></tr>`,
+      `<tr><td class="num">${run.id}</td><td class="question"><a href="/runs/${run.id}">${e(run.question)}</a>${run.lineage ? ` <span class="hint">(${run.lineage.relation === "follow-up" ? "follow-up" : "revision"} of ${run.lineage.parentId})</span>` : ""}</td><td>${statusBadge(run.status)}</td><td>${e(run.strategy)}</td><td>${e(run.scope.kind === "web" ? "the web" : run.scope.label)}</td><td>${when(run.createdAt)}</td><td>${run.artifactStatus ? `<a href="/runs/${run.id}/report">Report</a>` : ""}</td></tr>`,
   );
   return `<div id="runs"${refresh}><div class="table-scroll"><table>
 <caption class="visually-hidden">Your research runs, newest first</caption>
@@ -196,23 +197,37 @@ ${number("wallClockSeconds", "Time limit (seconds)", choices.defaults.wallClockS
 }
 
 /** The tabs of a run's pages. */
-function runTabs(run: RunView, current: "live" | "report" | "investigation"): string {
-  const tab = (key: typeof current, href: string, label: string) =>
+type RunTab = "live" | "report" | "investigation" | "changes";
+
+function runTabs(run: RunView, current: RunTab): string {
+  const tab = (key: RunTab, href: string, label: string) =>
     `<a class="tab" href="${href}"${key === current ? ' aria-current="page"' : ""}>${label}</a>`;
-  return `<nav class="tabs" aria-label="This run">${tab("live", `/runs/${run.id}`, "Progress")}${run.artifactStatus ? tab("report", `/runs/${run.id}/report`, "Report") : ""}${run.strategy === "investigative" ? tab("investigation", `/runs/${run.id}/investigation`, "Investigation") : ""}</nav>`;
+  return `<nav class="tabs" aria-label="This run">${tab("live", `/runs/${run.id}`, "Progress")}${run.artifactStatus ? tab("report", `/runs/${run.id}/report`, "Report") : ""}${run.lineage && run.artifactStatus ? tab("changes", `/runs/${run.id}/changes`, "Changes") : ""}${run.strategy === "investigative" ? tab("investigation", `/runs/${run.id}/investigation`, "Investigation") : ""}</nav>`;
 }
 
-function runHeader(run: RunView, current: "live" | "report" | "investigation"): string {
+/** "A follow-up of run 3" / "A revision of run 3's report: “…”", linked; '' for a new research. */
+function lineageLine(run: RunView): string {
+  const lineage = run.lineage;
+  if (!lineage) return "";
+  const parent = `<a href="/runs/${lineage.parentId}/report">run ${lineage.parentId}</a>`;
+  return `<p class="meta lineage">${
+    lineage.relation === "follow-up"
+      ? `A follow-up of ${parent}`
+      : `A revision of ${parent}'s report: “${e(lineage.instruction)}”`
+  }</p>`;
+}
+
+function runHeader(run: RunView, current: RunTab): string {
   const scope =
     run.scope.kind === "corpus"
       ? `folder ${run.scope.label}`
-      : run.scope.kind === "hybrid"
+      : run.scope.kind === "hybrid" || run.scope.kind === "library"
         ? run.scope.label
         : "the web";
   return `<p class="crumbs"><a href="/">Runs</a> › Run ${run.id}</p>
 <h1>${e(run.question)}</h1>
 <p class="meta">${statusBadge(run.status)} ${e(run.strategy)} · ${e(scope)} · model ${e(run.model)} · started ${when(run.createdAt)}</p>
-${runTabs(run, current)}`;
+${lineageLine(run)}${runTabs(run, current)}`;
 }
 
 /** The live part of the run page (also served alone: app.js replaces it as events arrive). */
@@ -279,13 +294,89 @@ export function runPage(user: string, run: RunView, live: LiveState): string {
   return page({ title: run.question, user, body: `${runHeader(run, "live")}\n${livePanel(run, live)}` });
 }
 
-export function reportPage(user: string, run: RunView, doc: ReportDocument, version: string): string {
+/** The forms under a finished report: ask a follow-up, revise the report (each starts a new run). */
+function continueForms(run: RunView, error?: { form: "follow-up" | "revision"; message: string }): string {
+  if (run.status === "running" || run.status === "queued" || run.status === "interrupted") return "";
+  const problem = (form: "follow-up" | "revision") =>
+    error?.form === form ? `<p class="error-summary" role="alert" id="${form}-error">${e(error.message)}</p>` : "";
+  const field = (form: "follow-up" | "revision", name: string, label: string, hint: string) =>
+    `<form method="post" action="/runs/${run.id}/${form === "follow-up" ? "follow-ups" : "revisions"}" class="continue">
+<label for="${form}">${label}</label>
+<p class="hint" id="${form}-hint">${hint}</p>${problem(form)}
+<input id="${form}" name="${name}" type="text" maxlength="4000" required aria-describedby="${form}-hint${error?.form === form ? ` ${form}-error` : ""}"${error?.form === form ? ' aria-invalid="true"' : ""}>
+<button type="submit">${form === "follow-up" ? "Ask" : "Revise"}</button>
+</form>`;
+  return `<section id="continue" aria-labelledby="continue-title"><h2 id="continue-title">Continue this research</h2>
+${field("follow-up", "question", "Ask a follow-up", "A new run that starts with this run's sources (not read again) and says what it adds to this report.")}
+${field("revision", "instruction", "Revise this report", "For example “add the 2024 figures” or “drop the part on recycling”: a new version of the report, and its changes.")}
+</section>`;
+}
+
+export function reportPage(
+  user: string,
+  run: RunView,
+  doc: ReportDocument,
+  version: string,
+  error?: { form: "follow-up" | "revision"; message: string },
+): string {
   const downloads = `<p class="downloads">Download: <a href="${run.links.reportMarkdown}" download>Markdown</a> · <a href="${run.links.reportJson}" download>JSON</a> · <a href="${run.links.reportPdf}" download>PDF</a> · <a href="${run.links.reportDocx}" download>Word</a> · <a href="${run.links.reportHtml}">standalone HTML</a> <span class="hint">(version ${e(version)})</span></p>`;
   return page({
     title: doc.title,
     user,
-    body: `${runHeader(run, "report")}\n${downloads}\n<article class="report" lang="${e(doc.language)}">${reportBody(doc, { sourceView: (number, passage) => sourceViewHref(run.id, number, passage) })}</article>`,
+    body: `${runHeader(run, "report")}\n${downloads}\n<article class="report" lang="${e(doc.language)}">${reportBody(doc, { sourceView: (number, passage) => sourceViewHref(run.id, number, passage) })}</article>\n${continueForms(run, error)}`,
   });
+}
+
+/** What changed from the report this run continues: the structural diff, item by item. */
+export function changesPage(user: string, run: RunView, comparison: ReportComparison): string {
+  const name = (side: ReportComparison["from"]) =>
+    side.version === undefined
+      ? `<a href="/runs/${side.run}/report">run ${side.run}</a>`
+      : `version ${side.version} (<a href="/runs/${side.run}/report">run ${side.run}</a>)`;
+  const { diff } = comparison;
+  const list = (id: string, title: string, items: string[]) =>
+    items.length === 0
+      ? ""
+      : `<section id="${id}"><h2>${title} <span class="count">${items.length}</span></h2><ul>${items.map((item) => `<li>${item}</li>`).join("")}</ul></section>`;
+  const item = (value: { number: number; text: string }) =>
+    `<span class="num">${value.number}.</span> ${e(value.text)}`;
+  const body = [
+    `<p class="lead">From ${name(comparison.from)} to ${name(comparison.to)}.</p>`,
+    list("added", "Findings added", diff.findings.added.map(item)),
+    list("removed", "Findings removed", diff.findings.removed.map(item)),
+    list(
+      "changed",
+      "Findings changed",
+      diff.findings.changed.map(
+        (change) =>
+          `${item(change.to)} <span class="hint">(was ${change.from.number}: ${e(change.changes.join(", "))}${change.changes.includes("wording") ? `; before: “${e(change.from.text)}”` : ""})</span>`,
+      ),
+    ),
+    list("recommendations-added", "Recommendations added", diff.recommendations.added.map(item)),
+    list("recommendations-removed", "Recommendations removed", diff.recommendations.removed.map(item)),
+    list(
+      "gaps-added",
+      "Gaps added",
+      diff.gaps.added.map((text) => e(text)),
+    ),
+    list(
+      "gaps-removed",
+      "Gaps removed",
+      diff.gaps.removed.map((text) => e(text)),
+    ),
+    list(
+      "sources-added",
+      "Sources cited newly",
+      diff.sources.added.map((source) => `[${source.number}] ${e(source.title)} — ${locationHtml(source.location)}`),
+    ),
+    list(
+      "sources-removed",
+      "Sources no longer cited",
+      diff.sources.removed.map((source) => `[${source.number}] ${e(source.title)} — ${locationHtml(source.location)}`),
+    ),
+    `<p class="hint">${diff.findings.unchanged.length} finding${diff.findings.unchanged.length === 1 ? "" : "s"} unchanged.</p>`,
+  ];
+  return page({ title: `Changes: ${run.question}`, user, body: `${runHeader(run, "changes")}\n${body.join("\n")}` });
 }
 
 /** The web UI's address of a source's stored text, at a passage when given. */

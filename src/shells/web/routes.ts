@@ -9,18 +9,22 @@ import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
 import { DEFAULT_BUDGETS } from "../../core/budgets.js";
+import { UserError } from "../../core/errors.js";
 import { REPORT_STYLE } from "../../core/render/html.js";
 import { parseReportDocument } from "../../core/report/report-document.js";
+import type { ArtifactStore } from "../../ports/artifact-store.js";
 import { isInvestigationStore } from "../../ports/investigation-store.js";
 import type { ApiTokenRecord, RunRecord, Store } from "../../ports/store.js";
 import { HttpError, parsed } from "../http/errors.js";
 import type { RunService } from "../http/run-service.js";
 import { CreateRunBody } from "../http/schemas.js";
+import { compareReports } from "../lineage.js";
 import { liveState } from "../live-state.js";
 import { bodyFromForm, corpusChoices, formFields } from "./form.js";
 import { INVESTIGATION_CSS, investigationSections } from "./investigation-view.js";
 import { UI_CSP } from "./layout.js";
 import {
+  changesPage,
   EMPTY_FORM,
   investigationPage,
   livePanel,
@@ -53,6 +57,8 @@ type WebEnv = { Variables: { userId: string } };
 
 export interface WebUiOptions {
   store: Store;
+  /** Where reports are published: the changes page compares two of them. */
+  artifacts: ArtifactStore;
   runs: RunService;
   /** The valid API token of a secret (undefined when unknown or revoked); counts against its user's rate limit. */
   tokenOf(secret: string): Promise<ApiTokenRecord | undefined>;
@@ -264,6 +270,40 @@ export function mountWebUi(app: Hono<WebEnv>, options: WebUiOptions): void {
       ...(run.finishedAt ? { finishedAt: run.finishedAt } : {}),
     });
     return html(c, investigationPage(c.get("userId"), runs.view(run), sections));
+  });
+  for (const [path, relation, field] of [
+    ["follow-ups", "follow-up", "question"],
+    ["revisions", "revision", "instruction"],
+  ] as const)
+    app.post(`/runs/:id/${path}`, async (c) => {
+      const form = await c.req.parseBody();
+      const text = typeof form[field] === "string" ? form[field] : "";
+      try {
+        const run = await runs.continueRun(c.get("userId"), c.req.param("id") ?? "", relation, { text });
+        return c.redirect(`/runs/${run.id}`, 303);
+      } catch (error) {
+        if (!(error instanceof HttpError) || ![400, 403, 409, 429].includes(error.status)) throw error;
+        // The report again, the error beside the form it is about.
+        const run = await ownRun(c);
+        const { document, version } = await currentReport(run);
+        for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+        return html(
+          c,
+          reportPage(c.get("userId"), runs.view(run), document, version, { form: relation, message: error.message }),
+          error.status as 400 | 403 | 409 | 429,
+        );
+      }
+    });
+  app.get("/runs/:id/changes", async (c) => {
+    const run = await ownRun(c);
+    let comparison: Awaited<ReturnType<typeof compareReports>>;
+    try {
+      comparison = await compareReports(store, options.artifacts, run);
+    } catch (error) {
+      if (error instanceof UserError) throw new HttpError(404, "not_found", error.message);
+      throw error;
+    }
+    return html(c, changesPage(c.get("userId"), runs.view(run), comparison));
   });
   app.post("/runs/:id/cancel", async (c) => {
     const run = await runs.cancel(await ownRun(c));

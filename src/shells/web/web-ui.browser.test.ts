@@ -416,4 +416,52 @@ describe.skipIf(!CHROMIUM_AVAILABLE)(`web UI in a real browser (${CHROMIUM}; ski
       await tab.context.close();
     }
   }, 60_000);
+  it("asks a follow-up and revises the report from the report page, and shows what changed", async () => {
+    if (!server) throw new Error("not started");
+    const tab = await signedIn(DESKTOP);
+    const { page } = tab;
+    const finished = () =>
+      expect.poll(() => page.locator(".status-line").getAttribute("data-status"), { timeout: 60_000 }).toBe("finished");
+    try {
+      const parent = await startFromForm(page, {
+        question: "Why is cobalt a supply concern for lithium-ion batteries?",
+        corpus: "batteries",
+        strategy: "pipeline",
+      });
+      await finished();
+      await page.goto(`${server.url}/runs/${parent}/report`);
+      const before = await page.locator("article.report").innerText();
+      expect(before).toMatch(/Nobel/);
+
+      await page.fill("#follow-up", "and what about sodium-ion?");
+      await Promise.all([page.waitForURL(/\/runs\/\d+$/), page.click("button:text('Ask')")]);
+      const followUp = Number(/\/runs\/(\d+)$/.exec(page.url())?.[1]);
+      expect(followUp).toBeGreaterThan(parent);
+      expect(await page.locator(".lineage").innerText()).toBe(`A follow-up of run ${parent}`);
+      await finished();
+      await page.goto(`${server.url}/runs/${followUp}/report`);
+      const added = await page.locator("article.report").innerText();
+      expect(added).toContain(`What this adds to run ${parent}'s report`);
+      expect(added).toMatch(/sodium/i);
+
+      await page.goto(`${server.url}/runs/${parent}/report`);
+      await page.fill("#revision", "drop the part on the Nobel prize");
+      await Promise.all([page.waitForURL(/\/runs\/\d+$/), page.click("button:text('Revise')")]);
+      await finished();
+      await Promise.all([page.waitForURL(/\/changes$/), page.click(".tabs >> text=Changes")]);
+      expect(await page.locator(".lead").innerText()).toMatch(
+        new RegExp(`From version 1 \\(run ${parent}\\) to version 2`),
+      );
+      expect(await page.locator("#removed").innerText()).toMatch(/Nobel/);
+      await shoot(page, "report-changes", "desktop");
+      await fitsWidth(page);
+      // The runs list marks the two runs that continue the first.
+      await page.goto(`${server.url}/`);
+      expect(await page.locator("#runs").innerText()).toContain(`follow-up of ${parent}`);
+      expect(await page.locator("#runs").innerText()).toContain(`revision of ${parent}`);
+      expect(tab.problems).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  }, 180_000);
 });
