@@ -448,6 +448,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)(`web UI in a real browser (${CHROMIUM}; ski
       await page.fill("#revision", "drop the part on the Nobel prize");
       await Promise.all([page.waitForURL(/\/runs\/\d+$/), page.click("button:text('Revise')")]);
       await finished();
+      await Promise.all([page.waitForURL(/\/report$/), page.click("#report-ready a")]);
+      expect(await page.locator("#changes h2").innerText()).toBe("Changes from version 1");
       await Promise.all([page.waitForURL(/\/changes$/), page.click(".tabs >> text=Changes")]);
       expect(await page.locator(".lead").innerText()).toMatch(
         new RegExp(`From version 1 \\(run ${parent}\\) to version 2`),
