@@ -352,7 +352,12 @@ export function createRuntime(options: RuntimeOptions): Runtime {
             persisted: host.sources().length,
             recovered: true,
           });
-      await host.emit("run-resumed", { sources: host.sources().length, searches: host.searchCalls().length });
+      await host.emit("run-resumed", {
+        sources: host.sources().length,
+        // Read by the run itself (a follow-up's carried sources are not), as the source budget counts them.
+        read: host.used("sources"),
+        searches: host.searchCalls().length,
+      });
       return drive(host, scope, strategy, leased.keeper);
     },
   };

@@ -23,7 +23,7 @@ export function describeEvent(event: RunEvent): string | undefined {
     case "run-started":
       return `run started: ${String(data.question)}`;
     case "run-resumed":
-      return `run resumed with ${String(data.sources)} persisted sources`;
+      return `run resumed with ${String(data.read ?? data.sources)} persisted sources`;
     case "stage-changed":
       return `stage: ${String(data.stage)}`;
     case "scope-prepared":
@@ -36,6 +36,12 @@ export function describeEvent(event: RunEvent): string | undefined {
       return "search failed (see diagnostics)";
     case "source-persisted":
       return `source persisted: ${String(data.anchor)}`;
+    case "sources-carried":
+      return `${String(data.sources)} sources of run ${String(data.from)} carried over (not fetched again)`;
+    case "source-reused":
+      return `source reused from run ${String(data.from)}: ${String(data.anchor)}`;
+    case "source-recalled":
+      return `read from the library: ${String(data.anchor)} (captured ${String(data.capturedAt)})`;
     case "fetch-failed":
       return `could not read: ${String(data.anchor)}`;
     case "generation-finished":

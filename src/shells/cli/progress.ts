@@ -53,8 +53,10 @@ export function progressListener(options: ProgressOptions): { listener: (event: 
   }
   const listener = (event: RunEvent): void => {
     if (event.type === "stage-changed") stage = String(event.data.stage);
-    if (event.type === "source-persisted") sources = Number(event.data.persisted ?? sources + 1);
-    if (event.type === "run-resumed") sources = Number(event.data.sources ?? 0);
+    // One per source the run read itself, as the source budget counts them (a follow-up's
+    // `persisted`, the catalog's size, also counts the parent's sources it reached again).
+    if (event.type === "source-persisted") sources += 1;
+    if (event.type === "run-resumed") sources = Number(event.data.read ?? event.data.sources ?? 0);
     const line = describeEvent(event);
     if (tty) {
       if (line && (event.type.endsWith("-published") || event.type === "run-finished")) {

@@ -418,6 +418,7 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
 
   mountWebUi(app, {
     store,
+    artifacts: options.artifacts,
     runs,
     tokenOf,
     userOfSession,

@@ -1,8 +1,10 @@
 /**
  * Assay as an MCP server: a `research` tool that runs a research through the runtime and
- * reports progress, `get_report` and `list_runs`, and the published reports as resources, all
- * for one user (`McpServices.user`): another user's run does not exist for the client.
- * Transport-free: `mcp-command.ts` connects it to stdio or streamable HTTP.
+ * reports progress, `ask_follow_up` and `revise_report` that continue a run the same way,
+ * `diff_report`, `get_report`, `list_runs` and `search_library`, and the published reports as
+ * resources, all for one user (`McpServices.user`): another user's run does not exist for the
+ * client, and another user's library is not searched. Transport-free: `mcp-command.ts`
+ * connects it to stdio or streamable HTTP.
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -14,15 +16,19 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { libraryIndex } from "../../adapters/library/library-scope.js";
 import type { Budgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { ArtifactFiles, ArtifactStore } from "../../ports/artifact-store.js";
 import type { Model } from "../../ports/model.js";
 import {
+  type EvidenceScope,
   isQueued,
+  type LibraryEntry,
   ownerOf,
   type RunEvent,
   type RunRecord,
+  type RunRelation,
   type RunRequest,
   STRATEGY_NAMES,
   type Store,
@@ -34,6 +40,7 @@ import { modelSpec, resolveModel } from "../cli/model-choice.js";
 import { buildRequest, type RunCommandOptions } from "../cli/run-request.js";
 import { displayStatus } from "../cli/run-state.js";
 import { describeEvent } from "../event-lines.js";
+import { childRequest, compareReports, diffLines, newestVersion } from "../lineage.js";
 import { checkModel, type RunPolicy, underPolicy } from "../run-policy.js";
 import { spendOf } from "../user-spend.js";
 import { allowedCorpus } from "./corpus-roots.js";
@@ -101,6 +108,8 @@ export function reportUri(runId: number, format: ReportFormat = "markdown"): str
  * last one for the report (`total` = max sources + 1). Between two sources each notification
  * moves halfway to the next whole step, so `progress` strictly increases as the protocol
  * requires. Notifications are sent in order; `flush` waits for them (before the result).
+ * Sources are counted by their `source-persisted` events, the run's own reads, as the budget
+ * counts them: a follow-up's `persisted` also counts the parent's sources it found again.
  */
 export function progressReporter(
   extra: Pick<Extra, "_meta" | "sendNotification">,
@@ -120,7 +129,7 @@ export function progressReporter(
   };
   return {
     listener: (event) => {
-      if (event.type === "source-persisted") sources = Number(event.data.persisted ?? sources + 1);
+      if (event.type === "source-persisted") sources += 1;
       const line = describeEvent(event);
       if (line === undefined) return;
       const progress = next(event);
@@ -173,6 +182,49 @@ type ResearchArgs = {
   language?: string | undefined;
 };
 
+const runIdInput = z.number().int().positive().describe("The run id (research returns it; list_runs lists them).");
+
+/** What a follow-up or a revision may set besides its text: the rest is the run's it continues. */
+const continuationInput = {
+  model: z
+    .string()
+    .optional()
+    .describe("offline (the embedded extractive engine), none, or provider:model-name (default: the run's model)."),
+  max_sources: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("At most this many new sources (the run's own are free; default: the run's budget)."),
+  timeout_seconds: z.number().positive().optional().describe("Wall-clock limit of the run (default: the run's)."),
+};
+
+type ContinuationArgs = {
+  run_id: number;
+  model?: string | undefined;
+  max_sources?: number | undefined;
+  timeout_seconds?: number | undefined;
+};
+
+/** Which run a follow-up or a revision continues: `parentId`, the newest version of the report of `askedId` for a revision. */
+type Continuation = { relation: RunRelation; parentId: number; askedId: number };
+
+/** Where a library entry came from: its URL, its file, or its canonical anchor. */
+const entryLocation = (entry: LibraryEntry): string =>
+  entry.url ?? (entry.path ? `${entry.corpusRoot ?? ""}/${entry.path}` : entry.canonicalAnchor);
+
+/**
+ * The shared lineage code words some errors for the command line (`--from 3: …`,
+ * `assay revise 1 "…"`); a client of this server knows the arguments and the tools instead.
+ */
+function toolWording(error: unknown): unknown {
+  if (!(error instanceof UserError)) return error;
+  const message = error.message
+    .replace(/^--(from|to) /, "$1 ")
+    .replace(/ \(assay revise \d+ "…"\)$/, " with revise_report");
+  return message === error.message ? error : new UserError(message);
+}
+
 function errorResult(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
@@ -185,7 +237,8 @@ export function buildMcpServer(services: McpServices): McpServer {
     {
       instructions:
         "Assay researches a question over a folder of documents or the web and publishes a report in which every finding cites a passage of a persisted source. " +
-        `Call research (it can take minutes; it reports progress). Corpus folders this server may read: ${roots}.`,
+        "Call research (it can take minutes; it reports progress). Then ask_follow_up asks a further question from a run's sources, revise_report publishes a new version of its report as instructed, diff_report says what changed, and search_library searches every source your runs have read. " +
+        `Corpus folders this server may read: ${roots}.`,
     },
   );
 
@@ -242,14 +295,63 @@ export function buildMcpServer(services: McpServices): McpServer {
     }
   };
 
+  /** The operator's policy; without one, the server's model only. */
+  const policyOf = (): RunPolicy =>
+    services.policy ?? { models: [modelSpec(services.defaults.model, services.environment)], ceilings: {} };
+
+  /**
+   * `request` under the policy (`asked`: the budgets the call set), with the user's spend of
+   * the day and what their runs in progress hold when the policy limits the cost per day.
+   */
+  const governed = async (request: RunRequest, asked: Partial<Budgets>, policy: RunPolicy): Promise<RunRequest> => {
+    const active = (await ownRuns(1000)).filter((run) => displayStatus(run) === "running");
+    const spend =
+      policy.maxCostUsdPerDay === undefined ? undefined : await spendOf(store, services.user, active, Date.now());
+    return underPolicy(request, asked, policy, spend);
+  };
+
+  /**
+   * A run continued here opens its parent's scope again: a folder only inside the server's
+   * corpus roots, as for `research` (the run may have been made by another shell).
+   */
+  const checkScope = async (scope: EvidenceScope): Promise<void> => {
+    const root = scope.kind === "corpus" ? scope.root : scope.kind === "hybrid" ? scope.corpus.root : undefined;
+    if (root !== undefined) await allowedCorpus(root, services.corpusRoots);
+  };
+
+  /** Starts `request` as the user's run in this process, with progress and cancellation, and returns its report. */
+  const runAndReport = async (
+    request: RunRequest,
+    extra: Extra,
+    continuation?: Continuation,
+  ): Promise<CallToolResult> => {
+    const model = resolveModel(request.model, services.environment);
+    const progress = progressReporter(extra, request.budgets.maxSources);
+    const signal = AbortSignal.any([extra.signal, services.research.signal]);
+    const outcome = await services.research.track(
+      startOwnRun(model, request, { listeners: progress ? [progress.listener] : [], signal }),
+    );
+    await progress?.flush();
+    return researchResult(outcome, continuation);
+  };
+
   const currentFiles = async (run: RunRecord): Promise<{ version: string; files: ArtifactFiles } | undefined> =>
     artifacts.current({ runId: run.id, outDir: run.request.outDir });
 
-  const researchResult = async (outcome: RunOutcome): Promise<CallToolResult> => {
+  const researchResult = async (outcome: RunOutcome, continuation?: Continuation): Promise<CallToolResult> => {
     const run = await runOf(outcome.runId);
     const current = await currentFiles(run);
+    const origin =
+      continuation === undefined
+        ? []
+        : continuation.relation === "follow-up"
+          ? [`A follow-up of run ${continuation.parentId}.`]
+          : [
+              `A new version of the report of run ${continuation.parentId}${continuation.parentId === continuation.askedId ? "" : ` (the newest version of run ${continuation.askedId}'s report)`}.`,
+            ];
     const summary = [
       `Run ${outcome.runId} ${outcome.status}: ${outcome.artifactStatus || "nothing"} published.`,
+      ...origin,
       ...(outcome.error === undefined ? [] : [outcome.error]),
       ...(outcome.failure === undefined ? [] : [`The run failed: ${outcome.failure}`]),
       ...(current === undefined
@@ -275,6 +377,7 @@ export function buildMcpServer(services: McpServices): McpServer {
         artifactStatus: outcome.artifactStatus,
         report: reportUri(run.id),
         reportJson: reportUri(run.id, "json"),
+        ...(continuation === undefined ? {} : { relation: continuation.relation, parentRunId: continuation.parentId }),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
         ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
       },
@@ -289,10 +392,7 @@ export function buildMcpServer(services: McpServices): McpServer {
         throw new UserError("give an evidence scope: corpus (a folder) or web: true");
       const corpus = args.corpus === undefined ? undefined : await allowedCorpus(args.corpus, services.corpusRoots);
       const spec = modelSpec(args.model ?? services.defaults.model, services.environment);
-      const policy = services.policy ?? {
-        models: [modelSpec(services.defaults.model, services.environment)],
-        ceilings: {},
-      };
+      const policy = policyOf();
       checkModel(spec, policy);
       const options: RunCommandOptions = {
         strategy: args.strategy ?? "pipeline",
@@ -307,25 +407,48 @@ export function buildMcpServer(services: McpServices): McpServer {
         ...(args.max_sources === undefined ? {} : { maxSources: args.max_sources }),
         ...(args.timeout_seconds === undefined ? {} : { wallClockMs: Math.round(args.timeout_seconds * 1000) }),
       };
-      const active = (await ownRuns(1000)).filter((run) => displayStatus(run) === "running");
-      const spend =
-        policy.maxCostUsdPerDay === undefined ? undefined : await spendOf(store, services.user, active, Date.now());
-      const request = underPolicy(
+      const request = await governed(
         await buildRequest(args.question, options, { model: spec, file: services.defaults.config }),
         asked,
         policy,
-        spend,
       );
-      const model = resolveModel(spec, services.environment);
-      const progress = progressReporter(extra, request.budgets.maxSources);
-      const signal = AbortSignal.any([extra.signal, services.research.signal]);
-      const outcome = await services.research.track(
-        startOwnRun(model, request, { listeners: progress ? [progress.listener] : [], signal }),
-      );
-      await progress?.flush();
-      return await researchResult(outcome);
+      return await runAndReport(request, extra);
     } catch (error) {
       return failure(error);
+    }
+  };
+
+  /**
+   * A follow-up (`text`: its question) or a revision (`text`: the instruction; it revises the
+   * newest version of the report) of the user's run, run here as `research` runs: the child
+   * starts with the parent's persisted sources, under the same policy.
+   */
+  const continueRun = async (
+    relation: RunRelation,
+    text: string,
+    args: ContinuationArgs,
+    extra: Extra,
+  ): Promise<CallToolResult> => {
+    try {
+      const asked = await runOf(args.run_id);
+      const parent = relation === "revision" ? await newestVersion(store, asked) : asked;
+      await checkScope(parent.request.scope);
+      const policy = policyOf();
+      const budgets: Partial<Budgets> = {
+        ...(args.max_sources === undefined ? {} : { maxSources: args.max_sources }),
+        ...(args.timeout_seconds === undefined ? {} : { wallClockMs: Math.round(args.timeout_seconds * 1000) }),
+      };
+      const request = await governed(
+        childRequest(parent, relation, text, {
+          ...(args.model === undefined ? {} : { model: modelSpec(args.model, services.environment) }),
+          budgets,
+        }),
+        budgets,
+        policy,
+      );
+      return await runAndReport(request, extra, { relation, parentId: parent.id, askedId: asked.id });
+    } catch (error) {
+      return failure(toolWording(error));
     }
   };
 
@@ -339,6 +462,124 @@ export function buildMcpServer(services: McpServices): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     },
     research,
+  );
+
+  server.registerTool(
+    "ask_follow_up",
+    {
+      title: "Ask a follow-up question",
+      description:
+        "Asks a further question from one of your finished runs: a new run that starts with that run's sources (not read again), reads new ones within its budget, and returns its published Markdown report, which says what it adds to the first one. Same scope, strategy and language as the run; progress and cancellation as for research.",
+      inputSchema: {
+        run_id: runIdInput,
+        question: z.string().describe("The follow-up question (at most 4000 characters)."),
+        ...continuationInput,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    },
+    async ({ question, ...args }, extra) => continueRun("follow-up", question, args, extra),
+  );
+
+  server.registerTool(
+    "revise_report",
+    {
+      title: "Revise a report",
+      description:
+        'Publishes a new version of a run\'s report as instructed ("add the 2024 figures", "drop the part on recycling"), from the sources already read: a new run, returned as research returns one. A revision always revises the newest version of the report; diff_report then says what changed.',
+      inputSchema: {
+        run_id: runIdInput,
+        instruction: z.string().describe("What to change in the report (at most 4000 characters)."),
+        ...continuationInput,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    async ({ instruction, ...args }, extra) => continueRun("revision", instruction, args, extra),
+  );
+
+  server.registerTool(
+    "diff_report",
+    {
+      title: "Compare versions of a report",
+      description:
+        "What changed between two versions of a report (by default the run's version and the one before it), or between a follow-up's report and its parent's: findings and recommendations added, removed and changed, gaps, sources cited newly or no longer. As text, and as structuredContent (from, to, diff).",
+      inputSchema: {
+        run_id: runIdInput,
+        from: z.number().int().positive().optional().describe("The older version's number (1: the first report)."),
+        to: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe("The newer version's number (default: the one after from)."),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ run_id, from, to }) => {
+      try {
+        const run = await runOf(run_id);
+        const comparison = await compareReports(store, artifacts, run, {
+          ...(from === undefined ? {} : { from }),
+          ...(to === undefined ? {} : { to }),
+        });
+        return {
+          content: [{ type: "text", text: diffLines(comparison).join("\n") }],
+          structuredContent: { ...comparison },
+        };
+      } catch (error) {
+        return failure(toolWording(error));
+      }
+    },
+  );
+
+  server.registerTool(
+    "search_library",
+    {
+      title: "Search your library",
+      description:
+        "Searches your library, every source your runs have read (each kept once), as a library research would, ranked: entry id, title, where it came from, when it was read, which runs read it, and a snippet. Reads nothing anew.",
+      inputSchema: {
+        query: z.string().describe("Words to search for."),
+        limit: z.number().int().positive().max(100).optional().describe("How many hits (default 10, at most 100)."),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ query, limit }) => {
+      try {
+        if (query.trim() === "") throw new UserError("give words to search the library for");
+        const index = await libraryIndex(store, services.user);
+        let found: ReturnType<typeof index.search>;
+        try {
+          found = index.search(query, limit ?? 10);
+        } finally {
+          index.close();
+        }
+        const ids = found.map((hit) => Number(hit.anchor.replace(/^library:/, "")));
+        const entries = new Map((await store.readLibrary(services.user, ids)).map((entry) => [entry.id, entry]));
+        const hits = found.flatMap((hit, at) => {
+          const entry = entries.get(ids[at] ?? 0);
+          // Forgotten between the search and the read.
+          if (!entry) return [];
+          return [
+            {
+              id: entry.id,
+              title: hit.title,
+              location: entryLocation(entry),
+              capturedAt: entry.capturedAt,
+              firstRunId: entry.firstRunId,
+              lastRunId: entry.lastRunId,
+              rank: hit.rank,
+              snippet: hit.snippet,
+            },
+          ];
+        });
+        return {
+          content: [{ type: "text", text: JSON.stringify(hits, null, 2) }],
+          structuredContent: { hits },
+        };
+      } catch (error) {
+        return failure(error);
+      }
+    },
   );
 
   server.registerTool(

@@ -63,7 +63,15 @@ describe("assay mcp over stdio", () => {
 
   it("lists its tools", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["get_report", "list_runs", "research"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "ask_follow_up",
+      "diff_report",
+      "get_report",
+      "list_runs",
+      "research",
+      "revise_report",
+      "search_library",
+    ]);
     const research = tools.find((tool) => tool.name === "research");
     expect(Object.keys(research?.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(["question", "corpus", "web", "strategy", "model", "max_sources", "timeout_seconds"]),
