@@ -247,13 +247,11 @@ export function provenanceFromRow(row: Row): Provenance {
   };
 }
 
-export function sourceFromRow(row: Row, provenance: Provenance[], chunks: ChunkRecord[]): SourceRecord {
+/** The columns `sources` and `library` share: what a stored copy of a document is. */
+function copyFromRow(row: Row) {
   const path = text(row, "path");
   const url = text(row, "url");
   return {
-    runId: num(row, "run_id"),
-    id: text(row, "id"),
-    requestedAnchor: text(row, "requested_anchor"),
     canonicalAnchor: text(row, "canonical_anchor"),
     title: text(row, "title"),
     transport: text(row, "transport") as SourceRecord["transport"],
@@ -261,10 +259,19 @@ export function sourceFromRow(row: Row, provenance: Provenance[], chunks: ChunkR
     ...(url ? { url } : {}),
     domain: text(row, "domain"),
     contentType: text(row, "content_type"),
-    content: text(row, "content"),
     truncated: num(row, "truncated") === 1,
     sha256: text(row, "sha256"),
     capturedAt: text(row, "captured_at"),
+  };
+}
+
+export function sourceFromRow(row: Row, provenance: Provenance[], chunks: ChunkRecord[]): SourceRecord {
+  return {
+    runId: num(row, "run_id"),
+    id: text(row, "id"),
+    requestedAnchor: text(row, "requested_anchor"),
+    ...copyFromRow(row),
+    content: text(row, "content"),
     fetchedMs: num(row, "fetched_ms"),
     persistedMs: num(row, "persisted_ms"),
     ...(text(row, "reused") ? { reused: text(row, "reused") as SourceReuse } : {}),
@@ -281,24 +288,13 @@ const LIBRARY_METADATA = `id, user_id, identity, canonical_anchor, title, transp
 export const LIBRARY_LIST_SQL = `SELECT ${LIBRARY_METADATA} FROM library WHERE user_id = ? ORDER BY id DESC LIMIT ?`;
 
 export function libraryEntryFromRow(row: Row): LibraryEntry {
-  const path = text(row, "path");
   const corpusRoot = text(row, "corpus_root");
-  const url = text(row, "url");
   return {
     id: num(row, "id"),
     userId: text(row, "user_id"),
     identity: text(row, "identity"),
-    canonicalAnchor: text(row, "canonical_anchor"),
-    title: text(row, "title"),
-    transport: text(row, "transport") as LibraryEntry["transport"],
-    ...(path ? { path } : {}),
+    ...copyFromRow(row),
     ...(corpusRoot ? { corpusRoot } : {}),
-    ...(url ? { url } : {}),
-    domain: text(row, "domain"),
-    contentType: text(row, "content_type"),
-    truncated: num(row, "truncated") === 1,
-    sha256: text(row, "sha256"),
-    capturedAt: text(row, "captured_at"),
     chars: num(row, "chars"),
     firstRunId: num(row, "first_run_id"),
     lastRunId: num(row, "last_run_id"),

@@ -255,22 +255,22 @@ export function createHttpApp(options: HttpAppOptions): { app: OpenAPIHono<Env>;
     created(c, await runs.create(c.get("userId"), parsed(CreateRunBody, await jsonBody(c), ""))),
   );
 
+  // A follow-up (its question) and a revision (its instruction) of the caller's run.
   app.post("/api/runs/:id/follow-ups", async (c) => {
     const body = parsed(FollowUpBody, await jsonBody(c), "");
-    const run = await runs.continueRun(c.get("userId"), c.req.param("id") ?? "", "follow-up", {
-      text: body.question,
-      model: body.model,
-    });
-    return created(c, run);
+    const id = c.req.param("id") ?? "";
+    return created(
+      c,
+      await runs.continueRun(c.get("userId"), id, "follow-up", { text: body.question, model: body.model }),
+    );
   });
-
   app.post("/api/runs/:id/revisions", async (c) => {
     const body = parsed(RevisionBody, await jsonBody(c), "");
-    const run = await runs.continueRun(c.get("userId"), c.req.param("id") ?? "", "revision", {
-      text: body.instruction,
-      model: body.model,
-    });
-    return created(c, run);
+    const id = c.req.param("id") ?? "";
+    return created(
+      c,
+      await runs.continueRun(c.get("userId"), id, "revision", { text: body.instruction, model: body.model }),
+    );
   });
 
   app.get("/api/runs/:id/diff", async (c) => {
