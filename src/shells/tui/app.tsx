@@ -1,7 +1,8 @@
 /**
  * The terminal UI (`assay tui`, `assay run --tui`): one screen at a time — the runs list, a
- * run's live view, its report reader, the new-research form. Ctrl-C or q quits the interface;
- * runs it started go on in their own processes.
+ * run's live view, its report reader (with a follow-up prompt and what the report changes), the
+ * new-research form. Ctrl-C or q quits the interface; runs it started go on in their own
+ * processes.
  */
 import { useApp } from "ink";
 import { useState } from "react";
@@ -14,7 +15,8 @@ import type { TuiData } from "./tui-data.js";
 
 export type Screen =
   | { name: "list" }
-  | { name: "run"; runId: number }
+  /** `openReport`: open the report once the run has finished (a follow-up started from the reader). */
+  | { name: "run"; runId: number; openReport?: boolean }
   | { name: "report"; runId: number }
   | { name: "new" };
 
@@ -64,6 +66,7 @@ export function App(props: AppProps) {
           now={now}
           onReport={(runId) => setScreen({ name: "report", runId })}
           {...(back ? { onBack: back } : {})}
+          {...(screen.openReport ? { openWhenDone: true } : {})}
           onQuit={quit}
         />
       );
@@ -75,6 +78,7 @@ export function App(props: AppProps) {
           runId={screen.runId}
           onBack={() => setScreen({ name: "run", runId: screen.runId })}
           onQuit={quit}
+          onFollowUp={(runId) => setScreen({ name: "run", runId, openReport: true })}
         />
       );
       break;

@@ -3,7 +3,7 @@ import { Box, Text } from "ink";
 import { STRATEGY_NAMES, type StrategyName } from "../../ports/store.js";
 import { useColor, useKeyState, useKeys, useTerminalSize } from "./hooks.js";
 import type { NewResearch, TuiData } from "./tui-data.js";
-import { oneLine } from "./view-model.js";
+import { edited, oneLine, tail } from "./view-model.js";
 
 const FIELDS = ["question", "corpus", "strategy"] as const;
 type Field = (typeof FIELDS)[number];
@@ -63,14 +63,10 @@ export function NewRunForm(props: { data: TuiData; onStarted: (runId: number) =>
     if (key.upArrow) return go(index - 1);
     if (key.return) return form.field === "strategy" ? start() : go(index + 1);
     if (form.field === "question") {
-      if (key.backspace || key.delete)
-        return update((state) => {
-          state.question = state.question.slice(0, -1);
-        });
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-      if (!key.ctrl && !key.meta && input.length > 0 && !/[\u0000-\u001f]/.test(input))
+      const question = edited(form.question, input, key);
+      if (question !== undefined)
         update((state) => {
-          state.question = (state.question + input).slice(0, 4000);
+          state.question = question;
         });
       return;
     }
@@ -92,7 +88,7 @@ export function NewRunForm(props: { data: TuiData; onStarted: (runId: number) =>
     </Text>
   );
   const questionWidth = Math.max(10, columns - 14);
-  const shown = question.length > questionWidth - 1 ? `…${question.slice(-(questionWidth - 2))}` : question;
+  const shown = tail(question, questionWidth - 1);
   return (
     <Box flexDirection="column" width={columns} height={rows - 1}>
       <Text bold>New research</Text>

@@ -1,43 +1,43 @@
 /**
  * The report reader: the report (its Markdown projection, wrapped to the terminal) with
  * scrolling and jumps between sections, and the sources ledger (cited, then read but not cited);
- * Enter on a source opens it: its location, when it was read, and its passages.
+ * Enter on a source opens it: its location, when it was read, and its passages. f asks a
+ * follow-up question in a one-line prompt (Enter starts it as a run of its own); d shows what
+ * the report changes from the one it continues.
  */
-import { Box, Text } from "ink";
+import { Box, type Key, Text } from "ink";
 import { quotedPlaces } from "../../core/render/format.js";
 import { renderMarkdown } from "../../core/render/markdown.js";
 import type { SourceEntry } from "../../core/report/report-document.js";
-import type { SourceRecord } from "../../ports/store.js";
+import type { RunRecord, SourceRecord } from "../../ports/store.js";
+import { continuationProblem } from "../lineage.js";
+import { ChangesView } from "./changes-view.js";
 import { useColor, useKeyState, useKeys, usePoll, useTerminalSize } from "./hooks.js";
 import type { TuiData } from "./tui-data.js";
-import { oneLine, windowStart, wrapLines } from "./view-model.js";
-
-/** Scrolling keys shared by the reader's panes: returns the new first line, or undefined for another key. */
-function scrolled(
-  input: string,
-  key: { upArrow: boolean; downArrow: boolean; pageUp: boolean; pageDown: boolean },
-  top: number,
-  height: number,
-  total: number,
-): number | undefined {
-  const last = Math.max(0, total - height);
-  if (key.downArrow || input === "j") return Math.min(last, top + 1);
-  if (key.upArrow || input === "k") return Math.max(0, top - 1);
-  if (key.pageDown || input === " ") return Math.min(last, top + height);
-  if (key.pageUp) return Math.max(0, top - height);
-  if (input === "g") return 0;
-  if (input === "G") return last;
-  return undefined;
-}
+import { edited, oneLine, scrolled, tail, windowStart, wrapLines } from "./view-model.js";
 
 type Pane = "report" | "sources";
 
-export function ReportReader(props: { data: TuiData; runId: number; onBack: () => void; onQuit: () => void }) {
+/** The follow-up prompt: the question typed so far, why it could not start, whether it is starting. */
+interface Prompt {
+  text: string;
+  error: string;
+  starting: boolean;
+}
+
+export function ReportReader(props: {
+  data: TuiData;
+  runId: number;
+  onBack: () => void;
+  onQuit: () => void;
+  /** A follow-up was recorded and started as run `runId`. */
+  onFollowUp: (runId: number) => void;
+}) {
   const { columns, rows } = useTerminalSize();
   const color = useColor();
   const { value, error } = usePoll(async () => {
     const run = await props.data.run(props.runId);
-    return run ? await props.data.report(run) : undefined;
+    return { run, report: run ? await props.data.report(run) : undefined };
   }, 2000);
   const [view, update] = useKeyState(() => ({
     pane: "report" as Pane,
@@ -45,13 +45,19 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
     cursor: 0,
     listTop: 0,
     opened: undefined as SourceEntry | undefined,
+    changes: false,
+    prompt: undefined as Prompt | undefined,
+    /** A one-line message in place of the footer until the next key (why f cannot ask). */
+    notice: "",
+    run: undefined as RunRecord | undefined,
     lines: 0,
     headings: [] as number[],
     ledger: [] as SourceEntry[],
   }));
-  const height = Math.max(1, rows - 3);
+  // The prompt takes a second line at the bottom.
+  const height = Math.max(1, rows - 3 - (view.prompt ? 1 : 0));
 
-  const document = value?.document;
+  const document = value?.report?.document;
   const lines = document ? wrapLines(renderMarkdown(document).trimEnd(), columns) : [];
   const headings = lines.flatMap((line, index) => (/^#{1,3} /.test(line) ? [index] : []));
   const ledger: { entry: SourceEntry; cited: boolean }[] = document
@@ -64,11 +70,62 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
   view.lines = lines.length;
   view.headings = headings;
   view.ledger = ledger.map((item) => item.entry);
+  view.run = value?.run;
+
+  const ask = (prompt: Prompt) => {
+    if (prompt.text.trim() === "")
+      return update(() => {
+        prompt.error = "Type a question first.";
+      });
+    update(() => {
+      prompt.starting = true;
+      prompt.error = "";
+    });
+    props.data.followUp(props.runId, prompt.text).then(props.onFollowUp, (failure: unknown) =>
+      update(() => {
+        prompt.starting = false;
+        prompt.error = failure instanceof Error ? failure.message : String(failure);
+      }),
+    );
+  };
+
+  /** The prompt's keys: typing, Enter to start the follow-up, Esc to close it. */
+  const prompted = (prompt: Prompt, input: string, key: Key) => {
+    if (prompt.starting) return;
+    if (key.escape)
+      return update((state) => {
+        state.prompt = undefined;
+      });
+    if (key.return) return ask(prompt);
+    const text = edited(prompt.text, input, key);
+    if (text !== undefined)
+      update(() => {
+        prompt.text = text;
+        prompt.error = "";
+      });
+  };
 
   useKeys(
     (input, key) => {
+      if (view.prompt) return prompted(view.prompt, input, key);
+      if (view.notice)
+        update((state) => {
+          state.notice = "";
+        });
       if (input === "q") return props.onQuit();
       if (key.escape || input === "b") return props.onBack();
+      if (view.run && (input === "f" || input === "d") && (view.pane === "report" || !document)) {
+        const run = view.run;
+        if (input === "d")
+          return update((state) => {
+            state.changes = true;
+          });
+        const problem = continuationProblem(run);
+        return update((state) => {
+          if (problem) state.notice = `Cannot ask a follow-up: ${problem}.`;
+          else state.prompt = { text: "", error: "", starting: false };
+        });
+      }
       if (key.tab || input === "s")
         return update((state) => {
           state.pane = state.pane === "report" ? "sources" : "report";
@@ -102,9 +159,23 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
           state.opened = state.ledger[Math.min(state.cursor, last)];
         });
     },
-    { isActive: view.opened === undefined },
+    { isActive: view.opened === undefined && !view.changes },
   );
-  const { pane, top, cursor, opened } = view;
+  const { pane, top, cursor, opened, prompt, notice } = view;
+
+  if (view.changes)
+    return (
+      <ChangesView
+        data={props.data}
+        runId={props.runId}
+        onBack={() =>
+          update((state) => {
+            state.changes = false;
+          })
+        }
+        onQuit={props.onQuit}
+      />
+    );
 
   if (opened)
     return (
@@ -122,11 +193,47 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
       />
     );
 
+  // The bottom: the prompt (two lines), a notice, or the keys.
+  const bottom = (keys: string) => {
+    if (prompt)
+      return (
+        <>
+          <Text wrap="truncate">
+            <Text bold {...color("cyan")}>
+              Follow-up of run {props.runId}:{" "}
+            </Text>
+            {tail(prompt.text, columns - 24)}
+            {prompt.starting ? null : <Text inverse> </Text>}
+          </Text>
+          {prompt.error ? (
+            <Text wrap="truncate" {...color("red")}>
+              {oneLine(prompt.error, columns)}
+            </Text>
+          ) : (
+            <Text dimColor wrap="truncate">
+              {prompt.starting ? "Starting…" : "Type the question · Enter start it as a new run · Esc cancel"}
+            </Text>
+          )}
+        </>
+      );
+    if (notice)
+      return (
+        <Text wrap="truncate" {...color("yellow")}>
+          {oneLine(notice, columns)}
+        </Text>
+      );
+    return (
+      <Text dimColor wrap="truncate">
+        {keys}
+      </Text>
+    );
+  };
+
   const tabs = (
     <Text wrap="truncate">
       <Text inverse={pane === "report"}> Report </Text>{" "}
       <Text inverse={pane === "sources"}> Sources ({ledger.length}) </Text>
-      <Text dimColor>{value ? `  version ${value.version}` : ""}</Text>
+      <Text dimColor>{value?.report ? `  version ${value.report.version}` : ""}</Text>
     </Text>
   );
   if (!document)
@@ -141,7 +248,7 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
               : "No report is published yet."}
         </Text>
         <Box flexGrow={1} />
-        <Text dimColor>Esc back · q quit</Text>
+        {bottom("Esc back · q quit")}
       </Box>
     );
   const listHeight = height;
@@ -176,11 +283,11 @@ export function ReportReader(props: { data: TuiData; runId: number; onBack: () =
               );
             })}
       </Box>
-      <Text dimColor wrap="truncate">
-        {pane === "report"
-          ? `${Math.min(lines.length, scrollTop + height)}/${lines.length} · ↑↓ PgUp PgDn g G scroll · n/p next/previous section · Tab sources · Esc back · q quit`
-          : "↑↓ select · Enter open the source · Tab report · Esc back · q quit"}
-      </Text>
+      {bottom(
+        pane === "report"
+          ? `${Math.min(lines.length, scrollTop + height)}/${lines.length} · ↑↓ n/p · Tab sources · f follow-up · d changes · Esc back · q quit`
+          : "↑↓ select · Enter open the source · Tab report · Esc back · q quit",
+      )}
     </Box>
   );
 }

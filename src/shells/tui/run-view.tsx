@@ -4,13 +4,14 @@
  * status. Followed from the store, so it shows runs that other processes (workers) drive.
  */
 import { Box, Text } from "ink";
+import { useEffect } from "react";
 import { runCost } from "../../core/usage.js";
 import { displayStatus } from "../cli/run-state.js";
 import { elapsedText, liveState } from "../live-state.js";
 import { useColor, useFollowedRun, useKeys, useTerminalSize } from "./hooks.js";
 import { STATUS_COLOR } from "./runs-list.js";
 import type { TuiData } from "./tui-data.js";
-import { bar, claimCounts, frontierLines, oneLine } from "./view-model.js";
+import { bar, claimCounts, frontierLines, oneLine, runTitle } from "./view-model.js";
 
 export function RunView(props: {
   data: TuiData;
@@ -19,6 +20,8 @@ export function RunView(props: {
   onReport: (runId: number) => void;
   onBack?: () => void;
   onQuit: () => void;
+  /** Open the report (`onReport`) by itself once the run has finished with one (a follow-up started here). */
+  openWhenDone?: boolean;
 }) {
   const { columns, rows } = useTerminalSize();
   const color = useColor();
@@ -28,6 +31,11 @@ export function RunView(props: {
   const readable =
     run !== undefined &&
     (run.artifactStatus !== "" || followed.events.some((event) => event.type.endsWith("-published")));
+  const done = readable && run.status !== "running";
+  const { openWhenDone, onReport, runId } = props;
+  useEffect(() => {
+    if (openWhenDone && done) onReport(runId);
+  }, [openWhenDone, done, onReport, runId]);
   useKeys((input, key) => {
     if (input === "q") props.onQuit();
     else if ((key.escape || input === "b") && props.onBack) props.onBack();
@@ -73,7 +81,7 @@ export function RunView(props: {
         Run {run.id} · <Text {...color(STATUS_COLOR[status] ?? "white")}>{status}</Text> · {run.request.strategy} ·{" "}
         {run.request.scope.label} · {elapsedText(live.elapsedMs)}
       </Text>
-      <Text wrap="truncate">{oneLine(run.request.question, columns)}</Text>
+      <Text wrap="truncate">{oneLine(runTitle(run.request), columns)}</Text>
       <Text wrap="truncate" {...color(live.report ? "green" : "cyan")}>
         {oneLine(outcome, columns)}
       </Text>

@@ -1,10 +1,13 @@
-/** The runs list: status and age of each run, newest first; Enter opens one, n starts a research. */
+/**
+ * The runs list: status and age of each run, newest first, and what it continues (`↳ 12` before
+ * the question of a follow-up of run 12); Enter opens one, n starts a research.
+ */
 import { Box, Text } from "ink";
 import type { RunRecord } from "../../ports/store.js";
 import { displayStatus } from "../cli/run-state.js";
 import { useColor, useKeyState, useKeys, usePoll, useTerminalSize } from "./hooks.js";
 import type { TuiData } from "./tui-data.js";
-import { age, oneLine, windowStart } from "./view-model.js";
+import { age, oneLine, runTitle, windowStart } from "./view-model.js";
 
 export const STATUS_COLOR: Record<string, string> = {
   running: "cyan",
@@ -75,7 +78,7 @@ export function RunsList(props: {
               <Text {...color(STATUS_COLOR[status] ?? "white")}>{status.padEnd(13)}</Text>
               {age(run.createdAt, now).padEnd(8)}
               {run.request.strategy.padEnd(14)}
-              {oneLine(run.request.question, questionWidth)}
+              {oneLine(runTitle(run.request), questionWidth)}
             </Text>
           );
         })}

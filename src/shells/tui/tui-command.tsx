@@ -85,17 +85,23 @@ export async function tuiCommand(
     const file = readConfigFile({ explicit: options.config, home: paths.home });
     // Records the run here and drives it in its own detached process: it outlives the interface.
     const runtime = buildRuntime(paths, store, undefined, {});
+    const launch = async (request: RunRequest): Promise<number> => {
+      // A follow-up keeps its parent's model: one this interface cannot build is refused here,
+      // where the prompt says why, not by the detached process.
+      resolveModel(request.model, environment);
+      const run = await runtime.createQueued(request);
+      startDetached(bin, run.id, options.db, process.env, join(paths.home, "logs", `run-${run.id}.log`));
+      return run.id;
+    };
     const start = async (research: NewResearch): Promise<number> => {
       const request = await buildRequest(
         research.question,
         { corpus: research.corpus, strategy: research.strategy, language: "en" },
         { model: spec, file },
       );
-      const run = await runtime.createQueued({ ...request, scope: { ...request.scope, label: research.label } });
-      startDetached(bin, run.id, options.db, process.env, join(paths.home, "logs", `run-${run.id}.log`));
-      return run.id;
+      return launch({ ...request, scope: { ...request.scope, label: research.label } });
     };
-    const data = storeData(store, artifactStoreFor(store), { corpora, start });
+    const data = storeData(store, artifactStoreFor(store), { corpora, start, launch });
     await show(
       <App
         data={data}
@@ -153,6 +159,7 @@ export async function runWithTui(
     const data: TuiData = storeData(store, artifactStoreFor(store), {
       corpora: [],
       start: () => Promise.reject(new UserError("start new researches from assay tui")),
+      launch: () => Promise.reject(new UserError("ask follow-ups from assay tui, or with assay ask")),
     });
     let settled = false;
     const ui = show(

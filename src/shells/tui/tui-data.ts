@@ -1,8 +1,9 @@
 /**
  * What the terminal UI reads and does, over the store (SQLite or PostgreSQL): runs, a run's
  * events after a seq (the same log the web UI's event stream reads, so it follows runs other
- * processes drive), its investigation, its current report, a source, and starting a research.
- * The components take this interface, so the tests give them a store of their own.
+ * processes drive), its investigation, its current report, a source, what a report changed
+ * from the one it continues, and starting a research or a follow-up. The components take this
+ * interface, so the tests give them a store of their own.
  */
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
@@ -11,7 +12,11 @@ import type { Claim, Question, Transition } from "../../core/investigative/types
 import { parseReportDocument, type ReportDocument } from "../../core/report/report-document.js";
 import type { ArtifactStore } from "../../ports/artifact-store.js";
 import { isInvestigationStore } from "../../ports/investigation-store.js";
-import type { RunEvent, RunRecord, SourceRecord, Store, StrategyName } from "../../ports/store.js";
+import type { RunEvent, RunRecord, RunRequest, SourceRecord, Store, StrategyName } from "../../ports/store.js";
+import { childRequest, compareReports, diffLines, ownedRun, versionChain } from "../lineage.js";
+
+/** The user the terminal UI acts as: it records runs without one, so they are 'local', the CLI's. */
+export const TUI_USER = "local";
 
 export interface InvestigationSnapshot {
   questions: Question[];
@@ -41,12 +46,29 @@ export interface TuiData {
   corpora: readonly { value: string; label: string }[];
   /** Records a research and starts it; resolves with its run id (throws UserError for a bad one). */
   start(research: NewResearch): Promise<number>;
+  /**
+   * Records a follow-up of run `parentId` asking `question` (the parent's scope, strategy, budgets
+   * and model) and starts it; resolves with its run id. Throws UserError when the run is not the
+   * interface's user's, cannot be continued yet, or the question is empty.
+   */
+  followUp(parentId: number, question: string): Promise<number>;
+  /**
+   * What run `runId`'s report changes, as lines (`diffLines`): a follow-up's against its
+   * parent's, a revision's against the version before, a first report against its first
+   * revision. Undefined when there is nothing to compare (no parent, no revision).
+   */
+  changes(runId: number): Promise<string[] | undefined>;
 }
 
 export function storeData(
   store: Store,
   artifacts: ArtifactStore,
-  options: { corpora: readonly { value: string; label: string }[]; start: (research: NewResearch) => Promise<number> },
+  options: {
+    corpora: readonly { value: string; label: string }[];
+    start: (research: NewResearch) => Promise<number>;
+    /** Records a run of `request` (a follow-up) and starts it; resolves with its id. */
+    launch: (request: RunRequest) => Promise<number>;
+  },
 ): TuiData {
   return {
     listRuns: () => store.listRuns({ limit: 200 }),
@@ -70,6 +92,16 @@ export function storeData(
     },
     corpora: options.corpora,
     start: options.start,
+    async followUp(parentId, question) {
+      const parent = await ownedRun(store, parentId, TUI_USER);
+      return options.launch(childRequest(parent, "follow-up", question));
+    },
+    async changes(runId) {
+      const run = await store.getRun(runId);
+      if (!run) throw new Error(`there is no run ${runId}`);
+      if (!run.request.lineage && (await versionChain(store, run)).length === 1) return undefined;
+      return diffLines(await compareReports(store, artifacts, run));
+    },
   };
 }
 

@@ -4,10 +4,10 @@
  */
 import { join } from "node:path";
 import { render } from "ink-testing-library";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore, type SqliteStore } from "../../adapters/store/sqlite/sqlite-store.js";
 import { UserError } from "../../core/errors.js";
-import type { StrategyName } from "../../ports/store.js";
+import type { RunRequest, StrategyName } from "../../ports/store.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { EXAMPLE_CORPUS } from "../../testing/cli.js";
 import { noticeMissingPostgres, POSTGRES_AVAILABLE } from "../../testing/postgres.js";
@@ -19,6 +19,7 @@ import { dataPaths } from "../cli/paths.js";
 import { buildRequest } from "../cli/run-request.js";
 import { artifactStoreFor, openStore } from "../cli/stores.js";
 import { buildRuntime } from "../cli/wiring.js";
+import { childRequest, compareReports } from "../lineage.js";
 import { App } from "./app.js";
 import { type NewResearch, storeData, type TuiData } from "./tui-data.js";
 
@@ -36,16 +37,20 @@ interface World {
   runtime: Runtime;
   data: TuiData;
   started: NewResearch[];
+  /** The requests of the follow-ups the interface started (recorded queued, not run). */
+  launched: RunRequest[];
   record(question: string, strategy: StrategyName): Promise<number>;
 }
 
-function world(start?: (research: NewResearch) => Promise<number>): World {
+/** A store, a runtime and the interface's data; cleaned up after the test (or with `registry`, when that runs). */
+function world(start?: (research: NewResearch) => Promise<number>, registry = cleanups): World {
   const dir = tempDir("assay-tui-");
   const paths = dataPaths({ ASSAY_HOME: dir.path });
   const store = openSqliteStore({ file: join(dir.path, "assay.db") });
   const runtime = buildRuntime(paths, store, resolveModel("offline", {}), {});
   const started: NewResearch[] = [];
-  cleanups.push(async () => {
+  const launched: RunRequest[] = [];
+  registry.push(async () => {
     await store.close();
     dir.cleanup();
   });
@@ -71,8 +76,12 @@ function world(start?: (research: NewResearch) => Promise<number>): World {
         started.push(research);
         return record(research.question, research.strategy);
       }),
+    async launch(request) {
+      launched.push(request);
+      return (await runtime.createQueued(request)).id;
+    },
   });
-  return { store, runtime, data, started, record };
+  return { store, runtime, data, started, launched, record };
 }
 
 /** Renders the app; `frame()` is the last frame, `type()` sends keys one write at a time, letting Ink render between. */
@@ -228,6 +237,129 @@ describe("terminal UI", () => {
   });
 });
 
+describe("research in rounds in the terminal UI", () => {
+  const QUESTION = "Why is cobalt a supply concern for lithium-ion batteries?";
+  const suite: (() => Promise<void> | void)[] = [];
+  let w: World;
+  /** A finished run; a finished revision of it; a follow-up of it and a new research, both recorded but never started. */
+  const ids = { parent: 0, revision: 0, queuedFollowUp: 0, queued: 0 };
+
+  beforeAll(async () => {
+    w = world(undefined, suite);
+    ids.parent = await w.record(QUESTION, "pipeline");
+    await w.runtime.start(ids.parent);
+    const parent = await w.store.getRun(ids.parent);
+    if (!parent) throw new Error("the parent run is missing");
+    ids.revision = (await w.runtime.run(childRequest(parent, "revision", "drop the part on the Nobel prize"))).runId;
+    ids.queuedFollowUp = (
+      await w.runtime.createQueued(childRequest(parent, "follow-up", "what replaced cobalt in cathodes?"))
+    ).id;
+    ids.queued = await w.record("When did lithium-ion batteries become commercial?", "pipeline");
+  }, 60_000);
+  afterAll(async () => {
+    for (const cleanup of suite.splice(0).reverse()) await cleanup();
+  });
+
+  it("asks a follow-up from the report reader (Esc cancels), follows the new run live and opens its report, then shows what it adds", async () => {
+    const ui = mount(w.data, { initial: { name: "report", runId: ids.parent } });
+    await ui.shows(`# ${QUESTION}`);
+    await ui.shows("f follow-up · d changes");
+    await ui.type("f");
+    await ui.shows(`Follow-up of run ${ids.parent}:`);
+    // Keys are text in the prompt: q does not quit, Esc closes it and nothing starts.
+    await ui.type(..."quite");
+    await ui.shows(`Follow-up of run ${ids.parent}: quite`);
+    await ui.type(KEY.escape);
+    await ui.shows("f follow-up · d changes");
+    expect(ui.frame()).not.toContain("Follow-up of run");
+    expect(ui.quits).toEqual([]);
+    expect(w.launched).toEqual([]);
+
+    await ui.type("f");
+    await ui.shows("Esc cancel");
+    await ui.type(KEY.enter);
+    await ui.shows("Type a question first.");
+    await ui.type(..."and what about sodium-ion?");
+    await ui.shows("and what about sodium-ion?");
+    await ui.type(KEY.enter);
+    await ui.shows("↳ ");
+    expect(w.launched).toHaveLength(1);
+    const [request] = w.launched;
+    expect(request?.question).toBe("and what about sodium-ion?");
+    expect(request?.lineage).toEqual({ parentId: ids.parent, relation: "follow-up", instruction: "" });
+    const child = Number(/^Run (\d+) ·/m.exec(ui.frame())?.[1]);
+    expect(ui.frame()).toContain(`↳ ${ids.parent} and what about sodium-ion?`);
+    expect((await w.store.getRun(child))?.request.lineage?.parentId).toBe(ids.parent);
+
+    // Followed live like any run; once it has finished, its report opens by itself.
+    const done = w.runtime.start(child);
+    await ui.shows(`What this adds to run ${ids.parent}'s report`, 30_000);
+    await done;
+    // Seen before it ended: the view was on screen before the run was started.
+    expect(ui.app.frames.some((frame) => new RegExp(`Run ${child} · (queued|running) ·`).test(frame))).toBe(true);
+    expect(ui.frame()).toContain(" Report ");
+
+    await ui.type("d");
+    await ui.shows(`Changes · run ${child}`);
+    await ui.shows(`From run ${ids.parent} to run ${child}:`);
+    expect(ui.frame()).toMatch(/^Findings added \([1-9]\d*\):$/m);
+    expect(ui.frame()).toMatch(/^ {2}\+ \d+\. \S/m);
+    await ui.type(KEY.escape);
+    await ui.shows("f follow-up · d changes");
+  }, 60_000);
+
+  it("shows the findings a revision removed, scrollable", async () => {
+    const parent = await w.store.getRun(ids.parent);
+    const revision = await w.store.getRun(ids.revision);
+    if (!parent || !revision) throw new Error("the runs are missing");
+    const { diff } = await compareReports(w.store, artifactStoreFor(w.store), revision);
+    expect(diff.findings.removed.length).toBeGreaterThan(0);
+    const ui = mount(w.data, { initial: { name: "report", runId: ids.revision } });
+    await ui.shows("f follow-up · d changes");
+    await ui.type("d");
+    await ui.shows(`From version 1 (run ${ids.parent}) to version 2 (run ${ids.revision}):`);
+    const frame = ui.frame();
+    expect(frame).toContain(`Findings removed (${diff.findings.removed.length}):`);
+    const first = diff.findings.removed[0];
+    expect(frame).toContain(`  - ${first?.number}. ${first?.text.slice(0, 20)}`);
+    expect(frame).toMatch(/^\d+\/\d+ · ↑↓ PgUp PgDn g G scroll · Esc back to the report · q quit$/m);
+    const total = Number(/^\d+\/(\d+) · /m.exec(frame)?.[1]);
+    if (total > 21) {
+      await ui.type("G");
+      await ui.shows(`${total}/${total} · `);
+      expect(ui.frame()).toMatch(/^\d+ findings? unchanged\.$/m);
+    }
+    await ui.type(KEY.escape);
+    await ui.shows("f follow-up · d changes");
+  }, 30_000);
+
+  it("says a first report never revised has nothing to compare, and a run still going cannot be followed up", async () => {
+    const ui = mount(w.data, { initial: { name: "report", runId: ids.queued } });
+    await ui.shows("No report is published yet.");
+    await ui.type("f");
+    await ui.shows(`Cannot ask a follow-up: run ${ids.queued} is still running; ask or revise once it has finished.`);
+    expect(ui.frame()).not.toContain("Follow-up of run");
+    await ui.type("d");
+    await ui.shows(`Nothing to compare: run ${ids.queued} is not a follow-up or a revision`);
+    await ui.type(KEY.escape);
+    await ui.shows("No report is published yet.");
+    // Only the interface's user's runs can be followed up.
+    await expect(w.data.followUp(9999, "anything?")).rejects.toThrow(/there is no run 9999/);
+  });
+
+  it("marks the runs that continue another in the runs list", async () => {
+    const ui = mount(w.data);
+    await ui.shows(`↳ ${ids.parent} revised: drop the part on the Nobel prize`);
+    expect(ui.frame()).toContain(`↳ ${ids.parent} what replaced cobalt in cathodes?`);
+    const row = ui
+      .frame()
+      .split("\n")
+      .find((line) => line.startsWith(` ${String(ids.parent).padStart(4)}  `));
+    expect(row).toContain(QUESTION);
+    expect(row).not.toContain("↳");
+  });
+});
+
 describe.runIf(POSTGRES_AVAILABLE)("terminal UI over PostgreSQL", () => {
   const postgres = useTestPostgres();
 
@@ -253,6 +385,7 @@ describe.runIf(POSTGRES_AVAILABLE)("terminal UI over PostgreSQL", () => {
     const data = storeData(tuiStore, artifactStoreFor(tuiStore), {
       corpora: [],
       start: () => Promise.reject(new Error("not here")),
+      launch: () => Promise.reject(new Error("not here")),
     });
     const ui = mount(data, { initial: { name: "run", runId: id } });
     await ui.shows(`Run ${id} · queued`);

@@ -3,8 +3,9 @@
  * pane, driven with keys as a person types them and read back from the screen. Starts an
  * investigative research from the form and follows it live (budget bars, sources, the frontier
  * and claims) to its published report, redraws at a new size, reads the report, the sources
- * ledger and a source; checks that NO_COLOR leaves no colour on the screen; and that Ctrl-C
- * quits at once while the research it started goes on to its report in its own process.
+ * ledger and a source; asks a follow-up from a finished run's report and reads the new run's
+ * report and what it changes; checks that NO_COLOR leaves no colour on the screen; and that
+ * Ctrl-C quits at once while the research it started goes on to its report in its own process.
  * Saves captures under artifacts/tui/ (gitignored). Skipped with a notice where tmux is absent;
  * in CI an absent tmux fails the suite instead.
  */
@@ -269,6 +270,61 @@ describe.skipIf(!TMUX_AVAILABLE)("terminal UI in a real terminal (tmux; skipped 
       expect(await tmux.waitForExit(name, 5_000)).toBe(0);
     }
   }, 60_000);
+
+  it("asks a follow-up from a finished run's report and reads the new run's report when it has finished", async () => {
+    const runId = await finishedRun();
+    const FOLLOW_UP = "and what about sodium-ion batteries?";
+    const has = (text: string) => (rows: string[]) => rows.some((row) => row.includes(text));
+    openTui("rounds", ["--run", String(runId)]);
+    await tmux.waitFor("rounds", (rows) => rows.includes(LIVE_FOOTER), `run ${runId}'s live view, readable`);
+    await tmux.keys("rounds", ["Enter"]);
+    await tmux.waitFor("rounds", has("f follow-up · d changes"), "the report reader");
+    await tmux.keys("rounds", ["f"]);
+    await tmux.waitFor("rounds", has(`Follow-up of run ${runId}:`), "the follow-up prompt");
+    tmux.type("rounds", FOLLOW_UP);
+    await tmux.waitFor("rounds", has(`Follow-up of run ${runId}: ${FOLLOW_UP}`), "the typed follow-up");
+    await tmux.keys("rounds", ["Enter"]);
+    // The new run's live view, then (once it has finished, in its own process) its report, opened by itself.
+    await tmux.waitFor(
+      "rounds",
+      (rows) => /^ Report +Sources \(\d+\) +version /.test(rows[0] ?? "") && rows[1] === `# ${FOLLOW_UP}`,
+      "the follow-up's report",
+      90_000,
+    );
+    // n: the first section, what the follow-up adds to its parent's report.
+    await tmux.keys("rounds", ["n"]);
+    const adds = await tmux.waitFor(
+      "rounds",
+      (rows) => rows[1] === `## What this adds to run ${runId}'s report`,
+      "the section on what the follow-up adds",
+    );
+    writeFileSync(join(CAPTURES, "follow-up-report-80x24.txt"), `${adds.join("\n")}\n`);
+    await tmux.keys("rounds", ["d"]);
+    const changes = await tmux.waitFor("rounds", has(`From run ${runId} to run `), "the changes");
+    const child = Number(new RegExp(`^From run ${runId} to run (\\d+):$`, "m").exec(changes.join("\n"))?.[1]);
+    expect(child).toBeGreaterThan(runId);
+    expect(changes[0]).toBe(`Changes · run ${child}`);
+    writeFileSync(join(CAPTURES, "follow-up-changes-80x24.txt"), `${changes.join("\n")}\n`);
+    expect(Math.max(...tmux.capture("rounds", { joinWrapped: true }).map(width))).toBeLessThanOrEqual(80);
+    await tmux.keys("rounds", ["Escape"]);
+    await tmux.waitFor("rounds", has("f follow-up · d changes"), "back in the report reader");
+    await tmux.keys("rounds", ["Escape"]);
+    const live = await tmux.waitFor(
+      "rounds",
+      (rows) => rows.includes(LIVE_FOOTER) && (rows[0] ?? "").startsWith(`Run ${child} · finished · `),
+      "the follow-up's live view",
+    );
+    expect(live[1]).toBe(`↳ ${runId} ${FOLLOW_UP}`);
+    await tmux.keys("rounds", ["Escape"]);
+    const list = await tmux.waitFor("rounds", (rows) => rows.includes(LIST_FOOTER), "the runs list");
+    expect(list).toContainEqual(
+      expect.stringMatching(new RegExp(`^.\\s+${child} +finished .* ↳ ${runId} and what about`)),
+    );
+    await tmux.keys("rounds", ["q"]);
+    expect(await tmux.waitForExit("rounds", 5_000)).toBe(0);
+    const shown = await runCli(["runs", "show", String(child)], { home: home.path });
+    expect(shown.stdout).toMatch(new RegExp(`follow-up of run ${runId}`));
+  }, 120_000);
 
   it("quits at once on Ctrl-C while the research it started goes on to its report", async () => {
     openTui("interrupt", ["--corpus-root", corpora]);

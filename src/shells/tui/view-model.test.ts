@@ -1,6 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { question } from "../../testing/investigation-rows.js";
-import { age, bar, claimCounts, clean, frontierLines, oneLine, windowStart, wrapLines } from "./view-model.js";
+import {
+  age,
+  bar,
+  claimCounts,
+  clean,
+  diffScreenLines,
+  edited,
+  frontierLines,
+  oneLine,
+  runTitle,
+  scrolled,
+  tail,
+  windowStart,
+  wrapLines,
+} from "./view-model.js";
+
+const NO_KEY = {
+  upArrow: false,
+  downArrow: false,
+  pageUp: false,
+  pageDown: false,
+  backspace: false,
+  delete: false,
+  ctrl: false,
+  meta: false,
+};
 
 describe("terminal UI view model", () => {
   it("says how old a run is in the largest whole unit", () => {
@@ -67,5 +92,73 @@ describe("terminal UI view model", () => {
       "VERIFIED 1 · UNVERIFIED 2",
     );
     expect(claimCounts([])).toBe("");
+  });
+
+  it("scrolls by a line, a page and to either end, never past the last page", () => {
+    expect(scrolled("j", NO_KEY, 0, 10, 25)).toBe(1);
+    expect(scrolled("", { ...NO_KEY, upArrow: true }, 0, 10, 25)).toBe(0);
+    expect(scrolled(" ", NO_KEY, 10, 10, 25)).toBe(15);
+    expect(scrolled("", { ...NO_KEY, pageUp: true }, 5, 10, 25)).toBe(0);
+    expect(scrolled("G", NO_KEY, 0, 10, 25)).toBe(15);
+    expect(scrolled("g", NO_KEY, 12, 10, 25)).toBe(0);
+    expect(scrolled("j", NO_KEY, 0, 10, 4)).toBe(0);
+    expect(scrolled("x", NO_KEY, 3, 10, 25)).toBeUndefined();
+  });
+
+  it("edits a one-line field: typing and pastes appended, Backspace, control keys refused, a length limit", () => {
+    expect(edited("ab", "c", NO_KEY)).toBe("abc");
+    expect(edited("ab", "cd ef", NO_KEY)).toBe("abcd ef");
+    expect(edited("abc", "", { ...NO_KEY, backspace: true })).toBe("ab");
+    expect(edited("", "", { ...NO_KEY, delete: true })).toBe("");
+    expect(edited("ab", "c", { ...NO_KEY, ctrl: true })).toBeUndefined();
+    expect(edited("ab", "\u001b[A", NO_KEY)).toBeUndefined();
+    expect(edited("ab", "", NO_KEY)).toBeUndefined();
+    expect(edited("abc", "de", NO_KEY, 4)).toBe("abcd");
+    expect(tail("short", 10)).toBe("short");
+    expect(tail("a long question typed", 10)).toBe("…ion typed");
+  });
+
+  it("names a follow-up and a revision after the run they continue", () => {
+    expect(runTitle({ question: "Why cobalt?" })).toBe("Why cobalt?");
+    expect(
+      runTitle({ question: "And sodium?", lineage: { parentId: 12, relation: "follow-up", instruction: "" } }),
+    ).toBe("↳ 12 And sodium?");
+    expect(
+      runTitle({ question: "Why cobalt?", lineage: { parentId: 12, relation: "revision", instruction: "drop 2019" } }),
+    ).toBe("↳ 12 revised: drop 2019");
+  });
+
+  it("lays a report diff out with headings, marks and hanging indents", () => {
+    const lines = diffScreenLines(
+      [
+        "From run 1 to run 2:",
+        "",
+        "Findings added (1):",
+        "  + 3. one two three four five six",
+        "Findings changed (1):",
+        "  ~ 1 → 2 (wording)",
+        "    was: old \u001b[31mwords",
+        "Findings removed (1):",
+        "  - 2. gone",
+        "",
+        "4 findings unchanged.",
+      ],
+      22,
+    );
+    expect(lines).toEqual([
+      { text: "From run 1 to run 2:", kind: "heading" },
+      { text: "", kind: "plain" },
+      { text: "Findings added (1):", kind: "heading" },
+      { text: "  + 3. one two three", kind: "added" },
+      { text: "    four five six", kind: "added" },
+      { text: "Findings changed (1):", kind: "heading" },
+      { text: "  ~ 1 → 2 (wording)", kind: "changed" },
+      { text: "    was: old words", kind: "plain" },
+      { text: "Findings removed (1):", kind: "heading" },
+      { text: "  - 2. gone", kind: "removed" },
+      { text: "", kind: "plain" },
+      { text: "4 findings unchanged.", kind: "plain" },
+    ]);
+    expect(lines.every((line) => line.text.length <= 22)).toBe(true);
   });
 });

@@ -1,11 +1,13 @@
 /**
  * What the terminal UI shows, as plain values and lines (pure): ages, bars, the frontier as
- * indented lines, claim counts, text wrapped to the terminal's width, and a window of lines
- * around a cursor. The Ink components only lay these out.
+ * indented lines, claim counts, text wrapped to the terminal's width, a window of lines around a
+ * cursor, scrolling and typing keys, how a run continues another, and a report diff laid out for
+ * the screen. The Ink components only lay these out.
  */
 import wrapAnsi from "wrap-ansi";
 import { type FrontierNode, frontierForest, shorten } from "../../core/investigative/observability.js";
 import type { Claim, Question, Transition } from "../../core/investigative/types.js";
+import type { RunRequest } from "../../ports/store.js";
 
 /** `12 s`, `5 min`, `3 h`, `2 d` since `iso` (empty for a missing or bad time). */
 export function age(iso: string, now: number): string {
@@ -103,4 +105,107 @@ export function oneLine(text: string, width: number): string {
   const line = clean(text).replace(/[\r\n]+/g, " ");
   const max = Math.max(1, width);
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The keys of `scrolled` and `edited` (a subset of Ink's `Key`). */
+export interface KeyFlags {
+  upArrow: boolean;
+  downArrow: boolean;
+  pageUp: boolean;
+  pageDown: boolean;
+  backspace: boolean;
+  delete: boolean;
+  ctrl: boolean;
+  meta: boolean;
+}
+
+/**
+ * The first line after a scrolling key (↑ ↓ or k j, PgUp PgDn or Space, g G) over `total` lines
+ * shown `height` at a time from `top`, or undefined for another key.
+ */
+export function scrolled(
+  input: string,
+  key: Pick<KeyFlags, "upArrow" | "downArrow" | "pageUp" | "pageDown">,
+  top: number,
+  height: number,
+  total: number,
+): number | undefined {
+  const last = Math.max(0, total - height);
+  if (key.downArrow || input === "j") return Math.min(last, top + 1);
+  if (key.upArrow || input === "k") return Math.max(0, top - 1);
+  if (key.pageDown || input === " ") return Math.min(last, top + height);
+  if (key.pageUp) return Math.max(0, top - height);
+  if (input === "g") return 0;
+  if (input === "G") return last;
+  return undefined;
+}
+
+/**
+ * `text` after a typing key: Backspace (or Delete) removes the last character, printable input
+ * (a key or a paste) is appended up to `max` characters; undefined for any other key (control
+ * characters, Ctrl and Meta combinations are refused).
+ */
+export function edited(
+  text: string,
+  input: string,
+  key: Pick<KeyFlags, "backspace" | "delete" | "ctrl" | "meta">,
+  max = 4000,
+): string | undefined {
+  if (key.backspace || key.delete) return text.slice(0, -1);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+  if (!key.ctrl && !key.meta && input.length > 0 && !/[\u0000-\u001f]/.test(input)) return (text + input).slice(0, max);
+  return undefined;
+}
+
+/** The end of `text` that fits `width` columns, with "…" before it when cut (a field being typed into). */
+export function tail(text: string, width: number): string {
+  const max = Math.max(2, width);
+  return text.length > max ? `…${text.slice(-(max - 1))}` : text;
+}
+
+/**
+ * How the runs list and the live view name a run: its question, after `↳ 12 ` for a follow-up
+ * of run 12; a revision of run 12 is `↳ 12 revised: <instruction>` (its question is run 12's).
+ */
+export function runTitle(request: Pick<RunRequest, "question" | "lineage">): string {
+  const { lineage } = request;
+  if (!lineage) return request.question;
+  return lineage.relation === "revision"
+    ? `↳ ${lineage.parentId} revised: ${lineage.instruction}`
+    : `↳ ${lineage.parentId} ${request.question}`;
+}
+
+export interface DiffLine {
+  text: string;
+  kind: "heading" | "added" | "removed" | "changed" | "plain";
+}
+
+/**
+ * The lines of a report diff (`diffLines` in src/shells/lineage.ts) laid out for `width`
+ * columns: each wrapped with a hanging indent under its marker, and marked as a heading
+ * (`From run 1 to run 2:`, `Findings added (2):`), an addition (`+`), a removal (`-`), a change
+ * (`~`) or plain text, which its continuation lines share. Untrusted text is cleaned.
+ */
+export function diffScreenLines(lines: readonly string[], width: number): DiffLine[] {
+  return lines.flatMap((line) => {
+    const body = line.trimStart();
+    const indent = line.length - body.length;
+    const marker = /^[+~-] /.test(body) ? body[0] : "";
+    const kind: DiffLine["kind"] =
+      marker === "+"
+        ? "added"
+        : marker === "-"
+          ? "removed"
+          : marker === "~"
+            ? "changed"
+            : indent === 0 && body !== "" && (body.startsWith("From ") || body.endsWith("):"))
+              ? "heading"
+              : "plain";
+    if (body === "") return [{ text: "", kind }];
+    const hang = Math.min(indent + (marker ? 2 : 0), Math.max(0, width - 10));
+    return wrapLines(body, width - hang, { prose: true }).map((text, index) => ({
+      text: `${" ".repeat(index === 0 ? Math.min(indent, hang) : hang)}${text}`,
+      kind,
+    }));
+  });
 }
