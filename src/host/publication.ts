@@ -3,7 +3,7 @@
  * stage and validate them, switch the pair atomically, and record it as events.
  */
 import { describeError } from "../core/errors.js";
-import { dropTopics, revisionFocus } from "../core/lineage/instruction.js";
+import { dropTopics, mentions, revisionFocus } from "../core/lineage/instruction.js";
 import { parentNumbers, reportLineage } from "../core/lineage/report-lineage.js";
 import { folderScopeLabel } from "../core/render/format.js";
 import { renderHtml } from "../core/render/html.js";
@@ -97,13 +97,24 @@ export async function buildFromPersisted(
   // A revision leaves out the items on every topic it, or a revision before it, asked to drop.
   const drop = lineage?.relation === "revision" ? revisionFocus(parent?.revisions ?? [lineage.instruction]).drop : [];
   const trimmed = synthesis && drop.length > 0 ? dropTopics(synthesis.admitted, drop) : undefined;
+  const admitted = trimmed?.admitted ?? synthesis?.admitted;
+  const items = admitted ? admitted.facts.length + admitted.derivations.length + admitted.recommendations.length : 0;
+  // A report of excerpts (no synthesis, or none of its items left) quotes no passage on a dropped topic.
+  let passagesDropped = 0;
+  const catalog = [...sources].sort(byDiscovery).map((source) => {
+    const entry = catalogSource(source, calls);
+    if (drop.length === 0 || items > 0) return entry;
+    const chunks = entry.chunks.filter((chunk) => !drop.some((topic) => mentions(chunk.text, topic)));
+    passagesDropped += entry.chunks.length - chunks.length;
+    return { ...entry, chunks };
+  });
   const doc = buildReport({
     ...(synthesis ? { synthesis: trimmed ? { ...synthesis, admitted: trimmed.admitted } : synthesis } : {}),
     ...(lineage ? { sourceNumbers: parentNumbers(parent?.report) } : {}),
     question: host.request.question,
     language: host.request.language,
     scope: describeScope(host),
-    sources: [...sources].sort(byDiscovery).map((source) => catalogSource(source, calls)),
+    sources: catalog,
     attemptedQueries: calls.map((call) => describeQuery(call.query)),
     acquisition: acquisitionFacts(events),
     phase,
@@ -121,7 +132,7 @@ export async function buildFromPersisted(
       parentReport: parent?.report,
       instruction: lineage.instruction,
       version: parent?.version ?? 2,
-      droppedByInstruction: trimmed?.dropped ?? 0,
+      droppedByInstruction: items > 0 ? (trimmed?.dropped ?? 0) : passagesDropped,
       carried: new Set(persisted.filter((source) => source.reused === "parent").map((source) => source.id)),
     }),
   };

@@ -3,7 +3,6 @@
  * acquisition deadline. Strategies reach the outside world only through this object and
  * the services built on it (acquisition, publication).
  */
-
 import {
   type BudgetKind,
   type BudgetUse,
@@ -84,12 +83,15 @@ export class RunHost {
   /** The run this one continues, with its report (a follow-up, a revision). */
   readonly parent: ParentContext | undefined;
   /**
-   * What the run researches: its question, or for a follow-up the question in its parent's
-   * context, for a revision the parent's question with what the instruction adds. Searches and
-   * synthesis use it; the report shows the question as asked.
+   * What the run's findings answer: its question, or for a revision the report's question with
+   * the topics its revisions add (`researchText`). Synthesis and packets use it; the report
+   * shows the question as asked.
    */
   readonly question: string;
-  /** What its first search asks: the question, or a follow-up's question in its parent's context. */
+  /**
+   * What its first search asks: the question; a follow-up's question in its parent's context; a
+   * revision's added topics ('' when it adds none: it reads no new source).
+   */
   readonly searchText: string;
   /** Aborted at the acquisition deadline (wall clock minus the publish reserve) or on cancel. */
   readonly signal: AbortSignal;

@@ -286,7 +286,9 @@ export function lineageText(doc: ReportDocument): { lead: string; heading: strin
   for (const item of lineage.removedFindings)
     lines.push(`No longer in this version: “${item.text}” (finding ${item.parentNumber} of ${earlier}).`);
   if (lineage.droppedByInstruction > 0)
-    lines.push(`Left out as the instruction asked: ${plural(lineage.droppedByInstruction, "item")}.`);
+    lines.push(
+      `Left out as the instruction asked: ${plural(lineage.droppedByInstruction, doc.status === "synthesized" ? "item" : "passage")}.`,
+    );
   lines.push(
     `Sources: ${plural(lineage.sourcesFromParent, "source")} taken from ${parent}'s catalog (not fetched again), ${lineage.sourcesNew} new.`,
   );

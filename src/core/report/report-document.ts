@@ -167,7 +167,7 @@ const lineageSchema = z.object({
   ),
   /** A revision: the parent's findings this version no longer has (their text in the parent's report). */
   removedFindings: z.array(z.object({ parentNumber: numberSchema, text: z.string().min(1) })),
-  /** A revision: items left out because the instruction asked to drop their topic. */
+  /** A revision: items (passages, in a report of excerpts) left out because the instruction asked to drop their topic. */
   droppedByInstruction: z.number().int().nonnegative(),
   /** Of the sources this report lists: how many it took from the parent's catalog (not fetched again), and how many are new. */
   sourcesFromParent: z.number().int().nonnegative(),

@@ -132,6 +132,21 @@ describe("assay ask, revise and runs diff", () => {
     expect(new Set(ids).size).toBe(ids.length);
   }, 180_000);
 
+  it("a revision of a report of excerpts (no model) quotes no passage on the dropped topic", async () => {
+    await cli("run", QUESTION, "--corpus", EXAMPLE_CORPUS, "--model", "none", "--quiet");
+    const parentId = 6;
+    expect(report(parentId).status).toBe("source-backed");
+    const quoted = (doc: ReportDocument) => doc.sourceCards.flatMap((card) => card.excerpts.map((item) => item.text));
+    expect(quoted(report(parentId)).some((text) => /recycl/i.test(text))).toBe(true);
+    await cli("revise", String(parentId), "drop the part on recycling", "--quiet");
+    const revised = report(parentId + 1);
+    expect(revised.lineage?.droppedByInstruction).toBeGreaterThan(0);
+    expect(quoted(revised).filter((text) => /recycl/i.test(text))).toEqual([]);
+    expect(readFileSync(join(dir.path, "runs", String(parentId + 1), "report.md"), "utf8")).toMatch(
+      /Left out as the instruction asked: \d+ passages?\./,
+    );
+  }, 120_000);
+
   it("another user's run cannot be followed up (the CLI is the local user)", async () => {
     const result = await runCli(["ask", "99", "anything", "--db", db], { home: dir.path });
     expect(result.code).not.toBe(0);
