@@ -36,6 +36,7 @@ import {
 import { indexBench } from "./index-bench.js";
 import { investigativePromptBench } from "./investigative-prompt-bench.js";
 import { mixedIndexBench } from "./mixed-index-bench.js";
+import { roundsBench } from "./rounds-bench.js";
 import { startUpBench } from "./start-up-bench.js";
 import { workerThroughputBench } from "./worker-throughput-bench.js";
 
@@ -520,6 +521,8 @@ async function main(): Promise<void> {
     await indexBench(temp.path, Math.min(RUNS, 3));
 
     await mixedIndexBench(temp.path, Math.min(RUNS, 3));
+
+    await roundsBench(temp.path, Math.min(RUNS, 5));
 
     await concurrentRunsBench(temp.path, Math.min(RUNS, 3));
 
