@@ -15,7 +15,9 @@ export function formFields(body: Record<string, unknown>): NewRunForm {
   };
   return {
     question: text("question"),
-    scope: ((value) => (value === "web" || value === "hybrid" ? value : "corpus"))(text("scope")),
+    scope: ((value) => (value === "web" || value === "hybrid" || value === "library" ? value : "corpus"))(
+      text("scope"),
+    ),
     corpus: text("corpus"),
     provider: text("provider"),
     strategy: text("strategy"),
@@ -43,7 +45,7 @@ export function bodyFromForm(form: NewRunForm): Record<string, unknown> {
   if (maxSources !== undefined) budgets.maxSources = maxSources;
   if (maxSearchCalls !== undefined) budgets.maxSearchCalls = maxSearchCalls;
   if (seconds !== undefined) budgets.wallClockMs = seconds * 1000;
-  if (form.scope !== "web" && form.corpus === "")
+  if ((form.scope === "corpus" || form.scope === "hybrid") && form.corpus === "")
     throw new HttpError(400, "invalid_request", "choose a folder to research, or the web", { field: "scope.path" });
   const provider = form.provider === "" ? {} : { provider: form.provider };
   return {
@@ -51,9 +53,11 @@ export function bodyFromForm(form: NewRunForm): Record<string, unknown> {
     scope:
       form.scope === "web"
         ? { kind: "web", ...provider }
-        : form.scope === "hybrid"
-          ? { kind: "hybrid", path: form.corpus, ...provider }
-          : { kind: "corpus", path: form.corpus },
+        : form.scope === "library"
+          ? { kind: "library" }
+          : form.scope === "hybrid"
+            ? { kind: "hybrid", path: form.corpus, ...provider }
+            : { kind: "corpus", path: form.corpus },
     strategy: form.strategy,
     ...(form.model === "" ? {} : { model: form.model }),
     language: form.language === "" ? "en" : form.language,

@@ -82,7 +82,7 @@ export function runsPage(user: string, runs: readonly RunView[], usage: UsageVie
 /** The new-research form's fields, as typed (strings), so that a refused form comes back as it was. */
 export interface NewRunForm {
   question: string;
-  scope: "corpus" | "web" | "hybrid";
+  scope: "corpus" | "web" | "hybrid" | "library";
   corpus: string;
   provider: string;
   strategy: string;
@@ -176,6 +176,7 @@ ${errorBox}
 <div class="field indent"><label for="corpus">Folder</label><select id="corpus" name="corpus"${aria("corpus")}>${corpusOptions}</select>${noCorpus}</div>
 <label class="choice"><input type="radio" name="scope" value="web"${checked(form.scope === "web")}> The web</label>
 <label class="choice"><input type="radio" name="scope" value="hybrid"${checked(form.scope === "hybrid")}${choices.corpora.length === 0 ? " disabled" : ""}> The folder and the web, in one report</label>
+<label class="choice"><input type="radio" name="scope" value="library"${checked(form.scope === "library")}> Your library: the sources your earlier runs read (nothing is fetched)</label>
 <div class="field indent"><label for="provider">Search provider</label><select id="provider" name="provider"${aria("provider")}><option value="">the server's default</option>${providers}</select></div>
 </fieldset>
 <fieldset><legend>Strategy</legend>

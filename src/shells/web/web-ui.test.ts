@@ -330,6 +330,18 @@ describe("web UI: runs", () => {
     expect(await (await made.page(`/runs/${id}`)).text()).toContain("the local folder “batteries” and the web");
   });
 
+  it("starts a research of the user's own library from the form", async () => {
+    const made = await ui();
+    const form = await (await made.page("/runs/new")).text();
+    expect(form).toContain('name="scope" value="library"');
+    const created = await made.page("/runs", { form: runForm({ scope: "library" }) });
+    expect(created.status).toBe(303);
+    const id = Number(/^\/runs\/(\d+)$/.exec(created.headers.get("location") ?? "")?.[1]);
+    // The library read is the signed-in user's, whatever the form says.
+    expect((await made.store.getRun(id))?.request.scope).toMatchObject({ kind: "library", userId: "alice" });
+    await made.drives.settled(id);
+  });
+
   it("gives a refused form back as it was, with the reason and the field marked", async () => {
     const made = await ui();
     const empty = await made.page("/runs", { form: runForm({ question: "   " }) });
