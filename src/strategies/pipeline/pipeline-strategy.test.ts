@@ -556,3 +556,75 @@ describe("gaps and resumes that say what the run read", () => {
     ).toEqual(planned.map((text) => ({ kind: "text" as const, text })).sort(byText));
   });
 });
+
+describe("follow-ups and revisions with a model", () => {
+  /** Two admitted facts on the first two packet sources, with the texts given. */
+  const facts = (input: SynthesisInput, texts: readonly string[]): SynthesisOutput => ({
+    facts: texts.flatMap((text, index) => {
+      const source = input.sources[index];
+      const chunk = source?.chunks[0];
+      return source && chunk ? [{ id: `f${index + 1}`, text, sourceId: source.id, chunkIds: [chunk.id] }] : [];
+    }),
+    derivations: [],
+    recommendations: [],
+    gaps: [],
+  });
+
+  it("the model answers the follow-up from the parent's sources without a fetch, and a revision drops what it is told to", async () => {
+    const model = new ScriptedModel()
+      .onPlan(async () => succeed({ queries: [] }))
+      .onSynthesize(async (input) =>
+        succeed(facts(input, ["Cathodes hold the lithium.", "Recycling recovers cobalt."])),
+      );
+    const fixture = make(model);
+    const parent = await fixture.runtime.run(fixture.request(QUESTION, { maxSources: 4 }));
+    expect(parent.artifactStatus).toBe("synthesized");
+    const parentSources = await fixture.store.listSources(parent.runId);
+
+    // A follow-up: the model is asked the follow-up, with the parent's sources its search reached.
+    model
+      .onPlan(async () => succeed({ queries: [] }))
+      .onSynthesize(async (input) => succeed(facts(input, ["Anodes hold the lithium too."])));
+    const base = fixture.request(QUESTION, { maxSources: 2 });
+    const followUp = await fixture.runtime.run({
+      ...base,
+      question: "lithium anode",
+      outDir: join(fixture.outDir, "..", "follow-up"),
+      lineage: { parentId: parent.runId, relation: "follow-up", instruction: "" },
+    });
+    expect(followUp.artifactStatus).toBe("synthesized");
+    const asked = model.calls.filter((call) => call.call === "synthesize").at(-1);
+    expect(asked?.call === "synthesize" && asked.input.question).toBe("lithium anode");
+    const carried = new Set(parentSources.map((source) => source.id));
+    expect(asked?.call === "synthesize" && asked.input.sources.some((source) => carried.has(source.id))).toBe(true);
+    const events = await fixture.store.listEvents(followUp.runId);
+    const fetched = events.filter((event) => event.type === "source-fetched").map((event) => event.data.anchor);
+    expect(fetched.filter((anchor) => parentSources.some((source) => source.canonicalAnchor === anchor))).toEqual([]);
+    // Its budget is spent on new sources only: at most 2 fetched, whatever it reused.
+    expect(fetched.length).toBeLessThanOrEqual(2);
+
+    // A revision that drops a topic: the model's finding on it is left out, and counted.
+    model.onSynthesize(async (input) =>
+      succeed(facts(input, ["Cathodes hold the lithium.", "Recycling recovers cobalt."])),
+    );
+    const revision = await fixture.runtime.run({
+      ...base,
+      outDir: join(fixture.outDir, "..", "revision"),
+      lineage: { parentId: parent.runId, relation: "revision", instruction: "drop the part on recycling" },
+    });
+    const revised = publishedReport(join(fixture.outDir, "..", "revision", "report.json"));
+    expect(revision.artifactStatus).toBe("synthesized");
+    expect([...revised.directFindings, ...revised.findings].map((item) => item.text)).toEqual([
+      "Cathodes hold the lithium.",
+    ]);
+    expect(revised.lineage).toMatchObject({
+      relation: "revision",
+      version: 2,
+      droppedByInstruction: 1,
+      removedFindings: [{ text: "Recycling recovers cobalt." }],
+    });
+    // A revision that adds nothing searches nothing.
+    expect(await fixture.store.listSearchCalls(revision.runId)).toEqual([]);
+    model.assertConsumed();
+  });
+});
