@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReportDocument } from "../../core/report/report-document.js";
 import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
@@ -13,6 +14,19 @@ import { tempDir } from "../../testing/temp-dir.js";
 
 interface Shown {
   events: { type: string; data: Record<string, unknown> }[];
+}
+
+function eventsOf(db: string, runId: number): Shown["events"] {
+  const handle = new BetterSqlite3(db, { readonly: true });
+  try {
+    const rows = handle.prepare("SELECT type, data FROM run_events WHERE run_id = ? ORDER BY seq").all(runId) as {
+      type: string;
+      data: string;
+    }[];
+    return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data) as Record<string, unknown> }));
+  } finally {
+    handle.close();
+  }
 }
 
 const QUESTION = "Why is cobalt a supply concern for lithium-ion batteries?";
@@ -182,9 +196,9 @@ describe("the library", () => {
     expect(found).toContain(String(cobalt[0]?.id));
 
     await cli("run", "Where is cobalt mined?", "--library", "--quiet");
-    const shown = JSON.parse(await cli("runs", "show", "3", "--json")) as Shown;
-    expect(shown.events.filter((event) => event.type === "source-fetched")).toEqual([]);
-    const recalled = shown.events.filter((event) => event.type === "source-recalled");
+    const shown = eventsOf(db, 3);
+    expect(shown.filter((event) => event.type === "source-fetched")).toEqual([]);
+    const recalled = shown.filter((event) => event.type === "source-recalled");
     expect(recalled.length).toBeGreaterThan(0);
     const fromLibrary = JSON.parse(readFileSync(join(dir.path, "runs", "3", "report.json"), "utf8")) as ReportDocument;
     const read = [...fromLibrary.sources, ...fromLibrary.reviewedSources].find(
