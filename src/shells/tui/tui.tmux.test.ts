@@ -135,10 +135,11 @@ describe.skipIf(!TMUX_AVAILABLE)("terminal UI in a real terminal (tmux; skipped 
 
     // The live view until the report is published; the latest capture while it runs is kept.
     let midRun: string[] | undefined;
+    // The report is switched in just before the run's status is written: wait for both.
     const final = await tmux.waitFor(
       "live",
-      (rows) => rows.some((row) => row.startsWith("Report published")),
-      "the published report",
+      (rows) => rows.some((row) => row.startsWith("Report published")) && (rows[0] ?? "").includes(" · finished · "),
+      "the published report of the finished run",
       60_000,
       (rows) => {
         if (/^Run \d+ · running · /.test(rows[0] ?? "") && rows.some((row) => row.startsWith("Frontier (")))
