@@ -197,5 +197,17 @@ describe("the structural diff of two reports", () => {
     });
     expect(followUp.removedFindings).toEqual([]);
     expect(followUp.instruction).toBeUndefined();
+    // What the user typed reaches the report as one reader-safe line.
+    const typed = reportLineage(v2, {
+      relation: "revision",
+      parentRun: 4,
+      parentQuestion: "Why\n  cobalt?",
+      parentReport: v1,
+      instruction: "drop\u0007 the\n\npart on recycling",
+      version: 2,
+      droppedByInstruction: 0,
+      carried: new Set(),
+    });
+    expect([typed.parentQuestion, typed.instruction]).toEqual(["Why cobalt?", "drop the part on recycling"]);
   });
 });

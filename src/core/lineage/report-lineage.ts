@@ -1,5 +1,6 @@
 /** A follow-up's or a revision's lineage block, from its document and its parent's (pure). */
 import type { ReportDocument, ReportLineage } from "../report/report-document.js";
+import { readerLine } from "../text.js";
 import { diffReports } from "./report-diff.js";
 
 export interface LineageInput {
@@ -32,8 +33,11 @@ export function reportLineage(doc: ReportDocument, input: LineageInput): ReportL
   return {
     relation: input.relation,
     parentRun: input.parentRun,
-    parentQuestion: input.parentQuestion,
-    ...(revision && input.instruction.trim() !== "" ? { instruction: input.instruction.trim() } : {}),
+    // What the user typed, as one reader-safe line (as the question is).
+    parentQuestion: readerLine(input.parentQuestion, 2_000) || `run ${input.parentRun}`,
+    ...(revision && readerLine(input.instruction, 2_000) !== ""
+      ? { instruction: readerLine(input.instruction, 2_000) }
+      : {}),
     ...(revision && input.version !== undefined ? { version: input.version } : {}),
     newFindings: diff ? diff.findings.added.map((item) => item.number) : findings.map((item) => item.number),
     repeatedFindings: (diff?.findings.unchanged ?? []).map((pair) => ({ number: pair.to, parentNumber: pair.from })),
