@@ -41,6 +41,12 @@ export interface InvestigationToolsOptions {
   randomBytes: (size: number) => Uint8Array;
   /** The sub-agent these tools act for (1 … max_parallel; default 1). */
   agent?: number;
+  /**
+   * The ids of the sources in the run's catalog (`RunHost.sources()`): the ledger's sources. A
+   * follow-up's sources carried over from its parent are in it once a search reached them, so
+   * until then they are neither cited nor taken as already read. Default: every stored source.
+   */
+  catalog?: () => ReadonlySet<string>;
 }
 
 /**
@@ -149,6 +155,11 @@ export class InvestigationTools {
     return this.#options.stateSeq?.() ?? 0;
   }
 
+  #inCatalog<T extends { id: string }>(sources: readonly T[]): T[] {
+    const catalog = this.#options.catalog?.();
+    return catalog ? sources.filter((source) => catalog.has(source.id)) : [...sources];
+  }
+
   /** The run's investigation as the core sees it, from the store. */
   async load(): Promise<Investigation> {
     const { store, runId } = this.#options;
@@ -166,7 +177,7 @@ export class InvestigationTools {
         rootAtomic: isDeclaredAtomic(stored.questions),
       },
       ledger: {
-        sources: stored.sources,
+        sources: this.#inCatalog(stored.sources),
         claims: stored.claims,
         claimSources: stored.claimSources,
         contradictions: stored.contradictions,

@@ -734,3 +734,34 @@ describe("the investigative strategy", () => {
     expect(failed).toHaveLength(4);
   });
 });
+
+describe("an investigative follow-up", () => {
+  it("reads the parent's sources its searches reach from the store (no fetch), and cites them", async () => {
+    const { createOfflineModel } = await import("../../adapters/models/offline/offline-model.js");
+    const fixture = runtimeFixture({ documents: DOCUMENTS }, undefined, createOfflineModel());
+    fixtures.push(fixture);
+    const parent = await fixture.runtime.run(investigative(fixture));
+    expect(parent.status).toBe("finished");
+    const carried = await fixture.store.listSources(parent.runId);
+    expect(carried.map((source) => source.canonicalAnchor)).toContain("a/spec.md");
+
+    const followUp = await fixture.runtime.run({
+      ...investigative(fixture),
+      question: "How much does cell A weigh?",
+      outDir: join(fixture.outDir, "..", "follow-up"),
+      lineage: { parentId: parent.runId, relation: "follow-up", instruction: "" },
+    });
+    expect(followUp.status).toBe("finished");
+    const events = await fixture.store.listEvents(followUp.runId);
+    const fetched = events.filter((event) => event.type === "source-fetched").map((event) => event.data.anchor);
+    expect(fetched).not.toContain("a/spec.md");
+    expect(events.some((event) => event.type === "source-reused" && event.data.anchor === "a/spec.md")).toBe(true);
+    const doc = publishedReport(join(fixture.outDir, "..", "follow-up", "report.json"));
+    const spec = carried.find((source) => source.canonicalAnchor === "a/spec.md");
+    const findings = [...doc.directFindings, ...doc.findings];
+    expect(findings.some((item) => /40 g/.test(item.text) && item.citations.some((c) => c.sourceId === spec?.id))).toBe(
+      true,
+    );
+    expect(doc.lineage?.sourcesFromParent).toBeGreaterThan(0);
+  });
+});

@@ -455,6 +455,7 @@ async function open(host: RunHost): Promise<Run> {
     now: () => host.clock.wallIso(),
     stateSeq: () => loop.stateSeq,
     randomBytes,
+    catalog: () => new Set(host.sources().map((source) => source.id)),
   });
   const book = HitBook.of(host);
   // A resumed run shows each sub-agent its last turn's results again, as data too.
