@@ -1,7 +1,7 @@
 /**
  * The terminal UI (`assay tui`, `assay run --tui`): one screen at a time — the runs list, a
- * run's live view, its report reader (with a follow-up prompt and what the report changes), the
- * new-research form. Ctrl-C or q quits the interface; runs it started go on in their own
+ * run's live view, its report reader (with a prompt for a follow-up or a revision, and what the
+ * report changes), the new-research form. Ctrl-C or q quits the interface; runs it started go on in their own
  * processes.
  */
 import { useApp } from "ink";
@@ -15,7 +15,7 @@ import type { TuiData } from "./tui-data.js";
 
 export type Screen =
   | { name: "list" }
-  /** `openReport`: open the report once the run has finished (a follow-up started from the reader). */
+  /** `openReport`: open the report once the run has finished (a follow-up or a revision started from the reader). */
   | { name: "run"; runId: number; openReport?: boolean }
   | { name: "report"; runId: number }
   | { name: "new" };
@@ -78,7 +78,7 @@ export function App(props: AppProps) {
           runId={screen.runId}
           onBack={() => setScreen({ name: "run", runId: screen.runId })}
           onQuit={quit}
-          onFollowUp={(runId) => setScreen({ name: "run", runId, openReport: true })}
+          onContinued={(runId) => setScreen({ name: "run", runId, openReport: true })}
         />
       );
       break;

@@ -2,14 +2,14 @@
  * The report reader: the report (its Markdown projection, wrapped to the terminal) with
  * scrolling and jumps between sections, and the sources ledger (cited, then read but not cited);
  * Enter on a source opens it: its location, when it was read, and its passages. f asks a
- * follow-up question in a one-line prompt (Enter starts it as a run of its own); d shows what
- * the report changes from the one it continues.
+ * follow-up question and r revises the report (its newest version) in a one-line prompt (Enter
+ * starts it as a run of its own); d shows what the report changes from the one it continues.
  */
 import { Box, type Key, Text } from "ink";
 import { quotedPlaces } from "../../core/render/format.js";
 import { renderMarkdown } from "../../core/render/markdown.js";
 import type { SourceEntry } from "../../core/report/report-document.js";
-import type { RunRecord, SourceRecord } from "../../ports/store.js";
+import type { RunRecord, RunRelation, SourceRecord } from "../../ports/store.js";
 import { continuationProblem } from "../lineage.js";
 import { ChangesView } from "./changes-view.js";
 import { useColor, useKeyState, useKeys, usePoll, useTerminalSize } from "./hooks.js";
@@ -18,11 +18,31 @@ import { edited, oneLine, scrolled, tail, windowStart, wrapLines } from "./view-
 
 type Pane = "report" | "sources";
 
-/** The follow-up prompt: the question typed so far, why it could not start, whether it is starting. */
+/**
+ * The prompt of a follow-up (its question) or a revision (its instruction): the text typed so
+ * far, why it could not start, whether it is starting.
+ */
 interface Prompt {
+  relation: RunRelation;
+  /** The run it continues: the run being read, or for a revision the newest version of its report. */
+  parent: number;
   text: string;
   error: string;
   starting: boolean;
+}
+
+/** What the prompt says before the text, and below it while nothing is wrong. */
+function promptWords(prompt: Prompt, runId: number): { label: string; hint: string } {
+  if (prompt.relation === "follow-up")
+    return {
+      label: `Follow-up of run ${runId}: `,
+      hint: "Type the question · Enter start it as a new run · Esc cancel",
+    };
+  return {
+    label:
+      prompt.parent === runId ? `Revise run ${runId}'s report: ` : `Revise the newest version (run ${prompt.parent}): `,
+    hint: "Type what to change (add …, drop …) · Enter start the revision · Esc cancel",
+  };
 }
 
 export function ReportReader(props: {
@@ -30,14 +50,25 @@ export function ReportReader(props: {
   runId: number;
   onBack: () => void;
   onQuit: () => void;
-  /** A follow-up was recorded and started as run `runId`. */
-  onFollowUp: (runId: number) => void;
+  /** A follow-up or a revision was recorded and started as run `runId`. */
+  onContinued: (runId: number) => void;
 }) {
   const { columns, rows } = useTerminalSize();
   const color = useColor();
   const { value, error } = usePoll(async () => {
     const run = await props.data.run(props.runId);
-    return { run, report: run ? await props.data.report(run) : undefined };
+    // What r would revise: the newest version of the report, or why there is none to revise now.
+    const newest =
+      run && continuationProblem(run) === undefined
+        ? await props.data.newestVersion(run.id).then(
+            (at) => ({ run: at, problem: "" }),
+            (failure: unknown) => ({
+              run: undefined,
+              problem: failure instanceof Error ? failure.message : String(failure),
+            }),
+          )
+        : undefined;
+    return { run, newest, report: run ? await props.data.report(run) : undefined };
   }, 2000);
   const [view, update] = useKeyState(() => ({
     pane: "report" as Pane,
@@ -47,9 +78,10 @@ export function ReportReader(props: {
     opened: undefined as SourceEntry | undefined,
     changes: false,
     prompt: undefined as Prompt | undefined,
-    /** A one-line message in place of the footer until the next key (why f cannot ask). */
+    /** A one-line message in place of the footer until the next key (why f cannot ask, r cannot revise). */
     notice: "",
     run: undefined as RunRecord | undefined,
+    newest: undefined as { run: RunRecord | undefined; problem: string } | undefined,
     lines: 0,
     headings: [] as number[],
     ledger: [] as SourceEntry[],
@@ -71,17 +103,23 @@ export function ReportReader(props: {
   view.headings = headings;
   view.ledger = ledger.map((item) => item.entry);
   view.run = value?.run;
+  view.newest = value?.newest;
 
-  const ask = (prompt: Prompt) => {
+  /** Starts the follow-up or the revision the prompt holds. */
+  const start = (prompt: Prompt) => {
     if (prompt.text.trim() === "")
       return update(() => {
-        prompt.error = "Type a question first.";
+        prompt.error = prompt.relation === "follow-up" ? "Type a question first." : "Type an instruction first.";
       });
     update(() => {
       prompt.starting = true;
       prompt.error = "";
     });
-    props.data.followUp(props.runId, prompt.text).then(props.onFollowUp, (failure: unknown) =>
+    const started =
+      prompt.relation === "follow-up"
+        ? props.data.followUp(props.runId, prompt.text)
+        : props.data.revise(props.runId, prompt.text);
+    started.then(props.onContinued, (failure: unknown) =>
       update(() => {
         prompt.starting = false;
         prompt.error = failure instanceof Error ? failure.message : String(failure);
@@ -89,14 +127,14 @@ export function ReportReader(props: {
     );
   };
 
-  /** The prompt's keys: typing, Enter to start the follow-up, Esc to close it. */
+  /** The prompt's keys: typing, Enter to start the follow-up or the revision, Esc to close it. */
   const prompted = (prompt: Prompt, input: string, key: Key) => {
     if (prompt.starting) return;
     if (key.escape)
       return update((state) => {
         state.prompt = undefined;
       });
-    if (key.return) return ask(prompt);
+    if (key.return) return start(prompt);
     const text = edited(prompt.text, input, key);
     if (text !== undefined)
       update(() => {
@@ -114,16 +152,27 @@ export function ReportReader(props: {
         });
       if (input === "q") return props.onQuit();
       if (key.escape || input === "b") return props.onBack();
-      if (view.run && (input === "f" || input === "d") && (view.pane === "report" || !document)) {
+      if (view.run && (input === "f" || input === "r" || input === "d") && (view.pane === "report" || !document)) {
         const run = view.run;
         if (input === "d")
           return update((state) => {
             state.changes = true;
           });
-        const problem = continuationProblem(run);
+        if (input === "f") {
+          const problem = continuationProblem(run);
+          return update((state) => {
+            if (problem) state.notice = `Cannot ask a follow-up: ${problem}.`;
+            else state.prompt = { relation: "follow-up", parent: run.id, text: "", error: "", starting: false };
+          });
+        }
+        // A revision revises the newest version of the report, which must itself be finished.
+        const newest = view.newest?.run;
+        const problem =
+          continuationProblem(run) ??
+          (view.newest?.problem || (newest ? continuationProblem(newest) : "the report is still loading; try again"));
         return update((state) => {
-          if (problem) state.notice = `Cannot ask a follow-up: ${problem}.`;
-          else state.prompt = { text: "", error: "", starting: false };
+          if (problem || !newest) state.notice = `Cannot revise: ${problem}.`;
+          else state.prompt = { relation: "revision", parent: newest.id, text: "", error: "", starting: false };
         });
       }
       if (key.tab || input === "s")
@@ -195,14 +244,15 @@ export function ReportReader(props: {
 
   // The bottom: the prompt (two lines), a notice, or the keys.
   const bottom = (keys: string) => {
-    if (prompt)
+    if (prompt) {
+      const { label, hint } = promptWords(prompt, props.runId);
       return (
         <>
           <Text wrap="truncate">
             <Text bold {...color("cyan")}>
-              Follow-up of run {props.runId}:{" "}
+              {label}
             </Text>
-            {tail(prompt.text, columns - 24)}
+            {tail(prompt.text, columns - label.length - 1)}
             {prompt.starting ? null : <Text inverse> </Text>}
           </Text>
           {prompt.error ? (
@@ -211,11 +261,12 @@ export function ReportReader(props: {
             </Text>
           ) : (
             <Text dimColor wrap="truncate">
-              {prompt.starting ? "Starting…" : "Type the question · Enter start it as a new run · Esc cancel"}
+              {prompt.starting ? "Starting…" : hint}
             </Text>
           )}
         </>
       );
+    }
     if (notice)
       return (
         <Text wrap="truncate" {...color("yellow")}>
@@ -285,7 +336,7 @@ export function ReportReader(props: {
       </Box>
       {bottom(
         pane === "report"
-          ? `${Math.min(lines.length, scrollTop + height)}/${lines.length} · ↑↓ n/p · Tab sources · f follow-up · d changes · Esc back · q quit`
+          ? `${Math.min(lines.length, scrollTop + height)}/${lines.length} · ↑↓ n/p · Tab sources · f ask · r revise · d diff · Esc back · q quit`
           : "↑↓ select · Enter open the source · Tab report · Esc back · q quit",
       )}
     </Box>

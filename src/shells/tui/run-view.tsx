@@ -20,7 +20,7 @@ export function RunView(props: {
   onReport: (runId: number) => void;
   onBack?: () => void;
   onQuit: () => void;
-  /** Open the report (`onReport`) by itself once the run has finished with one (a follow-up started here). */
+  /** Open the report (`onReport`) by itself once the run has finished with one (a follow-up or a revision started here). */
   openWhenDone?: boolean;
 }) {
   const { columns, rows } = useTerminalSize();

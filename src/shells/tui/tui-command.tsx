@@ -86,7 +86,7 @@ export async function tuiCommand(
     // Records the run here and drives it in its own detached process: it outlives the interface.
     const runtime = buildRuntime(paths, store, undefined, {});
     const launch = async (request: RunRequest): Promise<number> => {
-      // A follow-up keeps its parent's model: one this interface cannot build is refused here,
+      // A follow-up or a revision keeps its parent's model: one this interface cannot build is refused here,
       // where the prompt says why, not by the detached process.
       resolveModel(request.model, environment);
       const run = await runtime.createQueued(request);
@@ -159,7 +159,14 @@ export async function runWithTui(
     const data: TuiData = storeData(store, artifactStoreFor(store), {
       corpora: [],
       start: () => Promise.reject(new UserError("start new researches from assay tui")),
-      launch: () => Promise.reject(new UserError("ask follow-ups from assay tui, or with assay ask")),
+      launch: (request) =>
+        Promise.reject(
+          new UserError(
+            request.lineage?.relation === "revision"
+              ? "revise reports from assay tui, or with assay revise"
+              : "ask follow-ups from assay tui, or with assay ask",
+          ),
+        ),
     });
     let settled = false;
     const ui = show(

@@ -2,8 +2,8 @@
  * What the terminal UI reads and does, over the store (SQLite or PostgreSQL): runs, a run's
  * events after a seq (the same log the web UI's event stream reads, so it follows runs other
  * processes drive), its investigation, its current report, a source, what a report changed
- * from the one it continues, and starting a research or a follow-up. The components take this
- * interface, so the tests give them a store of their own.
+ * from the one it continues, and starting a research, a follow-up or a revision. The components
+ * take this interface, so the tests give them a store of their own.
  */
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
@@ -13,7 +13,7 @@ import { parseReportDocument, type ReportDocument } from "../../core/report/repo
 import type { ArtifactStore } from "../../ports/artifact-store.js";
 import { isInvestigationStore } from "../../ports/investigation-store.js";
 import type { RunEvent, RunRecord, RunRequest, SourceRecord, Store, StrategyName } from "../../ports/store.js";
-import { childRequest, compareReports, diffLines, ownedRun, versionChain } from "../lineage.js";
+import { childRequest, compareReports, diffLines, newestVersion, ownedRun, versionChain } from "../lineage.js";
 
 /** The user the terminal UI acts as: it records runs without one, so they are 'local', the CLI's. */
 export const TUI_USER = "local";
@@ -53,6 +53,19 @@ export interface TuiData {
    */
   followUp(parentId: number, question: string): Promise<number>;
   /**
+   * The run a revision of run `runId`'s report revises: the newest finished version of that
+   * report (`newestVersion`; run `runId` itself when it was never revised). Throws UserError
+   * when the run is not the interface's user's, or while a revision of it is still running.
+   */
+  newestVersion(runId: number): Promise<RunRecord>;
+  /**
+   * Records a revision of the newest version of run `runId`'s report following `instruction`
+   * (as `assay revise` does: `newestVersion`, then `childRequest`) and starts it; resolves with
+   * its run id. Throws UserError as `newestVersion` does, and when that version cannot be
+   * continued or the instruction is empty.
+   */
+  revise(runId: number, instruction: string): Promise<number>;
+  /**
    * What run `runId`'s report changes, as lines (`diffLines`): a follow-up's against its
    * parent's, a revision's against the version before, a first report against its first
    * revision. Undefined when there is nothing to compare (no parent, no revision).
@@ -66,7 +79,7 @@ export function storeData(
   options: {
     corpora: readonly { value: string; label: string }[];
     start: (research: NewResearch) => Promise<number>;
-    /** Records a run of `request` (a follow-up) and starts it; resolves with its id. */
+    /** Records a run of `request` (a follow-up or a revision) and starts it; resolves with its id. */
     launch: (request: RunRequest) => Promise<number>;
   },
 ): TuiData {
@@ -95,6 +108,13 @@ export function storeData(
     async followUp(parentId, question) {
       const parent = await ownedRun(store, parentId, TUI_USER);
       return options.launch(childRequest(parent, "follow-up", question));
+    },
+    async newestVersion(runId) {
+      return newestVersion(store, await ownedRun(store, runId, TUI_USER));
+    },
+    async revise(runId, instruction) {
+      const newest = await newestVersion(store, await ownedRun(store, runId, TUI_USER));
+      return options.launch(childRequest(newest, "revision", instruction));
     },
     async changes(runId) {
       const run = await store.getRun(runId);

@@ -263,14 +263,14 @@ describe("research in rounds in the terminal UI", () => {
   it("asks a follow-up from the report reader (Esc cancels), follows the new run live and opens its report, then shows what it adds", async () => {
     const ui = mount(w.data, { initial: { name: "report", runId: ids.parent } });
     await ui.shows(`# ${QUESTION}`);
-    await ui.shows("f follow-up · d changes");
+    await ui.shows("f ask · r revise · d diff");
     await ui.type("f");
     await ui.shows(`Follow-up of run ${ids.parent}:`);
     // Keys are text in the prompt: q does not quit, Esc closes it and nothing starts.
     await ui.type(..."quite");
     await ui.shows(`Follow-up of run ${ids.parent}: quite`);
     await ui.type(KEY.escape);
-    await ui.shows("f follow-up · d changes");
+    await ui.shows("f ask · r revise · d diff");
     expect(ui.frame()).not.toContain("Follow-up of run");
     expect(ui.quits).toEqual([]);
     expect(w.launched).toEqual([]);
@@ -305,7 +305,7 @@ describe("research in rounds in the terminal UI", () => {
     expect(ui.frame()).toMatch(/^Findings added \([1-9]\d*\):$/m);
     expect(ui.frame()).toMatch(/^ {2}\+ \d+\. \S/m);
     await ui.type(KEY.escape);
-    await ui.shows("f follow-up · d changes");
+    await ui.shows("f ask · r revise · d diff");
   }, 60_000);
 
   it("shows the findings a revision removed, scrollable", async () => {
@@ -315,7 +315,7 @@ describe("research in rounds in the terminal UI", () => {
     const { diff } = await compareReports(w.store, artifactStoreFor(w.store), revision);
     expect(diff.findings.removed.length).toBeGreaterThan(0);
     const ui = mount(w.data, { initial: { name: "report", runId: ids.revision } });
-    await ui.shows("f follow-up · d changes");
+    await ui.shows("f ask · r revise · d diff");
     await ui.type("d");
     await ui.shows(`From version 1 (run ${ids.parent}) to version 2 (run ${ids.revision}):`);
     const frame = ui.frame();
@@ -330,21 +330,25 @@ describe("research in rounds in the terminal UI", () => {
       expect(ui.frame()).toMatch(/^\d+ findings? unchanged\.$/m);
     }
     await ui.type(KEY.escape);
-    await ui.shows("f follow-up · d changes");
+    await ui.shows("f ask · r revise · d diff");
   }, 30_000);
 
-  it("says a first report never revised has nothing to compare, and a run still going cannot be followed up", async () => {
+  it("says a first report never revised has nothing to compare, and a run still going cannot be followed up or revised", async () => {
     const ui = mount(w.data, { initial: { name: "report", runId: ids.queued } });
     await ui.shows("No report is published yet.");
     await ui.type("f");
     await ui.shows(`Cannot ask a follow-up: run ${ids.queued} is still running; ask or revise once it has finished.`);
     expect(ui.frame()).not.toContain("Follow-up of run");
+    await ui.type("r");
+    await ui.shows(`Cannot revise: run ${ids.queued} is still running; ask or revise once it has finished.`);
+    expect(ui.frame()).not.toContain("Revise ");
     await ui.type("d");
     await ui.shows(`Nothing to compare: run ${ids.queued} is not a follow-up or a revision`);
     await ui.type(KEY.escape);
     await ui.shows("No report is published yet.");
     // Only the interface's user's runs can be followed up.
     await expect(w.data.followUp(9999, "anything?")).rejects.toThrow(/there is no run 9999/);
+    await expect(w.data.revise(9999, "drop anything")).rejects.toThrow(/there is no run 9999/);
   });
 
   it("marks the runs that continue another in the runs list", async () => {
@@ -358,6 +362,84 @@ describe("research in rounds in the terminal UI", () => {
     expect(row).toContain(QUESTION);
     expect(row).not.toContain("↳");
   });
+
+  // These two record and run revisions of their own: the tests above do not see them.
+  it("revises a report from the reader (Esc cancels, an empty instruction is refused), follows the revision live and opens its report", async () => {
+    const first = await w.record(QUESTION, "pipeline");
+    await w.runtime.start(first);
+    const before = w.launched.length;
+    const ui = mount(w.data, { initial: { name: "report", runId: first } });
+    await ui.shows(`# ${QUESTION}`);
+    await ui.shows("f ask · r revise · d diff");
+    await ui.type("r");
+    await ui.shows(`Revise run ${first}'s report:`);
+    // Keys are text in the prompt: q does not quit, Esc closes it and nothing starts.
+    await ui.type(..."quite");
+    await ui.shows(`Revise run ${first}'s report: quite`);
+    await ui.type(KEY.escape);
+    await ui.shows("f ask · r revise · d diff");
+    expect(ui.frame()).not.toContain("Revise run");
+    expect(ui.quits).toEqual([]);
+    expect(w.launched).toHaveLength(before);
+
+    await ui.type("r");
+    await ui.shows("Enter start the revision · Esc cancel");
+    await ui.type(KEY.enter);
+    await ui.shows("Type an instruction first.");
+    expect(w.launched).toHaveLength(before);
+    await ui.type(..."drop the part on the Nobel prize");
+    await ui.shows(`Revise run ${first}'s report: drop the part on the Nobel prize`);
+    await ui.type(KEY.enter);
+    await ui.shows(`↳ ${first} revised: drop the part on the Nobel prize`);
+    expect(w.launched).toHaveLength(before + 1);
+    const request = w.launched.at(-1);
+    expect(request?.lineage).toEqual({
+      parentId: first,
+      relation: "revision",
+      instruction: "drop the part on the Nobel prize",
+    });
+    expect(request?.question).toBe(QUESTION);
+    const child = Number(/^Run (\d+) ·/m.exec(ui.frame())?.[1]);
+    expect((await w.store.getRun(child))?.request.lineage?.relation).toBe("revision");
+
+    // Followed live like any run; once it has finished, its report opens by itself.
+    const done = w.runtime.start(child);
+    await ui.shows("Changes from version 1", 30_000);
+    await done;
+    expect(ui.app.frames.some((frame) => new RegExp(`Run ${child} · (queued|running) ·`).test(frame))).toBe(true);
+    expect(ui.frame()).toContain(" Report ");
+    await ui.type("d");
+    await ui.shows(`From version 1 (run ${first}) to version 2 (run ${child}):`);
+  }, 60_000);
+
+  it("revises the newest version of a report revised already, and refuses to revise while a revision is being written", async () => {
+    const ui = mount(w.data, { initial: { name: "report", runId: ids.parent } });
+    await ui.shows("f ask · r revise · d diff");
+    await ui.type("r");
+    await ui.shows(`Revise the newest version (run ${ids.revision}):`);
+    await ui.type(..."drop the part on recycling", KEY.enter);
+    await ui.shows(`↳ ${ids.revision} revised: drop the part on recycling`);
+    expect(w.launched.at(-1)?.lineage).toEqual({
+      parentId: ids.revision,
+      relation: "revision",
+      instruction: "drop the part on recycling",
+    });
+    const third = Number(/^Run (\d+) ·/m.exec(ui.frame())?.[1]);
+
+    // Recorded and not started yet, the revision is still being written: no version can be revised.
+    const other = mount(w.data, { initial: { name: "report", runId: ids.parent } });
+    await other.shows("f ask · r revise · d diff");
+    await other.type("r");
+    await other.shows(`Cannot revise: a revision of run ${ids.revision} is still being written (run ${third})`);
+    expect(other.frame()).not.toContain("Revise the newest");
+    await expect(w.data.revise(ids.revision, "drop anything")).rejects.toThrow(/is still being written/);
+
+    const done = w.runtime.start(third);
+    await ui.shows("Changes from version 2", 30_000);
+    await done;
+    await ui.type("d");
+    await ui.shows(`From version 2 (run ${ids.revision}) to version 3 (run ${third}):`);
+  }, 60_000);
 });
 
 describe.runIf(POSTGRES_AVAILABLE)("terminal UI over PostgreSQL", () => {

@@ -279,7 +279,7 @@ describe.skipIf(!TMUX_AVAILABLE)("terminal UI in a real terminal (tmux; skipped 
     openTui("rounds", ["--run", String(runId)]);
     await tmux.waitFor("rounds", (rows) => rows.includes(LIVE_FOOTER), `run ${runId}'s live view, readable`);
     await tmux.keys("rounds", ["Enter"]);
-    await tmux.waitFor("rounds", has("f follow-up · d changes"), "the report reader");
+    await tmux.waitFor("rounds", has("f ask · r revise · d diff"), "the report reader");
     await tmux.keys("rounds", ["f"]);
     await tmux.waitFor("rounds", has(`Follow-up of run ${runId}:`), "the follow-up prompt");
     tmux.type("rounds", FOLLOW_UP);
@@ -308,7 +308,7 @@ describe.skipIf(!TMUX_AVAILABLE)("terminal UI in a real terminal (tmux; skipped 
     writeFileSync(join(CAPTURES, "follow-up-changes-80x24.txt"), `${changes.join("\n")}\n`);
     expect(Math.max(...tmux.capture("rounds", { joinWrapped: true }).map(width))).toBeLessThanOrEqual(80);
     await tmux.keys("rounds", ["Escape"]);
-    await tmux.waitFor("rounds", has("f follow-up · d changes"), "back in the report reader");
+    await tmux.waitFor("rounds", has("f ask · r revise · d diff"), "back in the report reader");
     await tmux.keys("rounds", ["Escape"]);
     const live = await tmux.waitFor(
       "rounds",
