@@ -31,17 +31,26 @@ export async function currentReport(artifacts: ArtifactStore, run: RunRecord): P
   return parsed.ok ? parsed.value : undefined;
 }
 
+/**
+ * The versions of a report up to `run`, oldest first: the first report, then each revision of
+ * it, then `run` (just `[run]` for a first report). A version whose parent is gone starts it.
+ */
+export async function revisionPath(store: Store, run: RunRecord): Promise<RunRecord[]> {
+  const path = [run];
+  for (let at = run; at.request.lineage?.relation === "revision"; ) {
+    const parent = await store.getRun(at.request.lineage.parentId);
+    if (!parent || path.some((known) => known.id === parent.id)) break;
+    path.unshift(parent);
+    at = parent;
+  }
+  return path;
+}
+
 /** The instructions of the revisions that led to `run`'s report, oldest first ([] for a first report). */
 export async function revisionsOf(store: Store, run: RunRecord): Promise<string[]> {
-  const instructions: string[] = [];
-  let at: RunRecord | undefined = run;
-  const seen = new Set<number>();
-  while (at?.request.lineage?.relation === "revision" && !seen.has(at.id)) {
-    seen.add(at.id);
-    instructions.unshift(at.request.lineage.instruction);
-    at = await store.getRun(at.request.lineage.parentId);
-  }
-  return instructions;
+  return (await revisionPath(store, run)).flatMap((at) =>
+    at.request.lineage?.relation === "revision" ? [at.request.lineage.instruction] : [],
+  );
 }
 
 /** The parent of a follow-up or a revision; undefined for a new research (or a parent deleted since). */

@@ -117,9 +117,12 @@ export function isQueued(run: Pick<RunRecord, "status" | "worker">): boolean {
   return run.status === "running" && run.worker === "";
 }
 
-/** The user a run belongs to: its `userId`, or 'local' (the CLI's) for a run recorded without one. */
+/** The user of the command line and the terminal UI: the owner of the runs they record. */
+export const LOCAL_USER = "local";
+
+/** The user a run belongs to: its `userId`, or the local user (the CLI's) for a run recorded without one. */
 export function ownerOf(run: Pick<RunRecord, "userId">): string {
-  return run.userId ?? "local";
+  return run.userId ?? LOCAL_USER;
 }
 
 /** The phase of an investigative run ('' for other strategies). */

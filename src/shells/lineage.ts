@@ -6,7 +6,7 @@
 import { UserError } from "../core/errors.js";
 import { diffReports, type ReportDiff } from "../core/lineage/report-diff.js";
 import type { ReportDocument } from "../core/report/report-document.js";
-import { currentReport } from "../host/lineage.js";
+import { currentReport, revisionPath } from "../host/lineage.js";
 import type { ArtifactStore } from "../ports/artifact-store.js";
 import { ownerOf, type RunRecord, type RunRelation, type RunRequest, type Store } from "../ports/store.js";
 
@@ -79,15 +79,7 @@ export function childRequest(
 
 /** The versions of the report `run` belongs to, oldest first: the first report, then each revision. */
 export async function versionChain(store: Store, run: RunRecord): Promise<RunRecord[]> {
-  let root = run;
-  const up: RunRecord[] = [];
-  while (root.request.lineage?.relation === "revision") {
-    const parent = await store.getRun(root.request.lineage.parentId);
-    if (!parent) break;
-    up.unshift(root);
-    root = parent;
-  }
-  const chain = [root, ...up];
+  const chain = await revisionPath(store, run);
   // Down from `run`: the revisions of it, the latest at each step.
   for (let at = run; ; ) {
     const next = (await store.listChildRuns(at.id))

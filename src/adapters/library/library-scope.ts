@@ -9,7 +9,7 @@ import { readerLine } from "../../core/text.js";
 import type { OpenScope, ScopeOpener } from "../../ports/evidence-scope.js";
 import type { FetchedDocument, Fetcher, FetchOptions } from "../../ports/fetcher.js";
 import type { SearchHit, SearchOptions, SearchProvider, SearchQuery } from "../../ports/search-provider.js";
-import type { EvidenceScope, LibraryDocument, Store } from "../../ports/store.js";
+import type { EvidenceScope, LibraryDocument, LibraryEntry, Store } from "../../ports/store.js";
 import { CorpusIndex } from "../corpus/corpus-index.js";
 
 /** Library entries read from the store per batch while the index is built. */
@@ -18,6 +18,10 @@ const ANCHOR = /^library:(\d+)$/;
 
 /** The anchor a library hit carries: `library:<entry id>`. */
 export const libraryAnchor = (id: number): string => `library:${id}`;
+
+/** Where a library entry came from: its URL, its file (corpus folder and path), or its canonical anchor. */
+export const libraryEntryLocation = (entry: LibraryEntry): string =>
+  entry.url ?? (entry.path ? `${entry.corpusRoot ?? ""}/${entry.path}` : entry.canonicalAnchor);
 
 /** The reader-facing name of a user's library as a scope. */
 export const LIBRARY_LABEL = "your library (the sources your earlier runs read)";

@@ -1,18 +1,13 @@
 /** `assay library list | search | forget`: the sources the user's runs have read, kept once each. */
-import { libraryIndex } from "../../adapters/library/library-scope.js";
+import { libraryEntryLocation, libraryIndex } from "../../adapters/library/library-scope.js";
 import { UserError } from "../../core/errors.js";
 import { readableTime } from "../../core/render/format.js";
-import type { LibraryEntry, Store } from "../../ports/store.js";
-
-const CLI_USER = "local";
-
-const where = (entry: LibraryEntry): string =>
-  entry.url ?? (entry.path ? `${entry.corpusRoot ?? ""}/${entry.path}` : entry.canonicalAnchor);
+import { type LibraryEntry, LOCAL_USER, type Store } from "../../ports/store.js";
 
 function entryLine(entry: LibraryEntry): string {
   const runs =
     entry.firstRunId === entry.lastRunId ? `run ${entry.firstRunId}` : `runs ${entry.firstRunId}–${entry.lastRunId}`;
-  return `${String(entry.id).padStart(5)}  ${entry.title || "Untitled document"} — ${where(entry)} (read ${readableTime(entry.capturedAt)}, ${runs})`;
+  return `${String(entry.id).padStart(5)}  ${entry.title || "Untitled document"} — ${libraryEntryLocation(entry)} (read ${readableTime(entry.capturedAt)}, ${runs})`;
 }
 
 export async function listLibrary(
@@ -20,7 +15,7 @@ export async function listLibrary(
   options: { json?: boolean; limit: number },
   out: NodeJS.WritableStream,
 ): Promise<void> {
-  const entries = await store.listLibrary(CLI_USER, { limit: options.limit });
+  const entries = await store.listLibrary(LOCAL_USER, { limit: options.limit });
   if (options.json) {
     out.write(`${JSON.stringify(entries, null, 2)}\n`);
     return;
@@ -39,7 +34,7 @@ export async function searchLibrary(
   out: NodeJS.WritableStream,
 ): Promise<void> {
   if (terms.trim() === "") throw new UserError("give words to search the library for");
-  const index = await libraryIndex(store, CLI_USER);
+  const index = await libraryIndex(store, LOCAL_USER);
   try {
     const hits = index.search(terms, options.limit);
     if (options.json) {
@@ -55,7 +50,7 @@ export async function searchLibrary(
 }
 
 export async function forgetLibraryEntry(store: Store, id: number, out: NodeJS.WritableStream): Promise<number> {
-  const removed = await store.forgetLibraryEntry(CLI_USER, id);
+  const removed = await store.forgetLibraryEntry(LOCAL_USER, id);
   if (!removed) throw new UserError(`there is no library entry ${id}; see assay library list`);
   out.write(`Forgot library entry ${id}. The runs that cite it keep their copy.\n`);
   return 0;

@@ -1,17 +1,13 @@
 /** `assay ask`, `assay revise` and `assay runs diff`: research in rounds. */
 import { resolve } from "node:path";
-import type { RunRelation, Store } from "../../ports/store.js";
+import { LOCAL_USER, type RunRelation, type Store } from "../../ports/store.js";
 import { childRequest, compareReports, diffLines, newestVersion, ownedRun } from "../lineage.js";
 import { resolveModel } from "./model-choice.js";
 import { dataPaths } from "./paths.js";
-import { IndexMeter } from "./progress.js";
+import { localRuntime } from "./run-command.js";
 import { execute } from "./run-execution.js";
 import type { CommonOptions } from "./run-request.js";
 import { artifactStoreFor, openStore } from "./stores.js";
-import { buildRuntime } from "./wiring.js";
-
-/** The CLI's user: runs made on the command line are 'local'. */
-const CLI_USER = "local";
 
 export interface ChildOptions extends CommonOptions {
   model?: string;
@@ -31,7 +27,7 @@ export async function continueCommand(
   let request: ReturnType<typeof childRequest>;
   let model: ReturnType<typeof resolveModel>;
   try {
-    const asked = await ownedRun(store, runId, CLI_USER);
+    const asked = await ownedRun(store, runId, LOCAL_USER);
     // A revision revises the newest version of the report.
     const parent = relation === "revision" ? await newestVersion(store, asked) : asked;
     request = childRequest(parent, relation, text, {
@@ -50,8 +46,7 @@ export async function continueCommand(
     await store.close();
     throw error;
   }
-  const indexing = new IndexMeter();
-  const runtime = buildRuntime(paths, store, model, process.env, { indexProgress: indexing.report });
+  const { runtime, indexing } = localRuntime(paths, store, model);
   return execute(
     store,
     options,
@@ -68,7 +63,7 @@ export async function diffCommand(
   options: { from?: number; to?: number; json?: boolean },
   out: NodeJS.WritableStream,
 ): Promise<void> {
-  const run = await ownedRun(store, runId, CLI_USER);
+  const run = await ownedRun(store, runId, LOCAL_USER);
   const comparison = await compareReports(store, artifactStoreFor(store), run, {
     ...(options.from === undefined ? {} : { from: options.from }),
     ...(options.to === undefined ? {} : { to: options.to }),

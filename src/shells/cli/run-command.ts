@@ -1,9 +1,10 @@
 /** `assay run` and `assay resume`: one research driven in this process, followed on stderr or in the TUI. */
 import { UserError } from "../../core/errors.js";
-import { isQueued } from "../../ports/store.js";
+import { isQueued, type Store } from "../../ports/store.js";
+import type { Runtime } from "../../runtime/runtime.js";
 import { readConfigFile } from "./config-file.js";
 import { modelSpec, resolveModel } from "./model-choice.js";
-import { dataPaths } from "./paths.js";
+import { type DataPaths, dataPaths } from "./paths.js";
 import { IndexMeter } from "./progress.js";
 import type { EnqueueOptions } from "./queue-commands.js";
 import { execute } from "./run-execution.js";
@@ -13,6 +14,16 @@ import { interactive } from "./terminal.js";
 import { buildRuntime } from "./wiring.js";
 
 export type RunOptions = RunCommandOptions & EnqueueOptions & { queue?: boolean; tui?: boolean };
+
+/** The runtime of a run driven in this process, and the meter its corpus index's refresh reports to. */
+export function localRuntime(
+  paths: DataPaths,
+  store: Store,
+  model: ReturnType<typeof resolveModel>,
+): { runtime: Runtime; indexing: IndexMeter } {
+  const indexing = new IndexMeter();
+  return { runtime: buildRuntime(paths, store, model, process.env, { indexProgress: indexing.report }), indexing };
+}
 
 /** Researches `question` (or queues it with `--queue`); the exit code. */
 export async function runCommand(question: string, options: RunOptions): Promise<number> {
@@ -24,8 +35,7 @@ export async function runCommand(question: string, options: RunOptions): Promise
   const request = await buildRequest(question, options, { model: spec, file });
   if (options.queue) return (await import("./queue-commands.js")).enqueueRun(paths, request, options);
   const store = await openStore(paths, options.db);
-  const indexing = new IndexMeter();
-  const runtime = buildRuntime(paths, store, model, process.env, { indexProgress: indexing.report });
+  const { runtime, indexing } = localRuntime(paths, store, model);
   if (options.tui && interactive())
     return (await import("../tui/tui-command.js")).runWithTui(store, runtime, request, options, process.env);
   return execute(
@@ -57,8 +67,7 @@ export async function resumeCommand(runId: number, options: CommonOptions): Prom
     await store.close();
     throw error;
   }
-  const indexing = new IndexMeter();
-  const runtime = buildRuntime(paths, store, model, process.env, { indexProgress: indexing.report });
+  const { runtime, indexing } = localRuntime(paths, store, model);
   // A run recorded but never started (by `assay tui`, or a server that stopped) starts from the beginning.
   const queued = isQueued(run);
   // The run's lease decides who drives it: the runtime refuses a run another process holds.

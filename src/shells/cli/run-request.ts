@@ -10,7 +10,14 @@ import { isPostgresUrl } from "../../adapters/store/postgres/postgres-url.js";
 import { type Budgets, resolveBudgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import { hybridScopeLabel } from "../../core/render/format.js";
-import type { CorpusScope, EvidenceScope, RunRequest, StrategyName, WebScope } from "../../ports/store.js";
+import {
+  type CorpusScope,
+  type EvidenceScope,
+  LOCAL_USER,
+  type RunRequest,
+  type StrategyName,
+  type WebScope,
+} from "../../ports/store.js";
 import { type ConfigFile, resolveRunSettings, strategyBudgets } from "./config-file.js";
 import type { Fault } from "./options.js";
 
@@ -45,7 +52,7 @@ export async function scopeOf(options: RunCommandOptions): Promise<EvidenceScope
   if (options.library) {
     if (options.corpus !== undefined || options.web)
       throw new UserError("--library researches your library alone; give --corpus or --web in a run of their own");
-    return { kind: "library", userId: "local", label: LIBRARY_LABEL };
+    return { kind: "library", userId: LOCAL_USER, label: LIBRARY_LABEL };
   }
   if (!options.web) {
     if (options.corpus === undefined)

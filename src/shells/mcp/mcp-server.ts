@@ -16,7 +16,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { libraryIndex } from "../../adapters/library/library-scope.js";
+import { libraryEntryLocation, libraryIndex } from "../../adapters/library/library-scope.js";
 import type { Budgets } from "../../core/budgets.js";
 import { UserError } from "../../core/errors.js";
 import type { ArtifactFiles, ArtifactStore } from "../../ports/artifact-store.js";
@@ -24,7 +24,6 @@ import type { Model } from "../../ports/model.js";
 import {
   type EvidenceScope,
   isQueued,
-  type LibraryEntry,
   ownerOf,
   type RunEvent,
   type RunRecord,
@@ -208,10 +207,6 @@ type ContinuationArgs = {
 
 /** Which run a follow-up or a revision continues: `parentId`, the newest version of the report of `askedId` for a revision. */
 type Continuation = { relation: RunRelation; parentId: number; askedId: number };
-
-/** Where a library entry came from: its URL, its file, or its canonical anchor. */
-const entryLocation = (entry: LibraryEntry): string =>
-  entry.url ?? (entry.path ? `${entry.corpusRoot ?? ""}/${entry.path}` : entry.canonicalAnchor);
 
 /**
  * The shared lineage code words some errors for the command line (`--from 3: …`,
@@ -563,7 +558,7 @@ export function buildMcpServer(services: McpServices): McpServer {
             {
               id: entry.id,
               title: hit.title,
-              location: entryLocation(entry),
+              location: libraryEntryLocation(entry),
               capturedAt: entry.capturedAt,
               firstRunId: entry.firstRunId,
               lastRunId: entry.lastRunId,

@@ -5,9 +5,9 @@
  * in yellow. A report that continues none and was never revised has nothing to compare.
  */
 import { Box, Text } from "ink";
-import { useColor, useKeyState, useKeys, usePoll, useTerminalSize } from "./hooks.js";
+import { useColor, useKeyState, usePagerKeys, usePoll, useTerminalSize } from "./hooks.js";
 import type { TuiData } from "./tui-data.js";
-import { type DiffLine, diffScreenLines, scrolled } from "./view-model.js";
+import { type DiffLine, diffScreenLines } from "./view-model.js";
 
 const KIND_COLOR: Record<DiffLine["kind"], string | undefined> = {
   heading: "cyan",
@@ -25,15 +25,7 @@ export function ChangesView(props: { data: TuiData; runId: number; onBack: () =>
   const height = Math.max(1, rows - 3);
   const lines = value?.lines ? diffScreenLines(value.lines, columns) : [];
   view.lines = lines.length;
-  useKeys((input, key) => {
-    if (input === "q") return props.onQuit();
-    if (key.escape || input === "b") return props.onBack();
-    const next = scrolled(input, key, view.top, height, view.lines);
-    if (next !== undefined)
-      update((state) => {
-        state.top = next;
-      });
-  });
+  usePagerKeys(view, update, height, props);
   const top = Math.min(view.top, Math.max(0, lines.length - height));
   view.top = top;
   let message = "";

@@ -3,6 +3,7 @@ import { type Key, useInput, useStdout } from "ink";
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { RunEvent, RunRecord } from "../../ports/store.js";
 import type { InvestigationSnapshot, TuiData } from "./tui-data.js";
+import { scrolled } from "./view-model.js";
 
 /** Columns and rows of the terminal, updated when it is resized (80×24 when unknown). */
 export function useTerminalSize(): { columns: number; rows: number } {
@@ -125,6 +126,27 @@ export function useKeyState<T extends object>(initial: () => T): [T, (change: (s
 }
 
 export type KeyHandler = (input: string, key: Key) => void;
+
+/**
+ * The keys of a pane that only scrolls (a source, a diff): q quits, Esc or b goes back, the
+ * scrolling keys (`scrolled`) move `view.top` within `view.lines` rows, `height` at a time.
+ */
+export function usePagerKeys(
+  view: { top: number; lines: number },
+  update: (change: (state: { top: number; lines: number }) => void) => void,
+  height: number,
+  props: { onBack: () => void; onQuit: () => void },
+): void {
+  useKeys((input, key) => {
+    if (input === "q") return props.onQuit();
+    if (key.escape || input === "b") return props.onBack();
+    const next = scrolled(input, key, view.top, height, view.lines);
+    if (next !== undefined)
+      update((state) => {
+        state.top = next;
+      });
+  });
+}
 
 /** A mounted component's key handler, as of its latest committed render. */
 export interface KeySlot {

@@ -12,7 +12,7 @@ import type { SourceEntry } from "../../core/report/report-document.js";
 import type { RunRecord, RunRelation, SourceRecord } from "../../ports/store.js";
 import { continuationProblem } from "../lineage.js";
 import { ChangesView } from "./changes-view.js";
-import { useColor, useKeyState, useKeys, usePoll, useTerminalSize } from "./hooks.js";
+import { useColor, useKeyState, useKeys, usePagerKeys, usePoll, useTerminalSize } from "./hooks.js";
 import type { TuiData } from "./tui-data.js";
 import { edited, oneLine, scrolled, tail, windowStart, wrapLines } from "./view-model.js";
 
@@ -387,15 +387,7 @@ function SourceView(props: {
     view.placed = true;
     if (first > 0) view.top = Math.min(first, Math.max(0, lines.length - height));
   }
-  useKeys((input, key) => {
-    if (input === "q") return props.onQuit();
-    if (key.escape || input === "b") return props.onBack();
-    const next = scrolled(input, key, view.top, height, view.lines);
-    if (next !== undefined)
-      update((state) => {
-        state.top = next;
-      });
-  });
+  usePagerKeys(view, update, height, props);
   const { top } = view;
   const where = props.entry.url ?? props.entry.path ?? "";
   return (

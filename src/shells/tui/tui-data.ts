@@ -12,11 +12,19 @@ import type { Claim, Question, Transition } from "../../core/investigative/types
 import { parseReportDocument, type ReportDocument } from "../../core/report/report-document.js";
 import type { ArtifactStore } from "../../ports/artifact-store.js";
 import { isInvestigationStore } from "../../ports/investigation-store.js";
-import type { RunEvent, RunRecord, RunRequest, SourceRecord, Store, StrategyName } from "../../ports/store.js";
+import {
+  LOCAL_USER,
+  type RunEvent,
+  type RunRecord,
+  type RunRequest,
+  type SourceRecord,
+  type Store,
+  type StrategyName,
+} from "../../ports/store.js";
 import { childRequest, compareReports, diffLines, newestVersion, ownedRun, versionChain } from "../lineage.js";
 
-/** The user the terminal UI acts as: it records runs without one, so they are 'local', the CLI's. */
-export const TUI_USER = "local";
+/** The user the terminal UI acts as: it records runs without one, so they are the CLI's. */
+export const TUI_USER = LOCAL_USER;
 
 export interface InvestigationSnapshot {
   questions: Question[];
