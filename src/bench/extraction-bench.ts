@@ -12,8 +12,7 @@
  * Environment: ASSAY_BENCH_EXTRACT_PAGES (pages to extract, default 100, at most every .html file
  * of the package).
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -22,6 +21,7 @@ import { parseHTML } from "linkedom";
 import type { ExtractedDocument } from "../adapters/extract/extracted-document.js";
 import { ExtractionPool } from "../adapters/extract/extraction-pool.js";
 import { extractHtml, type HtmlParser } from "../adapters/extract/html-extractor.js";
+import { type Acquired, acquireDebianDocs } from "./debian-docs.js";
 import { fixed, median, printFigures, quantile } from "./figures.js";
 
 /** Packages tried in this order; the first one apt knows is used. All ship a large HTML manual. */
@@ -35,6 +35,7 @@ const PACKAGES = [
   "python3.12-doc",
   "python3.13-doc",
 ] as const;
+
 /**
  * 100, not 400: the jsdom comparison takes roughly 50-90 ms per page of this manual on one core
  * here; 100 pages keep the whole section near a minute.
@@ -50,118 +51,6 @@ interface Page {
   name: string;
   html: string;
   bytes: number;
-}
-
-type Acquired = { ok: true; description: string; root: string; files: string[] } | { ok: false; reason: string };
-
-interface CommandResult {
-  ok: boolean;
-  stdout: string;
-  /** Why it failed, in one line. */
-  why: string;
-  ms: number;
-}
-
-function run(command: string, args: readonly string[], cwd: string, timeoutMs: number): CommandResult {
-  const started = performance.now();
-  const result = spawnSync(command, args, {
-    cwd,
-    encoding: "utf8",
-    timeout: timeoutMs,
-    env: { ...process.env, LC_ALL: "C", DEBIAN_FRONTEND: "noninteractive" },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const ms = performance.now() - started;
-  const stdout = result.stdout ?? "";
-  if (result.error) {
-    const code = (result.error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT"
-        ? `${command} not found`
-        : code === "ETIMEDOUT"
-          ? `${command} timed out after ${(timeoutMs / 1000).toFixed(0)} s`
-          : `${command}: ${result.error.message}`;
-    return { ok: false, stdout, why, ms };
-  }
-  if (result.status !== 0) {
-    const lines = (result.stderr ?? "")
-      .split("\n")
-      .map((line) => line.trim())
-      .filter((line) => line.length > 0 && !line.startsWith("W:"));
-    const last = lines.find((line) => line.startsWith("E:")) ?? lines[lines.length - 1] ?? "";
-    const status = result.status === null ? `signal ${result.signal ?? "?"}` : `exit ${result.status}`;
-    return { ok: false, stdout, why: `${command} ${args[0] ?? ""} failed (${status}${last ? `: ${last}` : ""})`, ms };
-  }
-  return { ok: true, stdout, why: "", ms };
-}
-
-/** Candidate version of each package apt-cache knows (packages it does not know are absent). */
-function candidates(workDir: string): { known: Map<string, string>; failure?: string } {
-  const policy = run("apt-cache", ["policy", ...PACKAGES], workDir, 30_000);
-  if (!policy.ok) return { known: new Map(), failure: policy.why };
-  const known = new Map<string, string>();
-  let current = "";
-  for (const line of policy.stdout.split("\n")) {
-    const header = /^(\S+):$/.exec(line);
-    if (header?.[1]) {
-      current = header[1];
-      continue;
-    }
-    const candidate = /^\s+Candidate:\s+(\S+)/.exec(line);
-    if (current && candidate?.[1] && candidate[1] !== "(none)") known.set(current, candidate[1]);
-  }
-  return { known };
-}
-
-function htmlFiles(root: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      // Regular files only: symlinks inside a package would count a page twice.
-      else if (entry.isFile() && entry.name.endsWith(".html")) found.push(path);
-    }
-  };
-  walk(root);
-  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-function acquire(workDir: string): Acquired {
-  const steps: string[] = [];
-  let { known, failure } = candidates(workDir);
-  if (failure) return { ok: false, reason: failure };
-  if (known.size === 0) {
-    const update = run("apt-get", ["update", "-qq"], workDir, 180_000);
-    steps.push(
-      `apt-cache knew none of ${PACKAGES.join(", ")}, so ran apt-get update (${(update.ms / 1000).toFixed(1)} s, ${update.ok ? "ok" : update.why})`,
-    );
-    if (!update.ok) return { ok: false, reason: `${steps.join("; ")}` };
-    ({ known, failure } = candidates(workDir));
-    if (failure) return { ok: false, reason: failure };
-  } else {
-    steps.push("apt-cache policy found a candidate, no apt-get update");
-  }
-  const name = PACKAGES.find((pkg) => known.has(pkg));
-  if (!name) return { ok: false, reason: `apt knows none of ${PACKAGES.join(", ")}` };
-  if (name !== PACKAGES[0]) steps.push(`${PACKAGES[0]} unknown to apt, fell back to ${name}`);
-
-  const download = run("apt-get", ["download", "-qq", name], workDir, 120_000);
-  if (!download.ok) return { ok: false, reason: download.why };
-  const deb = readdirSync(workDir).find((file) => file.endsWith(".deb"));
-  if (!deb) return { ok: false, reason: `apt-get download ${name} left no .deb` };
-  const debBytes = statSync(join(workDir, deb)).size;
-  steps.push(
-    `apt-get download ${name} ${known.get(name)} (${(debBytes / MB).toFixed(1)} MB, ${(download.ms / 1000).toFixed(1)} s)`,
-  );
-
-  const root = join(workDir, "unpacked");
-  const unpack = run("dpkg-deb", ["-x", deb, root], workDir, 120_000);
-  if (!unpack.ok) return { ok: false, reason: unpack.why };
-  const files = htmlFiles(root);
-  steps.push(`dpkg-deb -x: ${files.length} .html files`);
-  if (files.length === 0) return { ok: false, reason: `${name} holds no .html files` };
-  return { ok: true, description: steps.join("; "), root, files };
 }
 
 /** `count` files spread evenly over the sorted list (deterministic; not just the first letters of the alphabet). */
@@ -319,7 +208,7 @@ export async function extractionBench(tempRoot: string): Promise<void> {
   try {
     let acquired: Acquired;
     try {
-      acquired = acquire(workDir);
+      acquired = acquireDebianDocs(workDir, PACKAGES);
     } catch (error) {
       acquired = { ok: false, reason: error instanceof Error ? error.message : String(error) };
     }
