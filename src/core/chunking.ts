@@ -1,3 +1,5 @@
+import { isMetadataLine } from "./doc-metadata.js";
+
 /**
  * Splits fetched content into passages (pure). A chunk's text is always
  * an exact substring of the content: `content.slice(start, end) === text`.
@@ -98,7 +100,11 @@ export function chunkContent(content: string, options: Partial<ChunkOptions> = {
     const groups: Span[] = [];
     for (const piece of pieces) {
       const last = groups.at(-1);
-      if (last && piece.end - last.start <= maxChars && last.end - last.start < maxChars / 3) {
+      // Short pieces join the next; a metadata line stays with the passage it is about.
+      const joins =
+        last !== undefined &&
+        (last.end - last.start < maxChars / 3 || isMetadataLine(content.slice(piece.start, piece.end)));
+      if (last && joins && piece.end - last.start <= maxChars) {
         last.end = piece.end;
       } else {
         groups.push({ ...piece });

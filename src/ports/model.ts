@@ -31,7 +31,8 @@ export interface PacketSource {
   title: string;
   /** Path or URL, for the model's orientation only. */
   location: string;
-  chunks: { id: string; text: string }[];
+  /** `section`: where the passage stands in its document (its headings, a slide, a sheet's rows), when it says. */
+  chunks: { id: string; text: string; section?: string }[];
 }
 
 export interface PlannerInput {

@@ -256,3 +256,60 @@ describe("tidyText", () => {
     expect(tidyText("  a \u00a0 b \r\n\r\n\r\n\n c\t\td \n\n")).toBe("a b\n\nc d");
   });
 });
+
+describe("extractHtml: sections named by their headings", () => {
+  const referencePage = `<!DOCTYPE html><html><head><title>json — JSON encoder and decoder</title></head><body>
+<nav><a href="/">Home</a></nav>
+<div class="body" role="main"><section>
+<h1>json — JSON encoder and decoder<a class="headerlink" href="#module-json">¶</a></h1>
+<p>JSON is a lightweight data interchange format inspired by JavaScript object literal syntax, and this module reads and writes it.</p>
+<section><h2>Exceptions<a class="headerlink" href="#exceptions">¶</a></h2>
+<dl class="py exception">
+<dt id="json.JSONDecodeError">exception json.JSONDecodeError(msg, doc, pos)<a class="headerlink" href="#json.JSONDecodeError">¶</a></dt>
+<dd><p>Subclass of ValueError with the following additional attributes, which say where decoding failed in the document.</p>
+<dl class="py attribute"><dt id="json.JSONDecodeError.msg">msg</dt><dd><p>The unformatted error message.</p></dd>
+<dt id="json.JSONDecodeError.pos">pos</dt><dd><p>The start index of doc where parsing failed.</p></dd></dl>
+<div class="versionadded"><p>New in version 3.5.</p></div>
+</dd></dl>
+</section>
+<section><h2>Standard Compliance<a class="headerlink" href="#compliance">¶</a></h2>
+<p>The JSON format is specified by RFC 7159 and by ECMA-404, and this module follows the RFC closely in what it reads.</p></section>
+</section></div></body></html>`;
+
+  it("gives each heading and API entry a section with its path, and the text after a nested list back to its entry", () => {
+    const doc = extractHtml(referencePage, "fallback");
+    const at = (location: string): string[] =>
+      (doc.sections ?? [])
+        .map((section, index, all) =>
+          section.location === location
+            ? doc.text.slice(section.start, all[index + 1]?.start ?? doc.text.length).trim()
+            : "",
+        )
+        .filter(Boolean);
+    expect((doc.sections ?? []).map((section) => section.location)).toEqual([
+      "Exceptions",
+      "Exceptions › exception json.JSONDecodeError(msg, doc, pos)",
+      "Exceptions › exception json.JSONDecodeError(msg, doc, pos) › msg",
+      "Exceptions › exception json.JSONDecodeError(msg, doc, pos) › pos",
+      "Exceptions › exception json.JSONDecodeError(msg, doc, pos)",
+      "Standard Compliance",
+    ]);
+    // The metadata line under the entry is the entry's, not its last attribute's.
+    expect(at("Exceptions › exception json.JSONDecodeError(msg, doc, pos)")[1]).toBe("New in version 3.5.");
+    expect(at("Exceptions › exception json.JSONDecodeError(msg, doc, pos) › pos")[0]).toBe(
+      "pos\n\nThe start index of doc where parsing failed.",
+    );
+    // Permalinks are not text; a section starts at its heading's first character.
+    expect(doc.text).not.toContain("¶");
+    for (const section of doc.sections ?? []) expect(doc.text[section.start]).toMatch(/\S/);
+  });
+
+  it("cuts a long heading and a long path, keeping the innermost headings", () => {
+    const long = `f(${Array.from({ length: 20 }, (_, index) => `argument${index}=None`).join(", ")})`;
+    const page = `<html><head><title>T</title></head><body><article><h2>${"Part ".repeat(20)}</h2><h3>${"Chapter ".repeat(20)}</h3>
+<dl><dt>${long}</dt><dd><p>${"Calls the function with every argument it is given and returns its result. ".repeat(4)}</p></dd></dl></article></body></html>`;
+    const locations = (extractHtml(page, "T").sections ?? []).map((section) => section.location);
+    for (const location of locations) expect(location.length).toBeLessThanOrEqual(160);
+    expect(locations.at(-1)).toMatch(/^… › .*f\(argument0=None, .*…$/);
+  });
+});

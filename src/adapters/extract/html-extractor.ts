@@ -9,6 +9,7 @@
 /// <reference lib="dom" />
 import { Readability } from "@mozilla/readability";
 import { EventTarget, Node as NodeFacade, parseHTML } from "linkedom";
+import type { Section } from "../../core/chunking.js";
 import { type ExtractedDocument, tidyText } from "./extracted-document.js";
 
 /**
@@ -202,21 +203,107 @@ const NOISE =
 /** A table cell's text on one line: its paragraphs and breaks joined by spaces. */
 const cellText = (cell: Element): string => blockText(cell).replace(/\s+/g, " ").trim();
 
+/** A heading's permalink ("¶", "#", "§" linking to its own anchor): not part of what the page says. */
+const isPermalink = (element: Element): boolean =>
+  element.tagName === "A" &&
+  (element.getAttribute("href") ?? "").startsWith("#") &&
+  /^[¶§#🔗⚓]$/u.test((element.textContent ?? "").trim());
+
+/** Marks where a section starts in the text being built; stripped once the text is tidy. */
+const MARK = /\uE000(\d+)\uE001/g;
+const MARK_CHARS = /[\uE000\uE001]/g;
+
+/** A heading's text on one line, without its permalink. */
+function headingText(element: Element): string {
+  const parts: string[] = [];
+  const visit = (node: Node): void => {
+    if (node.nodeType === 3) parts.push(node.nodeValue ?? "");
+    else if (node.nodeType === 1 && !SKIP.has((node as Element).tagName.toUpperCase()) && !isPermalink(node as Element))
+      for (const child of Array.from(node.childNodes)) visit(child);
+  };
+  visit(element);
+  return parts.join("").replace(MARK_CHARS, "").replace(/\s+/g, " ").trim();
+}
+
+/** A definition term that heads a description (`<dt>` followed by its `<dd>`): an entry of a reference page. */
+function headsDescription(term: Element): boolean {
+  let next = term.nextElementSibling;
+  while (next && next.tagName === "DT") next = next.nextElementSibling;
+  return next?.tagName === "DD";
+}
+
+/** How long one heading of a location is kept, and the whole location. */
+const LOCATION_PART_CHARS = 60;
+const LOCATION_CHARS = 160;
+
+const cut = (text: string, max: number): string => {
+  if (text.length <= max) return text;
+  const space = text.lastIndexOf(" ", max - 1);
+  return `${text.slice(0, space > max / 2 ? space : max - 1)}…`;
+};
+
+/**
+ * Where a section stands, as its headings name it ("Basic Usage › json.dumps(obj, *, …)"): the
+ * document's own title, which every passage shares, is left out; long headings are cut, and a
+ * long path keeps its innermost headings.
+ */
+export function headingLocation(path: readonly string[], title: string): string {
+  const squash = (text: string): string =>
+    text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
+  const parts = (squash(path[0] ?? "") === squash(title) ? path.slice(1) : path).map((part) =>
+    cut(part, LOCATION_PART_CHARS),
+  );
+  let location = parts.join(" › ");
+  while (location.length > LOCATION_CHARS && parts.length > 1) {
+    parts.shift();
+    location = `… › ${parts.join(" › ")}`;
+  }
+  return cut(location, LOCATION_CHARS);
+}
+
+/** Text of `root` (as `blockText` gives it) with a section at each heading, named by its heading path. */
+export interface OutlinedText {
+  text: string;
+  sections: Section[];
+}
+
 /**
  * Text of `root` with block elements as paragraphs; a table row is a paragraph of its cells
- * separated by " | " (cells holding paragraphs stay on their row).
+ * separated by " | " (cells holding paragraphs stay on their row). With `title`, each heading
+ * (h1–h6) and each definition term heading a description (an API entry of a reference page)
+ * starts a section named by its path of headings; the text after a description list goes back to
+ * the section around it. A section starts at its heading's first character.
  */
-function blockText(root: Node): string {
+function outlinedText(root: Node, title?: string): OutlinedText {
   const out: string[] = [];
+  const paths: string[][] = [];
+  const headings: string[] = [];
+  const definitions: string[] = [];
+  /** How many definitions enclose each description list being walked. */
+  const lists: number[] = [];
+  let pending: string[] | undefined;
+  const open = (): void => {
+    if (title !== undefined) pending = [...headings.filter(Boolean), ...definitions];
+  };
+  const emit = (text: string): void => {
+    if (pending && /\S/.test(text)) {
+      out.push(`\uE000${paths.length}\uE001`, text.replace(/^\s+/, ""));
+      paths.push(pending);
+      pending = undefined;
+    } else out.push(text);
+  };
   const visit = (node: Node): void => {
     if (node.nodeType === 3) {
-      out.push((node.nodeValue ?? "").replace(/\s+/g, " "));
+      emit((node.nodeValue ?? "").replace(MARK_CHARS, "").replace(/\s+/g, " "));
       return;
     }
     if (node.nodeType !== 1) return;
     const element = node as Element;
     const tag = element.tagName.toUpperCase();
-    if (SKIP.has(tag)) return;
+    if (SKIP.has(tag) || isPermalink(element)) return;
     if (tag === "BR") {
       out.push("\n");
       return;
@@ -224,18 +311,65 @@ function blockText(root: Node): string {
     if (tag === "TR") {
       const cells = Array.from(element.children).filter((cell) => cell.tagName === "TD" || cell.tagName === "TH");
       const line = cells.map(cellText).join(" | ");
-      if (line.replace(/[\s|]/g, "").length > 0) out.push("\n\n", line, "\n\n");
+      if (line.replace(/[\s|]/g, "").length > 0) {
+        out.push("\n\n");
+        emit(line.replace(MARK_CHARS, ""));
+        out.push("\n\n");
+      }
       return;
+    }
+    const level = /^H([1-6])$/.exec(tag)?.[1];
+    const depth = definitions.length;
+    if (title !== undefined && level !== undefined) {
+      const text = headingText(element);
+      if (text) {
+        headings.length = Number(level) - 1;
+        headings[Number(level) - 1] = text;
+        definitions.length = 0;
+        open();
+      }
+    } else if (title !== undefined && tag === "DT" && headsDescription(element)) {
+      const text = headingText(element);
+      if (text) {
+        // Terms of one list replace each other; a list inside a description nests one deeper.
+        definitions.length = Math.min(definitions.length, lists.at(-1) ?? 0);
+        definitions.push(text);
+        open();
+      }
     }
     const block = BLOCK.has(tag);
     if (block) out.push("\n\n");
     if (tag === "LI") out.push("- ");
-    for (const child of Array.from(element.childNodes)) visit(child);
+    if (tag === "DL") {
+      lists.push(depth);
+      for (const child of Array.from(element.childNodes)) visit(child);
+      lists.pop();
+      // After the list, the text is the surrounding section's again.
+      if (definitions.length > depth) {
+        definitions.length = depth;
+        open();
+      }
+    } else for (const child of Array.from(element.childNodes)) visit(child);
     if (block) out.push("\n\n");
   };
   visit(root);
-  return tidyText(out.join(""));
+  const tidy = tidyText(out.join(""));
+  const sections: Section[] = [];
+  let text = "";
+  let last = 0;
+  for (const mark of tidy.matchAll(MARK)) {
+    text += tidy.slice(last, mark.index);
+    last = mark.index + mark[0].length;
+    const location = headingLocation(paths[Number(mark[1])] ?? [], title ?? "");
+    if (sections.at(-1)?.start === text.length) sections.pop();
+    if (sections.at(-1)?.location !== location) sections.push({ start: text.length, location });
+  }
+  text += tidy.slice(last);
+  return { text, sections };
 }
+
+/** Text of `root` with block elements as paragraphs (no sections). */
+const blockText = (root: Node): string => outlinedText(root).text;
 
 /** Builds a DOM document of a whole HTML page. */
 export type HtmlParser = (page: string) => Document;
@@ -295,17 +429,22 @@ export function extractHtml(
   // document it reads, so the fallback below reads a fresh one.
   const article = new TextReadability(document, page, parser).parse();
   const content = article?.content as unknown as Node | null | undefined;
-  let text = content ? blockText(content) : "";
-  if (text.length < 200) {
+  const title = (article?.title?.trim() || h1 || pageTitle || fallbackTitle).replace(/\s+/g, " ");
+  let outlined = content ? outlinedText(content, title) : { text: "", sections: [] };
+  if (outlined.text.length < 200) {
     const body = parser(page).body;
     if (body) {
       for (const element of Array.from(body.querySelectorAll(NOISE))) element.remove();
-      const fallback = blockText(body);
+      const fallback = outlinedText(body, title);
       // Readability's last-resort result keeps <nav>/<header> text, so it is often the longer
       // one; the page minus its noise holds everything else, so it wins whenever non-empty.
-      if (fallback.length > 0) text = fallback;
+      if (fallback.text.length > 0) outlined = fallback;
     }
   }
-  const title = (article?.title?.trim() || h1 || pageTitle || fallbackTitle).replace(/\s+/g, " ");
-  return { title, text, contentType: "text/html" };
+  return {
+    title,
+    text: outlined.text,
+    contentType: "text/html",
+    ...(outlined.sections.length > 0 ? { sections: outlined.sections } : {}),
+  };
 }

@@ -1,7 +1,9 @@
 /**
  * The synthesis packet: the closed catalog of persisted sources, with the passages that fit
  * the packet budget (pure). Passages are taken by relevance, one source at a time in turn,
- * so every source gets its best passage before any source gets a second one.
+ * so every source gets its best passage before any source gets a second one. A passage's
+ * relevance counts the headings it stands under (its location), so on a page longer than the
+ * packet the sections whose headings match the question are chosen first.
  */
 import { passageScore } from "../report/excerpts.js";
 import { keyTerms } from "../text.js";
@@ -10,11 +12,17 @@ export interface PacketCandidate {
   id: string;
   title: string;
   location: string;
-  chunks: readonly { id: string; seq: number; text: string }[];
+  chunks: readonly { id: string; seq: number; text: string; location?: string }[];
 }
 
 export interface Packet {
-  sources: { id: string; title: string; location: string; chunks: { id: string; text: string }[] }[];
+  sources: {
+    id: string;
+    title: string;
+    location: string;
+    /** `section`: where the passage stands in its document ("Exceptions › json.JSONDecodeError"), when it says. */
+    chunks: { id: string; text: string; section?: string }[];
+  }[];
   /** Characters of passage text in the packet. */
   chars: number;
   /** Passages left out for lack of room, per source id. */
@@ -25,11 +33,14 @@ export function buildPacket(question: string, candidates: readonly PacketCandida
   const terms = keyTerms(question);
   const queues = candidates.map((source) =>
     [...source.chunks]
-      .map((chunk) => ({ chunk, score: passageScore(terms, chunk.text) }))
+      .map((chunk) => ({
+        chunk,
+        score: passageScore(terms, chunk.location ? `${chunk.location}\n${chunk.text}` : chunk.text),
+      }))
       .sort((a, b) => b.score - a.score || a.chunk.seq - b.chunk.seq)
       .map((entry) => entry.chunk),
   );
-  const chosen = candidates.map(() => [] as { id: string; seq: number; text: string }[]);
+  const chosen = candidates.map(() => [] as PacketCandidate["chunks"][number][]);
   let chars = 0;
   let added = true;
   while (added) {
@@ -66,7 +77,11 @@ export function buildPacket(question: string, candidates: readonly PacketCandida
         id: source.id,
         title: source.title,
         location: source.location,
-        chunks: picked.map((chunk) => ({ id: chunk.id, text: chunk.text })),
+        chunks: picked.map((chunk) => ({
+          id: chunk.id,
+          text: chunk.text,
+          ...(chunk.location ? { section: chunk.location } : {}),
+        })),
       });
     }
   });

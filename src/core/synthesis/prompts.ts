@@ -118,7 +118,8 @@ function synthesisRules(input: SynthesisInput, limits: SynthesisPromptLimits): s
 
 export function sourceBlock(source: SynthesisInput["sources"][number]): string {
   const chunks = source.chunks.map(
-    (chunk) => `<chunk id="${inlineText(chunk.id)}">\n${neutralizeDelimiters(chunk.text)}\n</chunk>`,
+    (chunk) =>
+      `<chunk id="${inlineText(chunk.id)}"${chunk.section ? ` section="${inlineText(chunk.section)}"` : ""}>\n${neutralizeDelimiters(chunk.text)}\n</chunk>`,
   );
   return [
     `<source id="${inlineText(source.id)}">`,

@@ -2,8 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { chunkContent } from "../../../core/chunking.js";
 import { chunkId } from "../../../core/ids.js";
+import { buildPacket } from "../../../core/synthesis/packet.js";
 import type { PacketSource } from "../../../ports/model.js";
-import { answerShapes, shapeMatch } from "./answer-shape.js";
+import { answerShapes, shapeLift } from "./answer-shape.js";
 import { extractiveSynthesis, pointsBack, rankSentences } from "./sentence-extraction.js";
 
 function packet(id: string, title: string, text: string): PacketSource {
@@ -29,13 +30,23 @@ describe("answerShapes", () => {
     expect(answerShapes("Lithium cobalt oxide cathodes").size).toBe(0);
   });
 
-  it("scores a sentence by the share of the asked shapes it has", () => {
+  it("lifts a sentence by the share of the asked shapes it has", () => {
     const shapes = answerShapes("How did battery prices change, and why?");
-    expect(shapeMatch("Prices fell by about 97 percent because factories grew.", shapes)).toBe(1);
-    expect(shapeMatch("Battery prices are a popular topic of conversation.", shapes)).toBe(0);
-    expect(shapeMatch("Costs fell because the factories grew.", shapes)).toBeCloseTo(2 / 3);
-    expect(shapeMatch("In 1991 Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBe(1);
-    expect(shapeMatch("Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBe(0);
+    expect(shapeLift("Prices fell by about 97 percent because factories grew.", shapes)).toBeCloseTo(0.3);
+    expect(shapeLift("Battery prices are a popular topic of conversation.", shapes)).toBe(0);
+    expect(shapeLift("Costs fell because the factories grew.", shapes)).toBeCloseTo(0.2);
+    expect(shapeLift("In 1991 Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBeCloseTo(0.3);
+    expect(shapeLift("Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBe(0);
+  });
+
+  it("lifts a version number for 'which version' as much as the question's words, and nothing else", () => {
+    const shapes = answerShapes("In which version was json.JSONDecodeError added?");
+    expect([...shapes]).toEqual(["version"]);
+    expect(shapeLift("New in version 3.5.", shapes)).toBe(1);
+    expect(shapeLift("Deprecated since version 3.4: use loads() instead.", shapes)).toBe(1);
+    expect(shapeLift("Raised when a document is not valid JSON.", shapes)).toBe(0);
+    expect(answerShapes("Since which release is the option deprecated?").has("version")).toBe(true);
+    expect(answerShapes("Which company built the first cell?").has("version")).toBe(false);
   });
 });
 
@@ -144,5 +155,77 @@ describe("ties between sources", () => {
     const ranked = (sources: PacketSource[]) => rankSentences("Where was lithium cobalt oxide reported?", sources);
     expect(ranked([first, second]).map((sentence) => sentence.sourceId)).toEqual(["s_002", "s_001"]);
     expect(ranked([second, first]).map((sentence) => sentence.sourceId)).toEqual(["s_001", "s_002"]);
+  });
+});
+
+describe("long structured pages", () => {
+  /** A reference page as the HTML extractor gives it: each entry a section named by its headings. */
+  function referencePage(id: string, entries: readonly { heading: string; body: string }[]): PacketSource {
+    let content = "";
+    const sections: { start: number; location: string }[] = [];
+    for (const entry of entries) {
+      if (content) content += "\n\n";
+      sections.push({ start: content.length, location: `Reference › ${entry.heading}` });
+      content += `${entry.heading}\n\n${entry.body}`;
+    }
+    return {
+      id,
+      title: "gc — Garbage Collector interface",
+      location: `https://docs.example/${id}.html`,
+      chunks: chunkContent(content, { maxChars: 1_200, sections }).map((chunk) => ({
+        id: chunkId(id, chunk.seq),
+        text: chunk.text,
+        ...(chunk.location ? { section: chunk.location } : {}),
+      })),
+    };
+  }
+
+  const page = referencePage("s_001", [
+    {
+      heading: "gc.collect(generation=2)",
+      body: "With no arguments, run a full collection. The number of unreachable objects found is returned.\n\nChanged in version 3.3: Added the generation argument.",
+    },
+    {
+      heading: "gc.freeze()",
+      body: "Freeze all the objects tracked by gc - move them to a permanent generation and ignore all the future collections. This can be used before a POSIX fork() call to make the gc copy-on-write friendly.\n\nNew in version 3.7.",
+    },
+    {
+      heading: "gc.unfreeze()",
+      body: "Unfreeze the objects in the permanent generation, put them back into the oldest generation.\n\nNew in version 3.7.",
+    },
+  ]);
+
+  it("answers 'in which version' with the metadata line of the entry asked about, quoted after its heading", () => {
+    const output = extractiveSynthesis("In which version was gc.freeze added?", [page]);
+    expect(output.facts[0]?.text).toBe("gc.freeze(): New in version 3.7.");
+    // It cites the passage that holds the line, under that entry.
+    const cited = page.chunks.find((chunk) => chunk.id === output.facts[0]?.chunkIds[0]);
+    expect(cited?.section).toBe("Reference › gc.freeze()");
+    expect(cited?.text).toContain("New in version 3.7.");
+    // Another entry's "Changed in version … Added …" is not the answer.
+    expect(output.facts[0]?.text).not.toContain("3.3");
+  });
+
+  it("on a page longer than the packet, chooses the sections whose headings match the question first", () => {
+    // Passages that do not repeat their heading (a long entry's later passages, a line after a nested list).
+    const passage = (seq: number, heading: string, text: string) => ({
+      id: chunkId("s_002", seq),
+      seq,
+      text,
+      location: `Reference › ${heading}`,
+    });
+    const candidate = {
+      id: "s_002",
+      title: "gc — Garbage Collector interface",
+      location: "https://docs.example/gc.html",
+      chunks: [
+        passage(1, "gc.collect(generation=2)", "Changed in version 3.3: Added the generation argument."),
+        passage(2, "gc.freeze()", "New in version 3.7."),
+        passage(3, "gc.unfreeze()", "New in version 3.7."),
+      ],
+    };
+    // Room for one short passage.
+    const chosen = buildPacket("In which version was gc.unfreeze added?", [candidate], 25).sources[0]?.chunks ?? [];
+    expect(chosen.map((chunk) => chunk.section)).toEqual(["Reference › gc.unfreeze()"]);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * What kind of answer a question asks for, and whether a sentence has that shape (pure). "When"
  * asks for a date, "how many" for a figure, "who" for a name, "why" for a cause, "how did X
- * change" for a direction of change with figures. A sentence that has the shape asked for is
+ * change" for a direction of change with figures, "which version" for a version number. A sentence that has the shape asked for is
  * worth more than one that only shares the question's words (the one that introduces a topic).
  * Lexical and English: a hint to ranking, never a filter.
  */
 import { namesIn } from "../../../core/lexicon.js";
 import { numbersIn, numberValue } from "../../../core/statements.js";
 
-export type AnswerShape = "date" | "figure" | "name" | "cause" | "change";
+export type AnswerShape = "date" | "figure" | "name" | "cause" | "change" | "version";
 
 const ASKS: readonly [AnswerShape, RegExp][] = [
   ["date", /\b(?:when|what (?:year|date|decade|century)|which (?:year|date|decade)|since when)\b/i],
@@ -24,6 +24,7 @@ const ASKS: readonly [AnswerShape, RegExp][] = [
   ],
   ["cause", /\b(?:why|what (?:caused|causes|drove|drives|explains|led to)|for what reason|reasons?)\b/i],
   ["change", /\b(?:how (?:did|has|have|do|does) .+ (?:change|changed|evolve|evolved|develop|developed)|trend)\b/i],
+  ["version", /\b(?:(?:which|what) (?:version|release)|since which)\b/i],
 ];
 
 /** The shapes `question` asks for. */
@@ -35,6 +36,7 @@ const CAUSE =
   /\b(?:because|due to|owing to|thanks to|driven by|drove|drive[sn]?|led to|leads? to|as a result|result(?:ed|s)? (?:in|from)|caused?|causes|explains?|explained|reasons?|since (?:the|it|they))\b/i;
 const CHANGE =
   /\b(?:fell|fall(?:en|s|ing)?|dropped|drops?|declin(?:ed|es?|ing)|decreas(?:ed|es?|ing)|rose|ris(?:en|es|ing)|increas(?:ed|es?|ing)|grew|grow(?:n|s|ing)?|halved|doubled|tripled|slashed|cut|cheaper|costlier|lower|higher|from .{1,40}? to)\b/i;
+const VERSION = /\b(?:version|release|v)\s*\d+(?:\.\d+)*/i;
 const PERCENT = /\d\s*(?:%|per ?cent\b)/i;
 const MONTH = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
 
@@ -57,13 +59,29 @@ function has(sentence: string, shape: AnswerShape): boolean {
       return CAUSE.test(sentence);
     case "change":
       return CHANGE.test(sentence);
+    case "version":
+      return VERSION.test(sentence);
   }
 }
 
-/** The share (0 to 1) of the shapes asked for that `sentence` has; 0 when none is asked. */
-export function shapeMatch(sentence: string, shapes: ReadonlySet<AnswerShape>): number {
+/**
+ * How much more a sentence of each shape is worth when that shape is asked for. Most shapes are
+ * common in any text (a figure, a name, "because") and lift a sentence a little; a version number
+ * is rare outside the answer to "which version" and lifts it as much as the question's words.
+ */
+const LIFT: Readonly<Record<AnswerShape, number>> = {
+  date: 0.3,
+  figure: 0.3,
+  name: 0.3,
+  cause: 0.3,
+  change: 0.3,
+  version: 1,
+};
+
+/** How much more `sentence` is worth for the shapes asked for: each shape it has lifts it by its share. */
+export function shapeLift(sentence: string, shapes: ReadonlySet<AnswerShape>): number {
   if (shapes.size === 0) return 0;
-  let found = 0;
-  for (const shape of shapes) if (has(sentence, shape)) found++;
-  return found / shapes.size;
+  let lift = 0;
+  for (const shape of shapes) if (has(sentence, shape)) lift += LIFT[shape];
+  return lift / shapes.size;
 }

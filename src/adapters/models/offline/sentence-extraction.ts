@@ -8,6 +8,7 @@
  * become gaps. Nothing is derived or recommended: an extractive engine cannot derive.
  */
 
+import { isMetadataLine, metadataMeaning } from "../../../core/doc-metadata.js";
 import { hasVerb, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
 import { isRecordLine } from "../../../core/records.js";
 import { stanceOf } from "../../../core/statements.js";
@@ -15,7 +16,7 @@ import { readerTextProblem } from "../../../core/synthesis/admission.js";
 import type { Contradiction, FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
 import { collapseWhitespace as squeezed } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
-import { answerShapes, shapeMatch } from "./answer-shape.js";
+import { answerShapes, shapeLift } from "./answer-shape.js";
 import { gapsFor, mentionsOf } from "./gaps.js";
 import { profileRequest, type RequestProfile } from "./request.js";
 import { type SentenceSpan, splitSentences } from "./sentences.js";
@@ -38,8 +39,8 @@ const RELATIVE_FLOOR = 0.2;
 const DUPLICATE_OVERLAP = 0.6;
 /** Sentences that contribute bridge names in the second pass. */
 const BRIDGE_SENTENCES = 3;
-/** How much more a sentence of the answer's shape is worth (all shapes asked for: × 1.3). */
-const SHAPE_WEIGHT = 0.3;
+/** How much of the weight of the request's terms its section's headings give a sentence. */
+const SECTION_WEIGHT = 0.3;
 
 interface Candidate {
   sourceId: string;
@@ -56,18 +57,24 @@ interface Candidate {
   lead: boolean;
   quality: number;
   titleStems: Set<string>;
+  /** Stems of the headings the passage stands under (its section), when its document has them. */
+  sectionStems: Set<string>;
   /** Stems of the title without a trailing qualifier: "Strandloper (novel)" -> strandloper. */
   subjectStems: Set<string>;
   /** Extra score of a source whose subject a best sentence of another source names (a bridge). */
   boost: number;
-  /** The share of the answer shapes the request asks for that the text has (`shapeMatch`). */
+  /** How much more the text is worth for having the answer shapes the request asks for (`shapeLift`). */
   shape: number;
   score: number;
 }
 
+/** What a metadata line ("New in version 3.5.") is worth: short and verbless, but a whole statement about its section. */
+const METADATA_QUALITY = 0.8;
+
 /** How much a sentence is worth quoting, whatever it says: 0 (never) to 1. */
 function quality(text: string, standalone: boolean, listItem: boolean, title: string): number {
   if (readerTextProblem(text) !== undefined) return 0;
+  if (isMetadataLine(text)) return METADATA_QUALITY;
   // Table rows (cells joined by " | ") are not sentences a reader can check on their own.
   if ((text.match(/ \| /g) ?? []).length >= 2) return 0;
   // A spreadsheet row with its headers ("Year: 2024; Price: 115") states its values on its own, not
@@ -130,6 +137,20 @@ function antecedent(sentences: readonly SentenceSpan[], position: number): numbe
   return undefined;
 }
 
+/** The innermost heading of a section's path ("Exceptions › json.JSONDecodeError(…)" -> "json.JSONDecodeError(…)"). */
+const innermostHeading = (section: string | undefined): string =>
+  (section?.split(" › ").at(-1) ?? "").replace(/^…$/, "").trim();
+
+/**
+ * A metadata line says what it says of its section's heading ("New in version 3.5." of
+ * "exception json.JSONDecodeError(msg, doc, pos)"): it is quoted after that heading, so the
+ * reader knows what it is about; other sentences as they stand.
+ */
+const withHeading = (text: string, section: string | undefined): string => {
+  const heading = innermostHeading(section);
+  return heading && isMetadataLine(text) ? `${heading}: ${text}` : text;
+};
+
 function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
   const candidates: Candidate[] = [];
   for (const [sourceOrder, source] of sources.entries()) {
@@ -138,6 +159,9 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
     let leadSeen = false;
     for (const chunk of source.chunks) {
       const sentences = splitSentences(chunk.text);
+      const sectionStems = stemSet(chunk.section ?? "");
+      // The headings around the innermost one, for a line quoted after that innermost heading.
+      const outerStems = stemSet(chunk.section?.split(" › ").slice(0, -1).join(" ") ?? "");
       sentences.forEach((sentence, position) => {
         const lead = !leadSeen && !sentence.standalone && sentence.text.split(" ").length >= 4;
         if (lead) leadSeen = true;
@@ -146,8 +170,10 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
         const back = pointsBack(sentence.text);
         const from = back ? antecedent(sentences, position) : position;
         const joined = from !== undefined && from < position;
-        const text = joined ? squeezed(chunk.text.slice(sentences[from]?.start, sentence.end)) : sentence.text;
-        const worth = from === undefined ? 0 : quality(text, sentence.standalone, sentence.listItem, source.title);
+        const quoted = joined ? squeezed(chunk.text.slice(sentences[from]?.start, sentence.end)) : sentence.text;
+        const worth = from === undefined ? 0 : quality(quoted, sentence.standalone, sentence.listItem, source.title);
+        // A metadata line quoted after its heading carries the heading's words itself.
+        const text = withHeading(quoted, chunk.section);
         candidates.push({
           sourceId: source.id,
           sourceOrder,
@@ -156,10 +182,12 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
           first: from ?? position,
           text,
           normalized: ` ${normalizePhrase(text)} `,
-          stems: stemSet(text),
+          // "New in version 3.5" says the thing was added then: a question asks it in those words.
+          stems: stemSet(`${text} ${metadataMeaning(quoted)}`),
           lead,
           quality: worth,
           titleStems,
+          sectionStems: text === quoted ? sectionStems : outerStems,
           subjectStems,
           boost: 0,
           shape: 0,
@@ -198,9 +226,11 @@ function scoreAll(
     for (const [phrase, bonus] of phrases) if (candidate.normalized.includes(phrase)) match += bonus;
     const related = match > 0 || candidate.lead;
     const title = overlapScore(candidate.titleStems, weights);
-    const context = related ? title * (candidate.lead ? 0.6 : 0.3) : 0;
+    // The headings a passage stands under say what each of its sentences is about.
+    const section = overlapScore(candidate.sectionStems, weights);
+    const context = related ? title * (candidate.lead ? 0.6 : 0.3) + section * SECTION_WEIGHT : 0;
     const bridge = related ? candidate.boost * (candidate.lead ? 1 : 0.5) : 0;
-    candidate.score = (match + context + bridge) * candidate.quality * (1 + SHAPE_WEIGHT * candidate.shape);
+    candidate.score = (match + context + bridge) * candidate.quality * (1 + candidate.shape);
   }
 }
 
@@ -326,7 +356,7 @@ export interface RankedSentence {
 
 function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
   const shapes = answerShapes(profile.core);
-  for (const candidate of candidates) candidate.shape = shapeMatch(candidate.text, shapes);
+  for (const candidate of candidates) candidate.shape = shapeLift(candidate.text, shapes);
   const idf = idfOf(candidates);
   const weights = requestWeights(profile, idf);
   const phrases = profile.names
