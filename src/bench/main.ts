@@ -5,7 +5,7 @@
  * scripted 60-turn run of the investigative strategy. No assertions: it prints figures.
  *
  * Environment: ASSAY_BENCH_RUNS (measured runs per figure, default 7; one warm-up run is
- * added), TMPDIR (where the temporary store and output folders go; fsync cost depends on it).
+ * added), ASSAY_BENCH_DOC_QUESTIONS (questions of the documentation check, default 20), TMPDIR (where the temporary store and output folders go; fsync cost depends on it).
  */
 import { statfsSync } from "node:fs";
 import { cpus } from "node:os";
@@ -22,6 +22,7 @@ import type { Admitted } from "../core/synthesis/admission.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
 import { concurrentRunsBench } from "./concurrent-runs-bench.js";
 import { criticalPathBench } from "./critical-path-bench.js";
+import { docCheck } from "./doc-check.js";
 import { extractionBench } from "./extraction-bench.js";
 import { type Figure, printFigures } from "./figures.js";
 import {
@@ -41,6 +42,8 @@ import { startUpBench } from "./start-up-bench.js";
 import { workerThroughputBench } from "./worker-throughput-bench.js";
 
 const RUNS = clampInt(process.env.ASSAY_BENCH_RUNS, 7, 1, 50);
+/** Questions of the documentation check (about 5 s each; `node dist/bench/doc-check.js 40` asks more). */
+const DOC_QUESTIONS = clampInt(process.env.ASSAY_BENCH_DOC_QUESTIONS, 20, 1, 400);
 const SEARCH_LATENCY_MS = 50;
 const FETCH_LATENCY_MS = 20;
 const SOURCE_COUNTS = [8, 30] as const;
@@ -529,6 +532,8 @@ async function main(): Promise<void> {
     await criticalPathBench(temp.path, Math.min(RUNS, 5));
 
     await workerThroughputBench(temp.path);
+
+    await docCheck(temp.path, DOC_QUESTIONS);
   } finally {
     await extractionPool().close();
     temp.cleanup();
