@@ -64,6 +64,10 @@ describe("the context rule", () => {
     // A pronoun in the first words, with no name before it.
     expect(pointsBack("In 1985 he built a cell.")).toBe(true);
     expect(pointsBack("In 1985 Akira Yoshino said he built a cell.")).toBe(false);
+    // A possessive whose owner the sentence names right after it points forward.
+    expect(pointsBack("In its 2020 survey, BNEF reported an average pack price of 137 US dollars.")).toBe(false);
+    expect(pointsBack("In its 2020 survey, the firm reported a fall.")).toBe(true);
+    expect(pointsBack("In his laboratory, he built a cell.")).toBe(true);
   });
 
   it("never quotes a sentence that points back alone: with the sentence before it, or not at all", () => {

@@ -103,6 +103,12 @@ const POINTS_BACK =
 const EXPLETIVE_IT =
   /^it\s+(?:is|was|has been|had been|will be|would be|seems|seemed|appears|appeared|remains|remained)\s+(?:[\p{L}-]+\s+){0,3}?(?:that|to|whether|until|when|how|why)\b/iu;
 
+/**
+ * A possessive in an opening phrase whose owner the sentence names right after it: "In its 2020
+ * survey, BNEF reported…" (the pronoun points forward, to BNEF).
+ */
+const POINTS_FORWARD = /^(?:\S+\s+){0,2}?(?:its|his|her|their)\s[^,.;:]{1,60},\s+\p{Lu}[\p{L}\p{N}-]*\s+\p{Ll}/u;
+
 /** A personal pronoun early in a sentence ("In 1985 he built…"), with what comes before it. */
 const EARLY_PRONOUN = /^((?:\S+\s+){0,5}?)(?:he|she|him|his|her|it|its|they|them|their)\b/i;
 
@@ -115,6 +121,7 @@ export function pointsBack(sentence: string): boolean {
   // "It is false that…", "It was not until…": an "it" that stands for the clause after it.
   if (EXPLETIVE_IT.test(text)) return false;
   if (POINTS_BACK.test(text)) return true;
+  if (POINTS_FORWARD.test(text)) return false;
   const early = EARLY_PRONOUN.exec(text);
   if (!early) return false;
   return !namesIn(early[1] ?? "").some((name) => !name.initial || name.text.includes(" "));
