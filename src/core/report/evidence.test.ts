@@ -107,6 +107,21 @@ describe("quoteEvidence", () => {
     ]);
   });
 
+  it("an item that quotes a line after its heading ('heading: line') is quoted at that line", () => {
+    const text = [
+      "json.dumps(obj)",
+      `Serialize obj to a JSON formatted str. ${"The arguments have the same meaning as in dump(). ".repeat(6)}`.trim(),
+      "Changed in version 3.6: All optional parameters are now keyword-only.",
+      "New in version 3.5.",
+    ].join("\n\n");
+    const chunks = passagesOf("s_001", text);
+    const item = "json.dumps(obj): Changed in version 3.6: All optional parameters are now keyword-only.";
+    const [evidence] = quoteEvidence([request([chunks[0]?.id ?? ""], [item], { hint: item })], byId(chunks), WIDE);
+    expect(evidence?.quotes.map((quote) => quote.text)).toEqual([
+      "Changed in version 3.6: All optional parameters are now keyword-only.",
+    ]);
+  });
+
   it("a contradicting passage is quoted only at the sentence named against the item, and only when the passage writes it", () => {
     const chunks = passagesOf("s_002", SONY_PASSAGE);
     const id = chunks[0]?.id ?? "";

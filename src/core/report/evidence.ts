@@ -5,6 +5,7 @@
  * limits (per source and in all, seed 004). What the limits keep out is counted, never dropped
  * silently.
  */
+import { isMetadataLine } from "../doc-metadata.js";
 import { stemSet } from "../lexicon.js";
 import { numbersIn, sentencesOf } from "../statements.js";
 import { cutAtWord, stripControl } from "../text.js";
@@ -40,6 +41,27 @@ export interface EvidenceLimits {
 export const SHORT_PASSAGE_CHARS = 320;
 /** No single quote is longer than this. */
 export const MAX_QUOTE_CHARS = 600;
+/** What follows a label in a hint ("heading: New in version 3.5.") this short is no sign the passage is quoted. */
+const MIN_QUOTED_CHARS = 12;
+
+/**
+ * Where the passage writes the named words: the whole hint, else what follows a label in it
+ * ("exception json.JSONDecodeError(…): New in version 3.5." names a line under that heading), the
+ * longest first.
+ */
+function namedAt(normalized: string, hint: string): { at: number; length: number } {
+  if (hint === "") return { at: -1, length: 0 };
+  const tails = [hint];
+  for (let at = hint.indexOf(": "); at >= 0; at = hint.indexOf(": ", at + 2)) {
+    const tail = hint.slice(at + 2);
+    if (tail.length >= MIN_QUOTED_CHARS) tails.push(tail);
+  }
+  for (const tail of tails) {
+    const at = normalized.indexOf(tail);
+    if (at >= 0) return { at, length: tail.length };
+  }
+  return { at: -1, length: 0 };
+}
 /** At most this many sentences of one passage are quoted for one citation. */
 const MAX_SENTENCES = 3;
 
@@ -70,7 +92,9 @@ function sentenceSpans(normalized: string, raw: string): { start: number; end: n
  * among others, is not one.
  */
 function isHeading(chunk: ExcerptChunk, normalized: string, span: { start: number; end: number }): boolean {
-  if (/[.!?:;…]["”’)\]]?$/u.test(normalized.slice(span.start, span.end))) return false;
+  const text = normalized.slice(span.start, span.end);
+  // A metadata line ("New in version 3.6: Flag, IntFlag") ends without a stop but says something.
+  if (/[.!?:;…]["”’)\]]?$/u.test(text) || isMetadataLine(text)) return false;
   const after = chunk.text.slice(sourceOffset(chunk.text, span.end - 1) + 1);
   return /^[ \t]*(\n[ \t]*\n|$)/.test(after);
 }
@@ -87,7 +111,8 @@ function relevance(sentence: string, wanted: ReadonlySet<string>, numbers: Reado
  * The spans a citation wants quoted, most wanted first: the best span overall, then the best of
  * each other passage, then the other supporting sentences. Per passage: for a supporting citation
  * the whole passage when it is short; else the sentences the named words stand in when the passage
- * writes them (a fact quoted from its source is quoted as it stands); else its sentences that share at
+ * writes them, or what follows a label in them (a fact quoted from its source is quoted as it
+ * stands); else its sentences that share at
  * least half as much with the item as the best one (at most three); else, when none shares a
  * word, the passage's first sentence (what it opens with, for the reader to judge).
  */
@@ -112,12 +137,12 @@ function wantedSpans(request: EvidenceRequest, chunks: ReadonlyMap<string, Excer
       const to = sentences.at(-1)?.end ?? normalized.length;
       return [{ span: span(from, to), score: relevance(normalized.slice(from, to), wanted, numbers) }];
     }
-    const named = hint === "" ? -1 : normalized.indexOf(hint);
+    const { at: named, length } = namedAt(normalized, hint);
     if (named >= 0) {
       // The whole sentences the named words stand in (a model may name a phrase).
-      const around = sentences.filter((item) => item.start < named + hint.length && item.end > named);
+      const around = sentences.filter((item) => item.start < named + length && item.end > named);
       const start = Math.min(named, ...around.map((item) => item.start));
-      const end = Math.max(named + hint.length, ...around.map((item) => item.end));
+      const end = Math.max(named + length, ...around.map((item) => item.end));
       return [{ span: span(start, end), score: Number.POSITIVE_INFINITY }];
     }
     if (request.stance === "contradicts") return [];

@@ -210,6 +210,14 @@ describe("long structured pages", () => {
     expect(output.facts[0]?.text).not.toContain("3.3");
   });
 
+  it("never quotes a metadata line that has no heading to quote it after", () => {
+    const bare = packet("s_003", "gc notes", "New in version 3.7.\n\nThe collector can be tuned at run time.");
+    const texts = extractiveSynthesis("In which version was the gc freeze added?", [bare]).facts.map(
+      (fact) => fact.text,
+    );
+    expect(texts).not.toContain("New in version 3.7.");
+  });
+
   it("on a page longer than the packet, chooses the sections whose headings match the question first", () => {
     // Passages that do not repeat their heading (a long entry's later passages, a line after a nested list).
     const passage = (seq: number, heading: string, text: string) => ({

@@ -178,9 +178,12 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
         const from = back ? antecedent(sentences, position) : position;
         const joined = from !== undefined && from < position;
         const quoted = joined ? squeezed(chunk.text.slice(sentences[from]?.start, sentence.end)) : sentence.text;
-        const worth = from === undefined ? 0 : quality(quoted, sentence.standalone, sentence.listItem, source.title);
-        // A metadata line quoted after its heading carries the heading's words itself.
+        // A metadata line quoted after its heading carries the heading's words itself; one with no
+        // heading to quote it after says nothing a reader can use ("New in version 3.4.").
         const text = withHeading(quoted, chunk.section);
+        const headless = text === quoted && isMetadataLine(quoted);
+        const worth =
+          from === undefined || headless ? 0 : quality(quoted, sentence.standalone, sentence.listItem, source.title);
         candidates.push({
           sourceId: source.id,
           sourceOrder,
