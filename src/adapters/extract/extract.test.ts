@@ -101,6 +101,38 @@ describe("extractMarkdown", () => {
   });
 });
 
+describe("extractMarkdown: sections named by their headings", () => {
+  it("starts a section at each heading, named by its path without the document's title", () => {
+    const doc = extractMarkdown(
+      "# Akira Yoshino\n\nIntro.\n\n## Switching to *carbon*\n\nPetroleum coke.\n\n### The 1985 cell\n\nA cell.\n\n## Later [work](https://x.invalid)\n\nMore.",
+      "fallback",
+    );
+    expect(doc.title).toBe("Akira Yoshino");
+    expect(doc.sections).toEqual([
+      { start: doc.text.indexOf("Switching to carbon"), location: "Switching to carbon" },
+      { start: doc.text.indexOf("The 1985 cell"), location: "Switching to carbon › The 1985 cell" },
+      { start: doc.text.indexOf("Later work"), location: "Later work" },
+    ]);
+    // The text is as before: headings as their own paragraphs, no marks left.
+    expect(paragraphs(doc.text)).toEqual([
+      "Akira Yoshino",
+      "Intro.",
+      "Switching to carbon",
+      "Petroleum coke.",
+      "The 1985 cell",
+      "A cell.",
+      "Later work",
+      "More.",
+    ]);
+  });
+
+  it("keeps the document's own private-use characters out of its sections", () => {
+    const doc = extractMarkdown("# T\n\n## A \uE0007\uE001 heading\n\nText.", "T");
+    expect(doc.text).not.toMatch(/[\uE000\uE001]/);
+    expect(doc.sections?.map((section) => section.location)).toEqual(["A 7 heading"]);
+  });
+});
+
 describe("extractPlainText", () => {
   it("takes the first line as title and tidies whitespace", () => {
     const doc = extractPlainText("\uFEFF  Glossary of terms  \r\n\r\n\r\n\r\nAh:\t a unit   of charge.  \n", "file");

@@ -9,8 +9,8 @@
 /// <reference lib="dom" />
 import { Readability } from "@mozilla/readability";
 import { EventTarget, Node as NodeFacade, parseHTML } from "linkedom";
-import type { Section } from "../../core/chunking.js";
 import { type ExtractedDocument, tidyText } from "./extracted-document.js";
+import { MARK_CHARS, marked, type OutlinedText, outlined } from "./outline.js";
 
 /**
  * linkedom's EventTarget constructor gives every node its own listener Map in a WeakMap:
@@ -209,10 +209,6 @@ const isPermalink = (element: Element): boolean =>
   (element.getAttribute("href") ?? "").startsWith("#") &&
   /^[¶§#🔗⚓]$/u.test((element.textContent ?? "").trim());
 
-/** Marks where a section starts in the text being built; stripped once the text is tidy. */
-const MARK = /\uE000(\d+)\uE001/g;
-const MARK_CHARS = /[\uE000\uE001]/g;
-
 /** A heading's text on one line, without its permalink. */
 function headingText(element: Element): string {
   const parts: string[] = [];
@@ -230,44 +226,6 @@ function headsDescription(term: Element): boolean {
   let next = term.nextElementSibling;
   while (next && next.tagName === "DT") next = next.nextElementSibling;
   return next?.tagName === "DD";
-}
-
-/** How long one heading of a location is kept, and the whole location. */
-const LOCATION_PART_CHARS = 60;
-const LOCATION_CHARS = 160;
-
-const cut = (text: string, max: number): string => {
-  if (text.length <= max) return text;
-  const space = text.lastIndexOf(" ", max - 1);
-  return `${text.slice(0, space > max / 2 ? space : max - 1)}…`;
-};
-
-/**
- * Where a section stands, as its headings name it ("Basic Usage › json.dumps(obj, *, …)"): the
- * document's own title, which every passage shares, is left out; long headings are cut, and a
- * long path keeps its innermost headings.
- */
-export function headingLocation(path: readonly string[], title: string): string {
-  const squash = (text: string): string =>
-    text
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, " ")
-      .trim();
-  const parts = (squash(path[0] ?? "") === squash(title) ? path.slice(1) : path).map((part) =>
-    cut(part, LOCATION_PART_CHARS),
-  );
-  let location = parts.join(" › ");
-  while (location.length > LOCATION_CHARS && parts.length > 1) {
-    parts.shift();
-    location = `… › ${parts.join(" › ")}`;
-  }
-  return cut(location, LOCATION_CHARS);
-}
-
-/** Text of `root` (as `blockText` gives it) with a section at each heading, named by its heading path. */
-export interface OutlinedText {
-  text: string;
-  sections: Section[];
 }
 
 /**
@@ -290,7 +248,7 @@ function outlinedText(root: Node, title?: string): OutlinedText {
   };
   const emit = (text: string): void => {
     if (pending && /\S/.test(text)) {
-      out.push(`\uE000${paths.length}\uE001`, text.replace(/^\s+/, ""));
+      out.push(marked(paths.length), text.replace(/^\s+/, ""));
       paths.push(pending);
       pending = undefined;
     } else out.push(text);
@@ -353,19 +311,7 @@ function outlinedText(root: Node, title?: string): OutlinedText {
     if (block) out.push("\n\n");
   };
   visit(root);
-  const tidy = tidyText(out.join(""));
-  const sections: Section[] = [];
-  let text = "";
-  let last = 0;
-  for (const mark of tidy.matchAll(MARK)) {
-    text += tidy.slice(last, mark.index);
-    last = mark.index + mark[0].length;
-    const location = headingLocation(paths[Number(mark[1])] ?? [], title ?? "");
-    if (sections.at(-1)?.start === text.length) sections.pop();
-    if (sections.at(-1)?.location !== location) sections.push({ start: text.length, location });
-  }
-  text += tidy.slice(last);
-  return { text, sections };
+  return outlined(tidyText(out.join("")), paths, title ?? "");
 }
 
 /** Text of `root` with block elements as paragraphs (no sections). */

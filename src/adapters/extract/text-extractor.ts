@@ -3,6 +3,7 @@
  * first heading or first short line.
  */
 import { type ExtractedDocument, tidyText } from "./extracted-document.js";
+import { MARK_CHARS, marked, outlined } from "./outline.js";
 
 function stripFrontMatter(text: string): string {
   const match = /^---\n[\s\S]*?\n---\n/.exec(text);
@@ -10,41 +11,49 @@ function stripFrontMatter(text: string): string {
 }
 
 /**
- * The text of an ATX heading line (`## Title ##` -> `\nTitle\n`), or undefined. A closing run
+ * An ATX heading line's level and text (`## Title ##` -> 2, `Title`), or undefined. A closing run
  * of `#` is dropped only after whitespace, so `# C#` keeps its `#`. Linear in the line.
  */
-function headingLine(line: string): string | undefined {
-  const match = /^\s{0,3}#{1,6}\s+(.*)$/.exec(line);
+function headingOf(line: string): { level: number; text: string } | undefined {
+  const match = /^\s{0,3}(#{1,6})\s+(.*)$/.exec(line);
   if (!match) return undefined;
-  let text = (match[1] ?? "").trimEnd();
+  let text = (match[2] ?? "").trimEnd();
   let end = text.length;
   while (end > 0 && text[end - 1] === "#") end--;
   if (end === 0 || /\s/.test(text[end - 1] ?? "")) text = text.slice(0, end).trimEnd();
-  return `\n${text}\n`;
+  return { level: (match[1] ?? "#").length, text };
 }
+
+/** Links, images, tags, emphasis and code marks of one line taken out, their text kept. */
+const inlineText = (line: string): string =>
+  line
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+    .replace(/<\/?[A-Za-z][^>]*>/g, "")
+    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, "$2")
+    .replace(/(^|[^*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?!\*)/g, "$1$2")
+    .replace(/(^|[^_\w])_(?=\S)([^_]+?)(?<=\S)_(?!\w)/g, "$1$2")
+    .replace(/`([^`]+)`/g, "$1");
 
 /**
  * Markdown to clean text: heading markers, emphasis, link and image syntax, HTML tags and
- * fences removed; headings, list items and table rows kept as their own lines.
+ * fences removed; headings, list items and table rows kept as their own lines. `onHeading`
+ * gives what to put before a heading's text (a section mark), given its level and clean text.
  */
-export function markdownToText(markdown: string): string {
+export function markdownToText(markdown: string, onHeading?: (level: number, text: string) => string): string {
   const lines = markdown.split("\n").map((line) => {
     if (/^\s*(```|~~~)/.test(line)) return "";
     // A table's delimiter row: cells of 3+ dashes or aligned with a colon (`:-`, `-:`, `:-:`).
     // Disjoint alternatives and no two adjacent `\s*`, so it stays linear on long lines.
     if (/^\s*(\|\s*)?(:-+:?|-+:|-{3,})\s*(\|\s*(:-+:?|-+:|-{3,})\s*)*(\|\s*)?$/.test(line)) return "";
     if (/^\s*([-*_]\s*){3,}$/.test(line)) return "";
-    let text = (headingLine(line) ?? line)
-      .replace(/^\s{0,3}>\s?/, "")
-      .replace(/^(\s*)[*+]\s+/, "$1- ")
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
-      .replace(/<\/?[A-Za-z][^>]*>/g, "")
-      .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, "$2")
-      .replace(/(^|[^*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?!\*)/g, "$1$2")
-      .replace(/(^|[^_\w])_(?=\S)([^_]+?)(?<=\S)_(?!\w)/g, "$1$2")
-      .replace(/`([^`]+)`/g, "$1");
+    const heading = headingOf(line);
+    if (heading) {
+      const text = inlineText(heading.text).trim();
+      return `\n${text && onHeading ? onHeading(heading.level, text) : ""}${text}\n`;
+    }
+    let text = inlineText(line.replace(/^\s{0,3}>\s?/, "").replace(/^(\s*)[*+]\s+/, "$1- "));
     if (/^\s*\|.*\|\s*$/.test(text)) {
       text = text
         .trim()
@@ -58,11 +67,26 @@ export function markdownToText(markdown: string): string {
   return lines.join("\n");
 }
 
+/** Markdown's text, title (its first `#` or `##` heading) and sections, one at each heading, named by its path of headings. */
 export function extractMarkdown(raw: string, fallbackTitle: string): ExtractedDocument {
-  const source = stripFrontMatter(raw.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n"));
+  const source = stripFrontMatter(raw.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n")).replace(MARK_CHARS, "");
   const heading = /^#{1,2}[ \t]+\S.*$/m.exec(source);
-  const title = heading ? markdownToText(heading[0]).trim() : "";
-  return { title: title || fallbackTitle, text: tidyText(markdownToText(source)), contentType: "text/markdown" };
+  const title = (heading ? markdownToText(heading[0]).trim() : "") || fallbackTitle;
+  const paths: string[][] = [];
+  const open: string[] = [];
+  const text = markdownToText(source, (level, name) => {
+    open.length = level - 1;
+    open[level - 1] = name;
+    paths.push(open.filter(Boolean));
+    return marked(paths.length - 1);
+  });
+  const outline = outlined(tidyText(text), paths, title);
+  return {
+    title,
+    text: outline.text,
+    contentType: "text/markdown",
+    ...(outline.sections.length > 0 ? { sections: outline.sections } : {}),
+  };
 }
 
 export function extractPlainText(raw: string, fallbackTitle: string): ExtractedDocument {

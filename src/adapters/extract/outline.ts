@@ -1,0 +1,74 @@
+/**
+ * Sections named by their headings, for extractors of documents with headings (HTML, Markdown):
+ * while an extractor builds its text it puts a mark where each section starts (`marked`, before
+ * the heading's first character) and keeps the section's path of headings; once the text is tidy,
+ * `outlined` takes the marks out and returns the sections at their offsets in the final text.
+ */
+import type { Section } from "../../core/chunking.js";
+
+/** Text with the sections its headings start. */
+export interface OutlinedText {
+  text: string;
+  sections: Section[];
+}
+
+/** A section mark (private-use characters, taken out of the document's own text first). */
+const MARK = /\uE000(\d+)\uE001/g;
+export const MARK_CHARS = /[\uE000\uE001]/g;
+
+/** The mark of the section whose path is `paths[index]`. */
+export const marked = (index: number): string => `\uE000${index}\uE001`;
+
+/** How long one heading of a location is kept, and the whole location. */
+const LOCATION_PART_CHARS = 60;
+const LOCATION_CHARS = 160;
+
+const cut = (text: string, max: number): string => {
+  if (text.length <= max) return text;
+  const space = text.lastIndexOf(" ", max - 1);
+  return `${text.slice(0, space > max / 2 ? space : max - 1)}…`;
+};
+
+/**
+ * Where a section stands, as its headings name it ("Basic Usage › json.dumps(obj, *, …)"): the
+ * document's own title, which every passage shares, is left out; long headings are cut, and a
+ * long path keeps its innermost headings.
+ */
+function headingLocation(path: readonly string[], title: string): string {
+  const squash = (text: string): string =>
+    text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
+  const parts = (squash(path[0] ?? "") === squash(title) ? path.slice(1) : path).map((part) =>
+    cut(part, LOCATION_PART_CHARS),
+  );
+  let location = parts.join(" › ");
+  while (location.length > LOCATION_CHARS && parts.length > 1) {
+    parts.shift();
+    location = `… › ${parts.join(" › ")}`;
+  }
+  return cut(location, LOCATION_CHARS);
+}
+
+/**
+ * `tidy` without its marks, and the sections they stood for: a section starts where its mark
+ * stood, named by its path (`paths`, by mark); of two at one offset the later one counts, a
+ * section named as the one before it continues it, and text before any named section has none.
+ */
+export function outlined(tidy: string, paths: readonly (readonly string[])[], title: string): OutlinedText {
+  const sections: Section[] = [];
+  let text = "";
+  let last = 0;
+  for (const mark of tidy.matchAll(MARK)) {
+    text += tidy.slice(last, mark.index);
+    last = mark.index + mark[0].length;
+    const location = headingLocation(paths[Number(mark[1])] ?? [], title);
+    if (sections.at(-1)?.start === text.length) sections.pop();
+    // A section without a name only ends the named one before it (the text after a list of entries).
+    if (location === "" && sections.length === 0) continue;
+    if (sections.at(-1)?.location !== location) sections.push({ start: text.length, location });
+  }
+  text += tidy.slice(last);
+  return { text, sections };
+}
