@@ -376,21 +376,21 @@ export function extractHtml(
   const article = new TextReadability(document, page, parser).parse();
   const content = article?.content as unknown as Node | null | undefined;
   const title = (article?.title?.trim() || h1 || pageTitle || fallbackTitle).replace(/\s+/g, " ");
-  let outlined = content ? outlinedText(content, title) : { text: "", sections: [] };
-  if (outlined.text.length < 200) {
+  let outline = content ? outlinedText(content, title) : { text: "", sections: [] };
+  if (outline.text.length < 200) {
     const body = parser(page).body;
     if (body) {
       for (const element of Array.from(body.querySelectorAll(NOISE))) element.remove();
       const fallback = outlinedText(body, title);
       // Readability's last-resort result keeps <nav>/<header> text, so it is often the longer
       // one; the page minus its noise holds everything else, so it wins whenever non-empty.
-      if (fallback.text.length > 0) outlined = fallback;
+      if (fallback.text.length > 0) outline = fallback;
     }
   }
   return {
     title,
-    text: outlined.text,
+    text: outline.text,
     contentType: "text/html",
-    ...(outlined.sections.length > 0 ? { sections: outlined.sections } : {}),
+    ...(outline.sections.length > 0 ? { sections: outline.sections } : {}),
   };
 }
