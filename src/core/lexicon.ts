@@ -156,6 +156,20 @@ export function quotedIn(text: string): string[] {
 }
 
 /**
+ * Dotted names of code as written ("json.dumps", "shutil.which", "os.path.join"): a name whose
+ * every part counts, stop words included ("which" in shutil.which). Abbreviations ("e.g.",
+ * "U.S.") are not: the first part has two characters or more, and one part three or more.
+ */
+export function codeNamesIn(text: string): string[] {
+  return [...text.matchAll(/(?<![\w.])[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+(?![\w])/g)]
+    .map((match) => match[0])
+    .filter((name) => {
+      const parts = name.split(".");
+      return (parts[0]?.length ?? 0) >= 2 && parts.some((part) => part.length >= 3);
+    });
+}
+
+/**
  * Runs of adjacent content words (no stopword or punctuation between them), as written:
  * "lithium cobalt oxide", "film directors". Single words are included.
  */

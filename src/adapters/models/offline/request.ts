@@ -4,7 +4,7 @@
  */
 
 import { unframed } from "../../../core/framing.js";
-import { chunksIn, namesIn, normalizePhrase, quotedIn, stem, stemSet } from "../../../core/lexicon.js";
+import { chunksIn, codeNamesIn, namesIn, normalizePhrase, quotedIn, stem, stemSet } from "../../../core/lexicon.js";
 import { numbersIn } from "../../../core/statements.js";
 import { contentWords } from "../../../core/text.js";
 
@@ -17,7 +17,7 @@ export interface RequestProfile {
   stems: string[];
   /** Stems that belong to a name, a quoted phrase or a number of the request. */
   salient: Set<string>;
-  /** Quoted phrases, then capitalised names, as written; distinct after normalisation. */
+  /** Quoted phrases, dotted names of code, then capitalised names, as written; distinct after normalisation. */
   names: string[];
   numbers: string[];
   /** Runs of adjacent content words, as written. */
@@ -35,6 +35,7 @@ export function profileRequest(request: string): RequestProfile {
   const names: string[] = [];
   const candidates = [
     ...quotedIn(question),
+    ...codeNamesIn(question),
     ...namesIn(question)
       .filter((name) => !(name.initial && OPENERS.has(name.text.toLowerCase())))
       .map((name) => name.text),

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { chunksIn, namesIn, quotedIn, stem } from "../../../core/lexicon.js";
+import { chunksIn, codeNamesIn, namesIn, quotedIn, stem } from "../../../core/lexicon.js";
 import { collapseWhitespace } from "../../../core/text.js";
 import { profileRequest } from "./request.js";
 import { splitSentences } from "./sentences.js";
@@ -63,6 +63,16 @@ describe("lexicon", () => {
     expect(names("What do E. B. White and Dan Masterson have in common?")).toEqual(["E. B. White", "Dan Masterson"]);
     expect(names("Who performed in Welcome to the Show, on SBS's channel?")).toEqual(["Welcome to the Show", "SBS"]);
     expect(names("the lab that discovered LiCoO2")).toEqual(["LiCoO2"]);
+  });
+
+  it("finds dotted names of code, whose every part counts, and not abbreviations", () => {
+    expect(codeNamesIn("In which version was shutil.which added, and os.path.join?")).toEqual([
+      "shutil.which",
+      "os.path.join",
+    ]);
+    expect(codeNamesIn("Trials in the U.S. showed e.g. 3.5 mg works; see i.e. Fig.2")).toEqual([]);
+    // The request's name, so "which" is part of a phrase the engine looks for, not a dropped stop word.
+    expect(profileRequest("In which version was shutil.which added?").names).toEqual(["shutil.which"]);
   });
 
   it("finds quoted phrases and runs of content words", () => {
