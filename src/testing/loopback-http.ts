@@ -118,3 +118,24 @@ export async function startResponder(respond: Responder): Promise<LoopbackRespon
 export function startLoopback(replies: ScriptedReply[]): Promise<Loopback> {
   return startResponder(() => replies.shift() ?? { status: 418, body: { error: { message: "unexpected request" } } });
 }
+
+/** One result of a SearXNG JSON reply, as an instance lists it. */
+export interface SearxngResult {
+  url: string;
+  title: string;
+  content: string;
+  score: number;
+  /** The engine that found it ("duckduckgo"; a loopback web's own name). */
+  engine: string;
+}
+
+/** A SearXNG `/search?format=json` reply with `results`, in the shape real instances send. */
+export const searxngReply = (query: string, results: readonly SearxngResult[]) => ({
+  query,
+  results: results.map((result) => ({ ...result, engines: [result.engine], category: "general" })),
+  answers: [],
+  corrections: [],
+  infoboxes: [],
+  suggestions: [],
+  unresponsive_engines: [],
+});

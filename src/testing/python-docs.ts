@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { parseHTML } from "linkedom";
 import type { ReportDocument } from "../core/report/report-document.js";
+import { searxngReply } from "./loopback-http.js";
 
 /** Where Debian installs python3.X-doc's HTML, newest first. */
 export const INSTALLED_PYTHON_DOCS = ["3.13", "3.12", "3.11"].map((version) => `/usr/share/doc/python${version}/html`);
@@ -160,23 +161,18 @@ export async function startDocWeb(root: string, pages: readonly string[]): Promi
       const hits = search(url.searchParams.get("q") ?? "", 10);
       response.setHeader("content-type", "application/json");
       response.end(
-        JSON.stringify({
-          query: url.searchParams.get("q"),
-          results: hits.map((page, index) => ({
-            url: `${origin}/${page.path}`,
-            title: page.title,
-            content: page.text.slice(0, 240),
-            engine: "loopback",
-            engines: ["loopback"],
-            score: 10 - index,
-            category: "general",
-          })),
-          answers: [],
-          corrections: [],
-          infoboxes: [],
-          suggestions: [],
-          unresponsive_engines: [],
-        }),
+        JSON.stringify(
+          searxngReply(
+            url.searchParams.get("q") ?? "",
+            hits.map((page, index) => ({
+              url: `${origin}/${page.path}`,
+              title: page.title,
+              content: page.text.slice(0, 240),
+              engine: "loopback",
+              score: 10 - index,
+            })),
+          ),
+        ),
       );
       return;
     }

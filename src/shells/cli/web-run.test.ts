@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { searxngReply } from "../../testing/loopback-http.js";
 import { publishedReport } from "../../testing/read-report.js";
 import { tempDir } from "../../testing/temp-dir.js";
 
@@ -56,9 +57,7 @@ async function loopbackWeb(): Promise<string> {
         title: item.title,
         content: item.body.slice(0, 80),
         engine: "loopback",
-        engines: ["loopback"],
         score: 3 - index,
-        category: "general",
       }));
       // The tracking-laden twin of the first page: one source, merged provenance.
       results.push({
@@ -67,17 +66,7 @@ async function loopbackWeb(): Promise<string> {
         score: 0.5,
       });
       response.setHeader("content-type", "application/json");
-      response.end(
-        JSON.stringify({
-          query: url.searchParams.get("q"),
-          results,
-          answers: [],
-          corrections: [],
-          infoboxes: [],
-          suggestions: [],
-          unresponsive_engines: [],
-        }),
-      );
+      response.end(JSON.stringify(searxngReply(url.searchParams.get("q") ?? "", results)));
       return;
     }
     if (url.pathname === "/openalex/works") {

@@ -4,29 +4,24 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ExternalServiceError, UserError } from "../../../core/errors.js";
+import { searxngReply } from "../../../testing/loopback-http.js";
 import { type ContractResult, loopbackServers, runSearchContract } from "../search-contract.js";
 import { createSearxngSearch } from "./searxng-search.js";
 
 const fixture = (): unknown =>
   JSON.parse(readFileSync(new URL("./__fixtures__/searxng-search.json", import.meta.url), "utf8"));
 
-const reply = (results: readonly ContractResult[]) => ({
-  query: "q",
-  results: results.map((result, index) => ({
-    url: result.url,
-    title: result.title,
-    content: result.snippet,
-    engine: "duckduckgo",
-    engines: ["duckduckgo"],
-    score: 1 / (index + 1),
-    category: "general",
-  })),
-  answers: [],
-  corrections: [],
-  infoboxes: [],
-  suggestions: [],
-  unresponsive_engines: [],
-});
+const reply = (results: readonly ContractResult[]) =>
+  searxngReply(
+    "q",
+    results.map((result, index) => ({
+      url: result.url,
+      title: result.title,
+      content: result.snippet,
+      engine: "duckduckgo",
+      score: 1 / (index + 1),
+    })),
+  );
 
 runSearchContract("searxng", {
   create: ({ baseUrl, apiKey }) => createSearxngSearch({ baseUrl, apiKey, retryBaseDelayMs: 5 }),
