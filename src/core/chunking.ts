@@ -20,6 +20,9 @@ export interface Chunk {
  * text) to the next section's start. Structured documents (slides, sheets, notebook cells,
  * chapters) give them; a passage never spans two.
  */
+/** Joins the headings of a section's location, outermost first ("Exceptions › json.JSONDecodeError"). */
+export const HEADING_SEPARATOR = " › ";
+
 export interface Section {
   start: number;
   location: string;

@@ -4,7 +4,7 @@
  * the heading's first character) and keeps the section's path of headings; once the text is tidy,
  * `outlined` takes the marks out and returns the sections at their offsets in the final text.
  */
-import type { Section } from "../../core/chunking.js";
+import { HEADING_SEPARATOR, type Section } from "../../core/chunking.js";
 
 /** Text with the sections its headings start. */
 export interface OutlinedText {
@@ -43,10 +43,10 @@ function headingLocation(path: readonly string[], title: string): string {
   const parts = (squash(path[0] ?? "") === squash(title) ? path.slice(1) : path).map((part) =>
     cut(part, LOCATION_PART_CHARS),
   );
-  let location = parts.join(" › ");
+  let location = parts.join(HEADING_SEPARATOR);
   while (location.length > LOCATION_CHARS && parts.length > 1) {
     parts.shift();
-    location = `… › ${parts.join(" › ")}`;
+    location = `…${HEADING_SEPARATOR}${parts.join(HEADING_SEPARATOR)}`;
   }
   return cut(location, LOCATION_CHARS);
 }

@@ -8,6 +8,7 @@
  * become gaps. Nothing is derived or recommended: an extractive engine cannot derive.
  */
 
+import { HEADING_SEPARATOR } from "../../../core/chunking.js";
 import { isMetadataLine, metadataMeaning } from "../../../core/doc-metadata.js";
 import { hasVerb, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
 import { isRecordLine } from "../../../core/records.js";
@@ -146,7 +147,7 @@ function antecedent(sentences: readonly SentenceSpan[], position: number): numbe
 
 /** The innermost heading of a section's path ("Exceptions › json.JSONDecodeError(…)" -> "json.JSONDecodeError(…)"). */
 const innermostHeading = (section: string | undefined): string =>
-  (section?.split(" › ").at(-1) ?? "").replace(/^…$/, "").trim();
+  (section?.split(HEADING_SEPARATOR).at(-1) ?? "").replace(/^…$/, "").trim();
 
 /**
  * A metadata line says what it says of its section's heading ("New in version 3.5." of
@@ -168,7 +169,7 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
       const sentences = splitSentences(chunk.text);
       const sectionStems = stemSet(chunk.section ?? "");
       // The headings around the innermost one, for a line quoted after that innermost heading.
-      const outerStems = stemSet(chunk.section?.split(" › ").slice(0, -1).join(" ") ?? "");
+      const outerStems = stemSet(chunk.section?.split(HEADING_SEPARATOR).slice(0, -1).join(" ") ?? "");
       sentences.forEach((sentence, position) => {
         const lead = !leadSeen && !sentence.standalone && sentence.text.split(" ").length >= 4;
         if (lead) leadSeen = true;
