@@ -210,6 +210,23 @@ describe("long structured pages", () => {
     expect(output.facts[0]?.text).not.toContain("3.3");
   });
 
+  it("never quotes another entry's metadata line, about nothing the question asks", () => {
+    const other = {
+      ...referencePage("s_004", [
+        {
+          heading: "pickle.dump(obj, file)",
+          body: "Write the pickled representation of the object to the open file object.\n\nChanged in version 3.8: The buffer_callback argument was added.",
+        },
+      ]),
+      title: "pickle — Python object serialization",
+    };
+    const texts = extractiveSynthesis("In which version was gc.freeze added?", [page, other]).facts.map(
+      (fact) => fact.text,
+    );
+    expect(texts[0]).toBe("gc.freeze(): New in version 3.7.");
+    expect(texts.some((text) => text.includes("buffer_callback"))).toBe(false);
+  });
+
   it("never quotes a metadata line that has no heading to quote it after", () => {
     const bare = packet("s_003", "gc notes", "New in version 3.7.\n\nThe collector can be tuned at run time.");
     const texts = extractiveSynthesis("In which version was the gc freeze added?", [bare]).facts.map(

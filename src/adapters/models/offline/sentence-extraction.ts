@@ -60,6 +60,8 @@ interface Candidate {
   titleStems: Set<string>;
   /** Stems of the headings the passage stands under (its section), when its document has them. */
   sectionStems: Set<string>;
+  /** For a metadata line quoted after its heading: the stems of that heading and of what the line names after its colon. */
+  about?: Set<string>;
   /** Stems of the title without a trailing qualifier: "Strandloper (novel)" -> strandloper. */
   subjectStems: Set<string>;
   /** Extra score of a source whose subject a best sentence of another source names (a bridge). */
@@ -199,6 +201,9 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
           quality: worth,
           titleStems,
           sectionStems: text === quoted ? sectionStems : outerStems,
+          ...(text === quoted
+            ? {}
+            : { about: stemSet(`${innermostHeading(chunk.section)} ${quoted.slice(quoted.indexOf(":") + 1)}`) }),
           subjectStems,
           boost: 0,
           shape: 0,
@@ -228,11 +233,17 @@ const overlapScore = (stems: ReadonlySet<string>, weights: Weights): number => {
 
 function scoreAll(
   candidates: Candidate[],
+  subject: ReadonlySet<string>,
   weightsOf: (sourceId: string) => Weights,
   phrases: readonly [string, number][],
 ): void {
   for (const candidate of candidates) {
     const weights = weightsOf(candidate.sourceId);
+    // A metadata line is about its heading (and what it names): about nothing the request asks, it answers nothing.
+    if (candidate.about && ![...subject].some((term) => candidate.about?.has(term))) {
+      candidate.score = 0;
+      continue;
+    }
     let match = overlapScore(candidate.stems, weights);
     for (const [phrase, bonus] of phrases) if (candidate.normalized.includes(phrase)) match += bonus;
     const related = match > 0 || candidate.lead;
@@ -370,13 +381,15 @@ function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
   for (const candidate of candidates) candidate.shape = shapeLift(candidate.text, shapes);
   const idf = idfOf(candidates);
   const weights = requestWeights(profile, idf);
+  // What the request asks about: its names, numbers and code names, else all its terms.
+  const subject = profile.salient.size > 0 ? profile.salient : new Set(profile.stems);
   const phrases = profile.names
     .map((name): [string, number] => {
       const terms = [...stemSet(name)];
       return [` ${normalizePhrase(name)} `, 0.5 * terms.reduce((sum, term) => sum + idf(term), 0)];
     })
     .filter(([phrase]) => phrase.trim().includes(" "));
-  scoreAll(candidates, () => weights, phrases);
+  scoreAll(candidates, subject, () => weights, phrases);
   const firstPass = [...candidates].sort(byScore).filter((candidate) => candidate.score > 0);
   const best = firstPass.slice(0, BRIDGE_SENTENCES);
   markBridges(candidates, best, new Set(profile.stems), idf);
@@ -391,7 +404,7 @@ function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
     }
     return own;
   };
-  scoreAll(candidates, weightsOf, phrases);
+  scoreAll(candidates, subject, weightsOf, phrases);
   return candidates.filter((candidate) => candidate.score > 0).sort(byScore);
 }
 
