@@ -336,6 +336,14 @@ describe("extractHtml: sections named by their headings", () => {
     for (const section of doc.sections ?? []) expect(doc.text[section.start]).toMatch(/\S/);
   });
 
+  it("keeps the lines of a <pre> block (code, a transcript), one paragraph", () => {
+    const page = `<html><head><title>T</title></head><body><article><p>${"Encoding basic Python object hierarchies is shown below in an interactive session. ".repeat(3)}</p>
+<pre>&gt;&gt;&gt; import json
+&gt;&gt;&gt; json.dumps([1,   2])
+'[1, 2]'</pre><p>After the example.</p></article></body></html>`;
+    expect(paragraphs(extractHtml(page, "T").text)).toContain(">>> import json\n>>> json.dumps([1, 2])\n'[1, 2]'");
+  });
+
   it("cuts a long heading and a long path, keeping the innermost headings", () => {
     const long = `f(${Array.from({ length: 20 }, (_, index) => `argument${index}=None`).join(", ")})`;
     const page = `<html><head><title>T</title></head><body><article><h2>${"Part ".repeat(20)}</h2><h3>${"Chapter ".repeat(20)}</h3>

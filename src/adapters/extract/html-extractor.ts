@@ -230,7 +230,7 @@ function headsDescription(term: Element): boolean {
 
 /**
  * Text of `root` with block elements as paragraphs; a table row is a paragraph of its cells
- * separated by " | " (cells holding paragraphs stay on their row). With `title`, each heading
+ * separated by " | " (cells holding paragraphs stay on their row); a <pre> keeps its lines. With `title`, each heading
  * (h1–h6) and each definition term heading a description (an API entry of a reference page)
  * starts a section named by its path of headings; the text after a description list goes back to
  * the section around it. A section starts at its heading's first character.
@@ -243,6 +243,8 @@ function outlinedText(root: Node, title?: string): OutlinedText {
   /** How many definitions enclose each description list being walked. */
   const lists: number[] = [];
   let pending: string[] | undefined;
+  /** Inside a <pre>, its line breaks are the text's (code, a transcript). */
+  let preformatted = 0;
   const open = (): void => {
     if (title !== undefined) pending = [...headings.filter(Boolean), ...definitions];
   };
@@ -255,7 +257,8 @@ function outlinedText(root: Node, title?: string): OutlinedText {
   };
   const visit = (node: Node): void => {
     if (node.nodeType === 3) {
-      emit((node.nodeValue ?? "").replace(MARK_CHARS, "").replace(/\s+/g, " "));
+      const value = (node.nodeValue ?? "").replace(MARK_CHARS, "");
+      emit(preformatted > 0 ? value.replace(/\r\n?/g, "\n").replace(/[^\S\n]+/g, " ") : value.replace(/\s+/g, " "));
       return;
     }
     if (node.nodeType !== 1) return;
@@ -307,7 +310,11 @@ function outlinedText(root: Node, title?: string): OutlinedText {
         definitions.length = depth;
         open();
       }
-    } else for (const child of Array.from(element.childNodes)) visit(child);
+    } else {
+      if (tag === "PRE") preformatted++;
+      for (const child of Array.from(element.childNodes)) visit(child);
+      if (tag === "PRE") preformatted--;
+    }
     if (block) out.push("\n\n");
   };
   visit(root);
