@@ -72,7 +72,7 @@ function candidates(workDir: string, packages: readonly string[]): { known: Map<
   return { known };
 }
 
-export function htmlFiles(root: string): string[] {
+function htmlFiles(root: string): string[] {
   const found: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -26,7 +26,7 @@ import {
 } from "../testing/python-docs.js";
 import { tempDir } from "../testing/temp-dir.js";
 import { acquireDebianDocs } from "./debian-docs.js";
-import { fixed } from "./figures.js";
+import { fixed, spread } from "./figures.js";
 
 const PACKAGES = ["python3.11-doc", "python3.12-doc", "python3.13-doc"] as const;
 const DEFAULT_QUESTIONS = 40;
@@ -59,7 +59,8 @@ export async function docCheck(tempRoot: string, count: number, verbose = false)
     return;
   }
   const pages = libraryPages(docs.root);
-  const questions = docQuestions(docs.root, pages, count);
+  // `count` of them, spread evenly over every page's (deterministic).
+  const questions = spread(docQuestions(docs.root, pages), count);
   const web = await startDocWeb(docs.root, pages);
   const home = join(workDir, "home");
   mkdirSync(home, { recursive: true });

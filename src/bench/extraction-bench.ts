@@ -22,7 +22,7 @@ import type { ExtractedDocument } from "../adapters/extract/extracted-document.j
 import { ExtractionPool } from "../adapters/extract/extraction-pool.js";
 import { extractHtml, type HtmlParser } from "../adapters/extract/html-extractor.js";
 import { type Acquired, acquireDebianDocs } from "./debian-docs.js";
-import { fixed, median, printFigures, quantile } from "./figures.js";
+import { fixed, median, printFigures, quantile, spread } from "./figures.js";
 
 /** Packages tried in this order; the first one apt knows is used. All ship a large HTML manual. */
 const PACKAGES = [
@@ -51,14 +51,6 @@ interface Page {
   name: string;
   html: string;
   bytes: number;
-}
-
-/** `count` files spread evenly over the sorted list (deterministic; not just the first letters of the alphabet). */
-function pick<T>(items: readonly T[], count: number): T[] {
-  if (count >= items.length) return [...items];
-  return Array.from({ length: count }, (_, index) => items[Math.floor((index * items.length) / count)]).filter(
-    (item): item is T => item !== undefined,
-  );
 }
 
 interface Pass {
@@ -218,7 +210,7 @@ export async function extractionBench(tempRoot: string): Promise<void> {
     }
     const requested = Number.parseInt(process.env.ASSAY_BENCH_EXTRACT_PAGES ?? "", 10);
     const wanted = Number.isFinite(requested) && requested > 0 ? requested : DEFAULT_PAGES;
-    const chosen = pick(acquired.files, wanted);
+    const chosen = spread(acquired.files, wanted);
     const decoder = new TextDecoder("utf-8");
     const pages: Page[] = chosen.map((path) => {
       const buffer = readFileSync(path);
@@ -234,7 +226,7 @@ export async function extractionBench(tempRoot: string): Promise<void> {
     let measured = pages;
     if (warmup.totalMs > WARMUP_BUDGET_MS) {
       const keep = Math.max(20, Math.floor((pages.length * WARMUP_BUDGET_MS) / warmup.totalMs));
-      if (keep < pages.length) measured = pick(pages, keep);
+      if (keep < pages.length) measured = spread(pages, keep);
     }
     const htmlBytes = measured.reduce((total, page) => total + page.bytes, 0);
     const passes: Awaited<ReturnType<typeof extractAll>>[] = [];

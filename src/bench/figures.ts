@@ -48,3 +48,9 @@ export function printFigures(n: string, figures: readonly Figure[], nHeading = "
   console.log(widths.map((width) => "-".repeat(width)).join("  "));
   for (const cell of rows) console.log(line(cell));
 }
+
+/** `count` of `items` spread evenly over them, in their order (deterministic; not just the first ones). */
+export function spread<T>(items: readonly T[], count: number): T[] {
+  if (count >= items.length) return [...items];
+  return Array.from({ length: count }, (_, index) => items[Math.floor((index * items.length) / count)] as T);
+}

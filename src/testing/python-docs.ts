@@ -17,7 +17,7 @@ import type { ReportDocument } from "../core/report/report-document.js";
 import { searxngReply } from "./loopback-http.js";
 
 /** Where Debian installs python3.X-doc's HTML, newest first. */
-export const INSTALLED_PYTHON_DOCS = ["3.13", "3.12", "3.11"].map((version) => `/usr/share/doc/python${version}/html`);
+const INSTALLED_PYTHON_DOCS = ["3.13", "3.12", "3.11"].map((version) => `/usr/share/doc/python${version}/html`);
 
 /** The installed Python reference's root, when a python3.X-doc package is installed. */
 export function installedPythonDocs(): string | undefined {
@@ -73,16 +73,9 @@ export function libraryPages(root: string): string[] {
     .map((name) => `library/${name}`);
 }
 
-/** `count` of `items` spread evenly over them (deterministic). */
-export function spread<T>(items: readonly T[], count: number): T[] {
-  if (count >= items.length) return [...items];
-  return Array.from({ length: count }, (_, index) => items[Math.floor((index * items.length) / count)] as T);
-}
-
-/** The questions of `pages`, `count` of them spread evenly over all (deterministic). */
-export function docQuestions(root: string, pages: readonly string[], count: number): DocQuestion[] {
-  const all = pages.flatMap((page) => pageQuestions(readFileSync(join(root, page), "utf8"), page));
-  return spread(all, count);
+/** The questions of `pages`, in page order. */
+export function docQuestions(root: string, pages: readonly string[]): DocQuestion[] {
+  return pages.flatMap((page) => pageQuestions(readFileSync(join(root, page), "utf8"), page));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -54,10 +54,14 @@ export function storedSpan(chunk: ExcerptChunk, start: number, end: number): { s
   };
 }
 
-/** Relevance of a passage to the question's terms: distinct terms matched, then frequency. */
-export function passageScore(terms: readonly string[], text: string): number {
+/**
+ * Relevance of a passage to the question's terms: distinct terms matched, then frequency. The
+ * headings it stands under (its location) count with its text: on a long page the sections whose
+ * headings match the question come first.
+ */
+export function passageScore(terms: readonly string[], passage: { text: string; location?: string }): number {
   if (terms.length === 0) return 0;
-  const words = contentWords(text);
+  const words = contentWords(passage.location ? `${passage.location}\n${passage.text}` : passage.text);
   const wanted = new Set(terms);
   const seen = new Set<string>();
   let hits = 0;
@@ -90,7 +94,7 @@ export function selectExcerpts(question: string, chunks: readonly ExcerptChunk[]
   const terms = keyTerms(question);
   const wanted = new Set(terms);
   const ranked = chunks
-    .map((chunk) => ({ chunk, score: passageScore(terms, chunk.text) }))
+    .map((chunk) => ({ chunk, score: passageScore(terms, chunk) }))
     .sort((a, b) => b.score - a.score || a.chunk.seq - b.chunk.seq);
   const excerpts: Excerpt[] = [];
   let room = maxChars;

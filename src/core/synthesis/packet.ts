@@ -33,10 +33,7 @@ export function buildPacket(question: string, candidates: readonly PacketCandida
   const terms = keyTerms(question);
   const queues = candidates.map((source) =>
     [...source.chunks]
-      .map((chunk) => ({
-        chunk,
-        score: passageScore(terms, chunk.location ? `${chunk.location}\n${chunk.text}` : chunk.text),
-      }))
+      .map((chunk) => ({ chunk, score: passageScore(terms, chunk) }))
       .sort((a, b) => b.score - a.score || a.chunk.seq - b.chunk.seq)
       .map((entry) => entry.chunk),
   );
