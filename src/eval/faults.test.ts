@@ -212,9 +212,9 @@ describe("planner-failure", () => {
     expect(preliminary.map((event) => [event.data.status, event.data.sources])).toEqual([
       ["source-backed", budgets.bootstrapSources],
     ]);
-    const persistedFirst = ofType(pipeline, "source-persisted").filter(
-      (event) => event.seq < (preliminary[0]?.seq ?? 0),
-    );
+    // It is the bootstrap's report: built before planning starts (and written while the planned searches run).
+    const planning = ofType(pipeline, "stage-changed").find((event) => event.data.stage === "planning");
+    const persistedFirst = ofType(pipeline, "source-persisted").filter((event) => event.seq < (planning?.seq ?? 0));
     expect(persistedFirst).toHaveLength(budgets.bootstrapSources);
     const synthesis = ofType(pipeline, "stage-changed").find((event) => event.data.stage === "synthesis");
     expect(preliminary[0]?.seq).toBeLessThan(synthesis?.seq ?? -1);

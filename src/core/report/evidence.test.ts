@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { chunkContent } from "../chunking.js";
 import { chunkId } from "../ids.js";
 import { type EvidenceLimits, type EvidenceRequest, MAX_QUOTE_CHARS, quoteEvidence } from "./evidence.js";
-import { type ExcerptChunk, normalizeExcerptText, sourceOffset } from "./excerpts.js";
+import { type ExcerptChunk, normalizeExcerptText, sourceOffset, storedSpan } from "./excerpts.js";
 
 const WIDE: EvidenceLimits = { perSource: 20_000, total: 200_000 };
 
@@ -287,7 +287,11 @@ describe("quoteEvidence", () => {
 
 describe("sourceOffset", () => {
   it("property: maps each character of the normalized text back to the same character of the text", () => {
-    const piece = fc.constantFrom("a", "B", "7", " ", "  ", "\n", "\n\n", "\t", "\u200b", "\u0007", "é", "—");
+    const piece = fc.constantFrom(
+      ..."a B 7 é — 𝒜".split(" "),
+      ...[" ", "  ", "\n", "\n\n", "\t", "\u000b", "\u000c", "\u00a0", "\u2028", "\ufeff", "\u3000"],
+      ...["\u200b", "\u0007", "\u0085", "\u202a", "\u2066"],
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
         const text = pieces.join("");
@@ -297,6 +301,15 @@ describe("sourceOffset", () => {
           expect(/\s/.test(char) ? " " : char).toBe(normalized[index]);
         }
         expect(sourceOffset(text, normalized.length)).toBe(text.length);
+        if (normalized.length > 0) {
+          // storedSpan reads both ends in one pass: the same offsets.
+          const chunk = { id: "c", seq: 1, start: 100, text };
+          const end = normalized.length;
+          expect(storedSpan(chunk, 0, end)).toEqual({
+            start: 100 + sourceOffset(text, 0),
+            end: 100 + sourceOffset(text, end - 1) + 1,
+          });
+        }
       }),
     );
   });

@@ -1,7 +1,7 @@
 /**
  * Chooses bounded verbatim excerpts for source cards (pure, deterministic).
  */
-import { CONTROL_CHAR, contentWords, cutAtWord, keyTerms, stripControl } from "../text.js";
+import { contentWords, cutAtWord, isControlCode, isSpaceCode, keyTerms, stripControl } from "../text.js";
 import type { Excerpt } from "./report-document.js";
 
 export interface ExcerptChunk {
@@ -17,41 +17,59 @@ export interface ExcerptChunk {
 /** Collapses whitespace: the excerpt keeps the source's words and order exactly. */
 export const normalizeExcerptText = (text: string): string => stripControl(text).replace(/\s+/g, " ").trim();
 
-const SPACE = /\s/;
+/**
+ * Where the characters at `indexes` (ascending) of `normalizeExcerptText(text)` stand in `text`
+ * (a collapsed run of whitespace stands where the run begins); `text.length` past the end. One
+ * pass over `text`.
+ */
+function sourceOffsets(text: string, indexes: readonly number[]): number[] {
+  const offsets: number[] = [];
+  let wanted = 0;
+  let emitted = 0;
+  let space = -1;
+  let started = false;
+  const found = (at: number): boolean => {
+    while (wanted < indexes.length && indexes[wanted] === emitted) {
+      offsets.push(at);
+      wanted++;
+    }
+    return wanted === indexes.length;
+  };
+  for (let at = 0; at < text.length && wanted < indexes.length; at++) {
+    const code = text.charCodeAt(at);
+    if (isControlCode(code)) continue;
+    if (isSpaceCode(code)) {
+      if (started && space < 0) space = at;
+      continue;
+    }
+    if (space >= 0) {
+      if (found(space)) break;
+      emitted++;
+      space = -1;
+    }
+    if (found(at)) break;
+    emitted++;
+    started = true;
+  }
+  while (offsets.length < indexes.length) offsets.push(text.length);
+  return offsets;
+}
 
 /**
  * Where the character at `index` of `normalizeExcerptText(text)` stands in `text` (a collapsed
  * run of whitespace stands where the run begins); `text.length` past the end. Linear in `text`.
  */
 export function sourceOffset(text: string, index: number): number {
-  let emitted = 0;
-  let space = -1;
-  let started = false;
-  for (let at = 0; at < text.length; at++) {
-    const char = text[at] ?? "";
-    if (CONTROL_CHAR.test(char)) continue;
-    if (SPACE.test(char)) {
-      if (started && space < 0) space = at;
-      continue;
-    }
-    if (space >= 0) {
-      if (emitted === index) return space;
-      emitted++;
-      space = -1;
-    }
-    if (emitted === index) return at;
-    emitted++;
-    started = true;
-  }
-  return text.length;
+  return sourceOffsets(text, [index])[0] ?? text.length;
 }
 
 /** The offsets in its source's stored text of `[start, end)` of a passage's normalized text. */
 export function storedSpan(chunk: ExcerptChunk, start: number, end: number): { start: number; end: number } {
-  return {
-    start: chunk.start + sourceOffset(chunk.text, start),
-    end: chunk.start + sourceOffset(chunk.text, end - 1) + 1,
-  };
+  const [from = chunk.text.length, last = chunk.text.length] =
+    end - 1 >= start
+      ? sourceOffsets(chunk.text, [start, end - 1])
+      : [sourceOffset(chunk.text, start), sourceOffset(chunk.text, end - 1)];
+  return { start: chunk.start + from, end: chunk.start + last + 1 };
 }
 
 /**

@@ -252,6 +252,8 @@ export const pipelineStrategy: Strategy = {
     const resumedPlanner = plan !== undefined || host.searchCalls().some((call) => call.origin === "planner");
     const planner = resumedPlanner ? Promise.resolve(undefined) : startPlanner(host, bootstrapSources);
 
+    // The preliminary report is written while the planned searches run, and is out before synthesis.
+    let preliminary: Promise<unknown> = Promise.resolve();
     try {
       const previous = host.searchCalls().find((call) => call.origin === "bootstrap" && call.status === "ok");
       const bootstrap = previous ?? (await search(host, { kind: "text", text: host.searchText }, "bootstrap"));
@@ -262,7 +264,12 @@ export const pipelineStrategy: Strategy = {
         await acquireAll(host, interleave(bootstrapCalls), { wantSources: reserve });
       resolveBootstrap();
       if (host.sources().length > 0 && !host.signal.aborted) {
-        await publish(host, await buildFromPersisted(host, "preliminary"), "preliminary");
+        // Built now, from the bootstrap's sources alone; rendered and written alongside the
+        // planned searches, which wait on the network: many runs in one process no longer
+        // queue their searches behind each other's preliminary files.
+        const document = await buildFromPersisted(host, "preliminary");
+        preliminary = publish(host, document, "preliminary");
+        preliminary.catch(() => {}); // handled where it is awaited, below
       }
 
       await host.stage("planning");
@@ -272,6 +279,7 @@ export const pipelineStrategy: Strategy = {
       await searchAndRead(host, queries, bootstrapCalls);
     } finally {
       resolveBootstrap();
+      await preliminary;
     }
     return synthesize(host);
   },
