@@ -215,6 +215,16 @@ describe("extractHtml", () => {
     });
   });
 
+  it("takes the main heading where it begins with the page's title and goes on (a headline's short form)", () => {
+    const page = (head: string, h1: string) =>
+      `<html><head>${head}</head><body><article><h1>${h1}</h1>${"<p>Prices fell by 97 percent over three decades of production.</p>".repeat(4)}</article></body></html>`;
+    const headline = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"The Great Price Collapse"}</script>`;
+    const full = "The Great Price Collapse: Three Decades of Falling Battery Costs";
+    expect(extractHtml(page(`<title>${full} | Site</title>${headline}`, full), "fb").title).toBe(full);
+    // A heading that says something else leaves the title as it is.
+    expect(extractHtml(page("<title>Battery costs</title>", "Contents"), "fb").title).toBe("Battery costs");
+  });
+
   it("keeps table cells apart and rows as paragraphs", () => {
     const raw = "<table><tr><th>Property</th><th>Value</th></tr><tr><td>Voltage</td><td>3.4 V</td></tr></table>";
     expect(paragraphs(extractHtml(raw, "fb").text)).toEqual(["Property | Value", "Voltage | 3.4 V"]);

@@ -365,6 +365,18 @@ export function htmlFragment(html: string): { text: string; heading: string } {
 }
 
 /**
+ * The page's title, or its main heading where that heading begins with the title and goes on
+ * ("The Great Price Collapse" and the heading "The Great Price Collapse: Three Decades of
+ * Falling Lithium-Ion Battery Costs"): a headline in the page's metadata or a site's title is
+ * often the short form of what the page says it is about.
+ */
+function fullerTitle(title: string, heading: string): string {
+  const short = title.replace(/\s+/g, " ");
+  const long = heading.replace(/\s+/g, " ");
+  return long.length > short.length && long.toLowerCase().startsWith(short.toLowerCase()) ? long : short;
+}
+
+/**
  * `_url` is kept for the callers' sake: links are not part of the text, so nothing is
  * resolved against it. `parser` is linkedom's but for the benchmark, which compares DOMs.
  */
@@ -382,7 +394,7 @@ export function extractHtml(
   // document it reads, so the fallback below reads a fresh one.
   const article = new TextReadability(document, page, parser).parse();
   const content = article?.content as unknown as Node | null | undefined;
-  const title = (article?.title?.trim() || h1 || pageTitle || fallbackTitle).replace(/\s+/g, " ");
+  const title = fullerTitle(article?.title?.trim() || h1 || pageTitle || fallbackTitle, h1);
   let outline = content ? outlinedText(content, title) : { text: "", sections: [] };
   if (outline.text.length < 200) {
     const body = parser(page).body;

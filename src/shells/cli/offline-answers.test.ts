@@ -1,7 +1,8 @@
 /**
  * The offline engine on a broad question of the example corpus, in both strategies that use it
- * for findings (issue 20, in part): the report quotes the figure of the change it asks about,
- * with the sentence that figure's "It" refers to, and never a sentence that points back alone.
+ * for findings (issue 20): the report quotes the figure of the change it asks about (with the
+ * sentence that figure's "It" refers to), the figures at the question's end year, and a reason
+ * for the change from the section that gives the reasons, and never a sentence that points back alone.
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,7 +22,7 @@ describe("the offline engine on a broad question", () => {
   it.each([
     "pipeline",
     "investigative",
-  ])("%s: quotes the fall with what it refers to, and no pronoun alone", async (strategy) => {
+  ])("%s: quotes the fall, the 2020 pack price and a reason for the decline, and no pronoun alone", async (strategy) => {
     const dir = tempDir("assay-offline-answers-");
     cleanups.push(dir.cleanup);
     const out = join(dir.path, "report");
@@ -34,6 +35,19 @@ describe("the offline engine on a broad question", () => {
     const fall = findings.find((text) => text.includes("fallen by about 97 percent"));
     // "It found that … 97 percent" is quoted with the sentence that says what "it" is.
     expect(fall, findings.join("\n")).toMatch(/^A study by Micah Ziegler and Jessika Trancik .* It found that/);
+    // The end year's figures: the pack price in 2020 and where it stood in 2010.
+    expect(findings.join("\n")).toContain(
+      "In its 2020 survey, BNEF reported an average pack price of 137 US dollars per kilowatt-hour, and estimated that prices had been above 1,100 dollars per kilowatt-hour in 2010",
+    );
+    // A reason: a sentence that states a cause of a fall in cost or price (not of the 2022 rise).
+    const reason = findings.find(
+      (text) =>
+        /\b(?:because|explains|drove|driven by|led to|as a result)\b/i.test(text) &&
+        /\b(?:lowers|fell|fall|declined?|cheaper|reduced?)\b[^.]*\b(?:costs?|prices?)\b|\b(?:costs?|prices?)\b[^.]*\b(?:fell|fall|declined?)\b/i.test(
+          text,
+        ),
+    );
+    expect(reason, findings.join("\n")).toBeDefined();
     for (const text of findings) expect(pointsBack(text), text).toBe(false);
   }, 60_000);
 });

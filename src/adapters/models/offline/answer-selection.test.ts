@@ -4,8 +4,8 @@ import { chunkContent } from "../../../core/chunking.js";
 import { chunkId } from "../../../core/ids.js";
 import { buildPacket } from "../../../core/synthesis/packet.js";
 import type { PacketSource } from "../../../ports/model.js";
-import { answerShapes, shapeLift } from "./answer-shape.js";
-import { extractiveSynthesis, pointsBack, rankSentences } from "./sentence-extraction.js";
+import { type AnswerShape, answerShapes, shapeLift, shapesOf } from "./answer-shape.js";
+import { answersFirst, answersMore, extractiveSynthesis, pointsBack, rankSentences } from "./sentence-extraction.js";
 
 function packet(id: string, title: string, text: string): PacketSource {
   return {
@@ -15,6 +15,10 @@ function packet(id: string, title: string, text: string): PacketSource {
     chunks: chunkContent(text, { maxChars: 1_200 }).map((chunk) => ({ id: chunkId(id, chunk.seq), text: chunk.text })),
   };
 }
+
+/** How much a sentence (under `heading`) is lifted for the shapes asked. */
+const lift = (sentence: string, shapes: ReadonlySet<AnswerShape>, heading = ""): number =>
+  shapeLift(shapesOf(sentence, shapes, heading), shapes);
 
 describe("answerShapes", () => {
   it("reads what kind of answer a question asks for", () => {
@@ -32,19 +36,29 @@ describe("answerShapes", () => {
 
   it("lifts a sentence by the share of the asked shapes it has", () => {
     const shapes = answerShapes("How did battery prices change, and why?");
-    expect(shapeLift("Prices fell by about 97 percent because factories grew.", shapes)).toBeCloseTo(0.3);
-    expect(shapeLift("Battery prices are a popular topic of conversation.", shapes)).toBe(0);
-    expect(shapeLift("Costs fell because the factories grew.", shapes)).toBeCloseTo(0.2);
-    expect(shapeLift("In 1991 Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBeCloseTo(0.3);
-    expect(shapeLift("Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBe(0);
+    expect(lift("Prices fell by about 97 percent because factories grew.", shapes)).toBeCloseTo(0.3);
+    expect(lift("Battery prices are a popular topic of conversation.", shapes)).toBe(0);
+    expect(lift("Costs fell because the factories grew.", shapes)).toBeCloseTo(0.2);
+    expect(lift("In 1991 Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBeCloseTo(0.3);
+    expect(lift("Sony began selling the battery.", answerShapes("When did Sony begin?"))).toBe(0);
+  });
+
+  it("counts a cause or a change its heading says of the sentences under it, never a heading's date or figure", () => {
+    const shapes = answerShapes("How did battery prices change, and why?");
+    const plain = "Larger plants spread fixed costs over more output.";
+    expect(lift(plain, shapes)).toBe(0);
+    expect([...shapesOf(plain, shapes, "What drove the decline › 1. Scale")].sort()).toEqual(["cause", "change"]);
+    const when = answerShapes("When did Sony begin?");
+    expect(lift("Sony began selling the battery.", when, "The 1991 launch")).toBe(0);
+    expect(lift("Any gain in density lowers the cost per kilowatt-hour.", shapes)).toBeGreaterThan(0);
   });
 
   it("lifts a version number for 'which version' as much as the question's words, and nothing else", () => {
     const shapes = answerShapes("In which version was json.JSONDecodeError added?");
     expect([...shapes]).toEqual(["version"]);
-    expect(shapeLift("New in version 3.5.", shapes)).toBe(1);
-    expect(shapeLift("Deprecated since version 3.4: use loads() instead.", shapes)).toBe(1);
-    expect(shapeLift("Raised when a document is not valid JSON.", shapes)).toBe(0);
+    expect(lift("New in version 3.5.", shapes)).toBe(1);
+    expect(lift("Deprecated since version 3.4: use loads() instead.", shapes)).toBe(1);
+    expect(lift("Raised when a document is not valid JSON.", shapes)).toBe(0);
     expect(answerShapes("Since which release is the option deprecated?").has("version")).toBe(true);
     expect(answerShapes("Which company built the first cell?").has("version")).toBe(false);
   });
@@ -110,6 +124,67 @@ describe("the context rule", () => {
     expect(texts).not.toContain(
       "A study at the Massachusetts Institute of Technology assembled lithium battery price data going back to 1991.",
     );
+  });
+});
+
+describe("one sentence per part of the question", () => {
+  it("orders the sentences that answer a part nothing before them answers first, best first, then the others", () => {
+    const ranked = [
+      { id: "a", answers: [] },
+      { id: "b", answers: ["term:1991", "shape:change"] },
+      { id: "c", answers: ["term:1991"] },
+      { id: "d", answers: ["shape:cause"] },
+      { id: "e", answers: [] },
+    ];
+    expect(answersFirst(ranked).map((sentence) => sentence.id)).toEqual(["b", "d", "a", "c", "e"]);
+    expect(answersMore({ answers: ["term:2020"] }, ranked)).toBe(true);
+    expect(answersMore({ answers: ["term:1991"] }, ranked)).toBe(false);
+  });
+
+  /** One article on the question (many sentences on its words) and one other source. */
+  const article = packet(
+    "s_001",
+    "The Price Collapse: Three Decades of Falling Lithium Battery Costs",
+    [
+      "Battery costs have been the subject of many battery cost studies and battery cost forecasts.",
+      "Battery cost figures are published by many battery cost analysts every year.",
+      "Battery costs matter to every battery cost analyst and every buyer of battery packs.",
+      "A study found that battery costs had fallen by about 97 percent since 1991.",
+      "In its 2020 survey, BNEF reported an average pack price of 137 dollars per kilowatt-hour.",
+      "No single breakthrough explains the fall in prices.",
+    ].join(" "),
+  );
+  const other = packet("s_002", "Cathode chemistry", "Battery costs depend on the cathode chemistry of each cell.");
+  const question = "How did lithium battery costs change between 1991 and 2020, and why?";
+
+  it("quotes the sentences that answer each part of the question, past the source's share of two", () => {
+    const texts = extractiveSynthesis(question, [article, other]).facts.map((fact) => fact.text);
+    expect(texts.join("\n")).toContain("fallen by about 97 percent since 1991");
+    // Past the article's two: the only sentence that gives 2020, and the only one that gives a cause of the fall.
+    expect(texts.join("\n")).toContain("In its 2020 survey, BNEF reported an average pack price");
+    expect(texts.join("\n")).toContain("explains the fall");
+    // Listed best first, whatever order they were chosen in.
+    const scores = new Map(
+      rankSentences(question, [article, other]).map((sentence) => [sentence.text, sentence.score]),
+    );
+    const listed = texts.map((text) => scores.get(text) ?? 0);
+    expect(listed).toEqual([...listed].sort((a, b) => b - a));
+  });
+
+  it("lends the words of a title that names the question's subject to its own sentences", () => {
+    const titled = (title: string) =>
+      packet(
+        "s_001",
+        title,
+        "Cell makers opened new plants in Asia last year. Pack prices fell sharply over the decade as plants grew.",
+      );
+    const rankOf = (title: string) =>
+      rankSentences("How did lithium battery costs change?", [titled(title)]).map((sentence) => sentence.text);
+    // "prices" and "fell" share nothing with the question: only a title about lithium battery costs that says "price" and "falling" lends them.
+    expect(rankOf("The Price Collapse: Falling Lithium Battery Costs")).toContain(
+      "Pack prices fell sharply over the decade as plants grew.",
+    );
+    expect(rankOf("Factories of Asia")).not.toContain("Pack prices fell sharply over the decade as plants grew.");
   });
 });
 

@@ -35,7 +35,7 @@ export function answerShapes(question: string): Set<AnswerShape> {
 const CAUSE =
   /\b(?:because|due to|owing to|thanks to|driven by|drove|drive[sn]?|led to|leads? to|as a result|result(?:ed|s)? (?:in|from)|caused?|causes|explains?|explained|reasons?|since (?:the|it|they))\b/i;
 const CHANGE =
-  /\b(?:fell|fall(?:en|s|ing)?|dropped|drops?|declin(?:ed|es?|ing)|decreas(?:ed|es?|ing)|rose|ris(?:en|es|ing)|increas(?:ed|es?|ing)|grew|grow(?:n|s|ing)?|halved|doubled|tripled|slashed|cut|cheaper|costlier|lower|higher|from .{1,40}? to)\b/i;
+  /\b(?:fell|fall(?:en|s|ing)?|dropped|drops?|declin(?:ed|es?|ing)|decreas(?:ed|es?|ing)|rose|ris(?:en|es|ing)|increas(?:ed|es?|ing)|grew|grow(?:n|s|ing)?|halved|doubled|tripled|slashed|cut|cheaper|costlier|lower(?:s|ed|ing)?|higher|reduc(?:e[ds]?|ing|tion)|collaps(?:e[ds]?|ing)|from .{1,40}? to)\b/i;
 const VERSION = /\b(?:version|release|v)\s*\d+(?:\.\d+)*/i;
 const PERCENT = /\d\s*(?:%|per ?cent\b)/i;
 const MONTH = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
@@ -78,10 +78,26 @@ const LIFT: Readonly<Record<AnswerShape, number>> = {
   version: 1,
 };
 
-/** How much more `sentence` is worth for the shapes asked for: each shape it has lifts it by its share. */
-export function shapeLift(sentence: string, shapes: ReadonlySet<AnswerShape>): number {
-  if (shapes.size === 0) return 0;
+/**
+ * The shapes a heading gives every sentence under it: "What drove the decline" says its
+ * sentences are causes of a change. A date, a figure, a name or a version in a heading is not
+ * in the sentences under it.
+ */
+const HEADING_SHAPES: ReadonlySet<AnswerShape> = new Set(["cause", "change"]);
+
+/** The shapes of `shapes` that `sentence` has, or its section's `heading` gives it (`HEADING_SHAPES`). */
+export function shapesOf(sentence: string, shapes: ReadonlySet<AnswerShape>, heading = ""): Set<AnswerShape> {
+  return new Set(
+    [...shapes].filter(
+      (shape) => has(sentence, shape) || (HEADING_SHAPES.has(shape) && heading !== "" && has(heading, shape)),
+    ),
+  );
+}
+
+/** How much more a sentence with `found` of the `asked` shapes is worth: each lifts it by its share. */
+export function shapeLift(found: ReadonlySet<AnswerShape>, asked: ReadonlySet<AnswerShape>): number {
+  if (asked.size === 0) return 0;
   let lift = 0;
-  for (const shape of shapes) if (has(sentence, shape)) lift += LIFT[shape];
-  return lift / shapes.size;
+  for (const shape of found) lift += LIFT[shape];
+  return lift / asked.size;
 }

@@ -14,7 +14,7 @@ import { type Stance, stanceOf, statesClaim } from "../../../core/statements.js"
 import { readerLine } from "../../../core/text.js";
 import { planQueries } from "./query-expansion.js";
 import { profileRequest } from "./request.js";
-import { rankSentences } from "./sentence-extraction.js";
+import { answersFirst, answersMore, rankSentences } from "./sentence-extraction.js";
 import { splitSentences } from "./sentences.js";
 
 /** Longest sentence recorded as a claim (the notes_append text limit is 600). */
@@ -75,6 +75,8 @@ export function relevanceQuery(focus: string, objective: string): string {
 /** A scored sentence of a page. */
 export interface RankedPageSentence extends PageSentence {
   score: number;
+  /** The parts of the question it answers itself (`RankedSentence.answers`). */
+  answers: string[];
 }
 
 /**
@@ -104,17 +106,24 @@ export function rankedSentences(
   const ranked = rankSentences(query, packets);
   const floor = (ranked[0]?.score ?? 0) * RELATIVE_FLOOR;
   const chosen: { sentence: RankedPageSentence; stems: Set<string> }[] = [];
-  for (const candidate of ranked) {
-    if (chosen.length >= limit || candidate.score < floor) break;
+  // One sentence per part of the question first (`answersFirst`), then the others as ranked.
+  for (const candidate of answersFirst(ranked.filter((candidate) => candidate.score >= floor))) {
+    if (chosen.length >= limit) break;
     if (candidate.text.length > MAX_CLAIM_CHARS || candidate.text.split(" ").length < MIN_CLAIM_WORDS) continue;
     const stems = stemSet(candidate.text);
-    if (sharedCount(focusStems, stems) < needed) continue;
+    // A sentence that answers a part of the question nothing chosen answers needs one of the focus's words.
+    const answers = answersMore(
+      candidate,
+      chosen.map(({ sentence }) => sentence),
+    );
+    if (sharedCount(focusStems, stems) < (answers ? 1 : needed)) continue;
     if (chosen.some((other) => jaccard(other.stems, stems) >= DUPLICATE_OVERLAP)) continue;
     const sentence = {
       sourceId: candidate.sourceId,
       passageId: candidate.chunkId,
       text: candidate.text,
       score: candidate.score,
+      answers: candidate.answers,
     };
     chosen.push({ sentence, stems });
   }

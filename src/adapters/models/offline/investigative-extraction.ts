@@ -23,11 +23,13 @@ import {
 } from "./investigative-context.js";
 import {
   focusOf,
+  type RankedPageSentence,
   rankedSentences,
   relevanceQuery,
   sentenceAgainst,
   sentenceStating,
 } from "./investigative-evidence.js";
+import { answersMore } from "./sentence-extraction.js";
 
 /** New claims per page for the question being extracted for, and for each other open question. */
 const CLAIMS_PER_PAGE = 3;
@@ -154,10 +156,13 @@ export function extractionPlan(
     const perPage = new Map<string, number>();
     const wanted = Math.max(0, MAX_CLAIMS_PER_QUESTION - (perQuestion.get(question.id) ?? 0));
     const limitAll = wanted * fresh.length * limit;
+    const taken: RankedPageSentence[] = [];
+    const from = entries.length;
     for (const sentence of rankedSentences(focus, relevanceQuery(focus, objective), fresh, limitAll)) {
       const claimCount = perQuestion.get(question.id) ?? 0;
       if (claimCount >= MAX_CLAIMS_PER_QUESTION || entries.length >= MAX_ENTRIES) break;
-      if ((perPage.get(sentence.sourceId) ?? 0) >= limit) continue;
+      // A page past its share still gives a claim that answers a part of the question none taken answers.
+      if ((perPage.get(sentence.sourceId) ?? 0) >= limit && !answersMore(sentence, taken)) continue;
       const repeats =
         known.some((claim) => statesClaim(sentence.text, claim.text)) ||
         entries.some((entry) => statesClaim(sentence.text, entry.text) || statesClaim(entry.text, sentence.text));
@@ -174,11 +179,16 @@ export function extractionPlan(
         check: CHECK,
         keys: new Set([pageKeys.get(sentence.sourceId) ?? ""]),
       });
+      taken.push(sentence);
       perQuestion.set(question.id, claimCount + 1);
       perPage.set(sentence.sourceId, (perPage.get(sentence.sourceId) ?? 0) + 1);
       const page = fresh.find((known) => known.sourceId === sentence.sourceId);
       if (page) count(page);
     }
+    // Taken one per part of the question first; recorded best first.
+    const score = new Map(taken.map((sentence) => [sentence.text, sentence.score]));
+    const own = entries.splice(from).sort((a, b) => (score.get(b.text) ?? 0) - (score.get(a.text) ?? 0));
+    entries.push(...own);
   }
   // The other pages of the turn that state a new claim are its further sources.
   for (const entry of entries) {

@@ -17,7 +17,7 @@ import { readerTextProblem } from "../../../core/synthesis/admission.js";
 import type { Contradiction, FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
 import { collapseWhitespace as squeezed } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
-import { answerShapes, shapeLift } from "./answer-shape.js";
+import { answerShapes, shapeLift, shapesOf } from "./answer-shape.js";
 import { gapsFor, mentionsOf } from "./gaps.js";
 import { profileRequest, type RequestProfile } from "./request.js";
 import { type SentenceSpan, splitSentences } from "./sentences.js";
@@ -60,13 +60,20 @@ interface Candidate {
   titleStems: Set<string>;
   /** Stems of the headings the passage stands under (its section), when its document has them. */
   sectionStems: Set<string>;
+  /** The headings the passage stands under, as its document writes them ("" when none). */
+  section: string;
   /** For a metadata line quoted after its heading: the stems of that heading and of what the line names after its colon. */
   about?: Set<string>;
   /** Stems of the title without a trailing qualifier: "Strandloper (novel)" -> strandloper. */
   subjectStems: Set<string>;
   /** Extra score of a source whose subject a best sentence of another source names (a bridge). */
   boost: number;
-  /** How much more the text is worth for having the answer shapes the request asks for (`shapeLift`). */
+  /**
+   * The parts of the request the text answers itself: its salient terms (names, numbers) the text
+   * holds ("term:2020") and the answer shapes asked that the text has ("shape:cause").
+   */
+  answers: string[];
+  /** How much more the text is worth for having them, or for its section's heading giving them (`shapeLift`). */
   shape: number;
   score: number;
 }
@@ -201,11 +208,13 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
           quality: worth,
           titleStems,
           sectionStems: text === quoted ? sectionStems : outerStems,
+          section: chunk.section ?? "",
           ...(text === quoted
             ? {}
             : { about: stemSet(`${innermostHeading(chunk.section)} ${quoted.slice(quoted.indexOf(":") + 1)}`) }),
           subjectStems,
           boost: 0,
+          answers: [],
           shape: 0,
           score: 0,
         });
@@ -236,6 +245,7 @@ function scoreAll(
   subject: ReadonlySet<string>,
   weightsOf: (sourceId: string) => Weights,
   phrases: readonly [string, number][],
+  lentOf: (sourceId: string) => Weights = () => new Map(),
 ): void {
   for (const candidate of candidates) {
     const weights = weightsOf(candidate.sourceId);
@@ -244,7 +254,8 @@ function scoreAll(
       candidate.score = 0;
       continue;
     }
-    let match = overlapScore(candidate.stems, weights);
+    // The words its title lends a source count in its sentences, not as the title's own match.
+    let match = overlapScore(candidate.stems, weights) + overlapScore(candidate.stems, lentOf(candidate.sourceId));
     for (const [phrase, bonus] of phrases) if (candidate.normalized.includes(phrase)) match += bonus;
     const related = match > 0 || candidate.lead;
     const title = overlapScore(candidate.titleStems, weights);
@@ -288,6 +299,38 @@ function markBridges(
     strength.set(candidate.sourceId, value * [...subject].reduce((sum, term) => sum + idf(term), 0));
   }
   for (const candidate of candidates) candidate.boost = strength.get(candidate.sourceId) ?? 0;
+}
+
+/** Share of the request's weight a source's title must carry for its other words to count as the request's. */
+const TITLE_COVERAGE = 0.3;
+/** How much of its rarity a title's own word (not the request's) weighs in its source's sentences. */
+const TITLE_WORD_WEIGHT = 0.75;
+
+/**
+ * The words a source's title uses beside the request's, when that title names a good part of what
+ * the request asks (`TITLE_COVERAGE` of its weight: "The Great Price Collapse: … Falling
+ * Lithium-Ion Battery Costs" for "How did lithium-ion battery costs change…"): the source's own
+ * words for the subject ("price", "fall"), which weigh in its sentences (and only there) at a
+ * share of their rarity. Numbers are left out: a year in a title is not in every sentence under it.
+ */
+function titleWords(
+  candidates: readonly Candidate[],
+  request: Weights,
+  idf: (term: string) => number,
+): Map<string, [string, number][]> {
+  const total = [...request.values()].reduce((sum, weight) => sum + weight, 0);
+  const words = new Map<string, [string, number][]>();
+  if (total <= 0) return words;
+  for (const candidate of candidates) {
+    if (words.has(candidate.sourceId)) continue;
+    const covered = overlapScore(candidate.titleStems, request) / total;
+    const own = [...candidate.titleStems].filter((term) => !request.has(term) && !/^\d+$/.test(term));
+    words.set(
+      candidate.sourceId,
+      covered >= TITLE_COVERAGE ? own.map((term) => [term, TITLE_WORD_WEIGHT * idf(term)] as [string, number]) : [],
+    );
+  }
+  return words;
 }
 
 const byScore = (a: Candidate, b: Candidate): number =>
@@ -343,20 +386,43 @@ const covers = (a: Candidate, b: Candidate): boolean =>
 const overlaps = (a: Candidate, b: Candidate): boolean =>
   a.chunkId === b.chunkId && a.first <= b.position && b.first <= a.position;
 
+/** Whether `sentence` answers a part of the request (`answers`) that none of `chosen` answers. */
+export function answersMore(
+  sentence: { answers: readonly string[] },
+  chosen: readonly { answers: readonly string[] }[],
+): boolean {
+  return sentence.answers.some((part) => !chosen.some((other) => other.answers.includes(part)));
+}
+
+/**
+ * `ranked` in the order a selection should consider it: first each sentence that answers a part
+ * of the request no sentence before it here answers (best first: the 97 percent fall for
+ * "1991", the 2020 pack price for "2020", a "because" for "why"), then the others as ranked. One
+ * sentence per part of the question before a second on any, whatever their scores.
+ */
+export function answersFirst<T extends { answers: readonly string[] }>(ranked: readonly T[]): T[] {
+  const first: T[] = [];
+  const rest: T[] = [];
+  for (const sentence of ranked) (answersMore(sentence, first) ? first : rest).push(sentence);
+  return [...first, ...rest];
+}
+
 function selectFacts(ranked: readonly Candidate[], limits: ExtractionLimits): Candidate[] {
   const best = ranked[0]?.score ?? 0;
   if (best <= 0) return [];
   const chosen: Candidate[] = [];
   const perSource = new Map<string, number>();
-  for (const candidate of ranked) {
-    if (chosen.length >= limits.maxFacts || candidate.score < best * RELATIVE_FLOOR) break;
+  for (const candidate of answersFirst(ranked.filter((candidate) => candidate.score >= best * RELATIVE_FLOOR))) {
+    if (chosen.length >= limits.maxFacts) break;
     // A sentence chosen alone gives way to the same sentence quoted with the one that points back to it.
     const covered = chosen.findIndex((other) => covers(candidate, other));
     if (covered >= 0) {
       chosen[covered] = candidate;
       continue;
     }
-    if ((perSource.get(candidate.sourceId) ?? 0) >= limits.maxFactsPerSource) continue;
+    // A source past its share still gives a finding that answers a part of the request nothing chosen answers.
+    if ((perSource.get(candidate.sourceId) ?? 0) >= limits.maxFactsPerSource && !answersMore(candidate, chosen))
+      continue;
     if (
       chosen.some((other) => jaccard(other.stems, candidate.stems) >= DUPLICATE_OVERLAP || overlaps(other, candidate))
     )
@@ -364,7 +430,8 @@ function selectFacts(ranked: readonly Candidate[], limits: ExtractionLimits): Ca
     chosen.push(candidate);
     perSource.set(candidate.sourceId, (perSource.get(candidate.sourceId) ?? 0) + 1);
   }
-  return chosen;
+  // Chosen one per part of the request first; proposed best first.
+  return chosen.sort(byScore);
 }
 
 export interface RankedSentence {
@@ -374,11 +441,20 @@ export interface RankedSentence {
   position: number;
   text: string;
   score: number;
+  /** The parts of the request it answers itself (`Candidate.answers`). */
+  answers: string[];
 }
 
 function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
   const shapes = answerShapes(profile.core);
-  for (const candidate of candidates) candidate.shape = shapeLift(candidate.text, shapes);
+  for (const candidate of candidates) {
+    // What the sentence says itself answers a part of the request; its heading only lifts it.
+    candidate.answers = [
+      ...[...profile.salient].filter((term) => candidate.stems.has(term)).map((term) => `term:${term}`),
+      ...[...shapesOf(candidate.text, shapes)].map((shape) => `shape:${shape}`),
+    ];
+    candidate.shape = shapeLift(shapesOf(candidate.text, shapes, candidate.section), shapes);
+  }
   const idf = idfOf(candidates);
   const weights = requestWeights(profile, idf);
   // What the request asks about: its names, numbers and code names, else all its terms.
@@ -394,6 +470,7 @@ function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
   const best = firstPass.slice(0, BRIDGE_SENTENCES);
   markBridges(candidates, best, new Set(profile.stems), idf);
   const bridge = [...bridgeTerms(best, weights, idf)];
+  const titled = titleWords(candidates, weights, idf);
   const bySource = new Map<string, Weights>();
   const weightsOf = (sourceId: string): Weights => {
     let own = bySource.get(sourceId);
@@ -404,19 +481,17 @@ function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
     }
     return own;
   };
-  scoreAll(candidates, subject, weightsOf, phrases);
+  const lentOf = (sourceId: string): Weights =>
+    new Map((titled.get(sourceId) ?? []).filter(([term]) => !weightsOf(sourceId).has(term)));
+  scoreAll(candidates, subject, weightsOf, phrases, lentOf);
   return candidates.filter((candidate) => candidate.score > 0).sort(byScore);
 }
 
 /** The packet's sentences that relate to `question`, best first, with their scores. */
 export function rankSentences(question: string, sources: readonly PacketSource[]): RankedSentence[] {
-  return rank(profileRequest(question), candidatesOf(sources)).map(({ sourceId, chunkId, position, text, score }) => ({
-    sourceId,
-    chunkId,
-    position,
-    text,
-    score,
-  }));
+  return rank(profileRequest(question), candidatesOf(sources)).map(
+    ({ sourceId, chunkId, position, text, score, answers }) => ({ sourceId, chunkId, position, text, score, answers }),
+  );
 }
 
 /** At most this many contradicting passages are cited against one fact. */
