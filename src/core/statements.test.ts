@@ -212,6 +212,11 @@ describe("stanceOf", () => {
       "Since 1994 (when a full professional football league was established in Indonesia), there have been 3 All-star games (1994, 1995 and 2006).",
       "No All-Star Game MVP was named in 1999 since the game was canceled due to the league's lockout.",
     ],
+    [
+      "another year's survey (a year that says which one)",
+      "In its 2020 survey, BNEF reported an average pack price of 137 US dollars per kilowatt-hour, and estimated that prices had been above 1,100 dollars per kilowatt-hour in 2010.",
+      "Survey year: 2022; Average pack price (USD per kWh): 151; Reported in: BNEF 2022 survey; Note: First year-on-year increase since the survey began.",
+    ],
   ])("a sentence about another thing neither supports nor contradicts: %s", (_, claim, sentence) => {
     expect(stanceOf(sentence, claim)).toBe("neither");
   });
@@ -233,6 +238,13 @@ describe("stanceOf", () => {
       stanceOf(
         "Benton Fraser (born 1965) is a fictional character in the television series Due South.",
         'Benton Fraser (born 1962) is a fictional character in the television series "Due South".',
+      ),
+    ).toBe("contradicts");
+    // The same year's survey, another price: a contradiction.
+    expect(
+      stanceOf(
+        "In its 2020 survey, BNEF reported an average pack price of 152 US dollars per kilowatt-hour.",
+        "In its 2020 survey, BNEF reported an average pack price of 137 US dollars per kilowatt-hour.",
       ),
     ).toBe("contradicts");
   });

@@ -213,7 +213,8 @@ const NUMBER = /(?<![\p{L}\p{Nd}.,])\p{Nd}+(?:[.,\u202F\u00A0]\p{Nd}+)*/gu;
  * The figures of a text as a stance compares them: `numbersIn`, with the short end of a year
  * range written out ("1962–63" is 1962 and 1963), and each marked `identifies` when it names
  * rather than measures — written into a name ("the 2011 Census", "the 1932 Winter Olympics",
- * "4th Baron Stafford", "The 2003–04 NBA season", "Heinkel HD 39") or into what the text is
+ * "4th Baron Stafford", "The 2003–04 NBA season", "Heinkel HD 39"), a year that says which one
+ * of a thing ("its 2020 survey", "the 1991 launch"), or into what the text is
  * about, before a first verb that is "is", "are", "was" or "were" ("The tornado outbreak
  * sequence of May 22–31, 2008 was …"), outside parentheses. Another identifying figure is
  * another thing, never another value for the same one.
@@ -237,7 +238,10 @@ function figuresOf(text: string): { token: string; identifies: boolean }[] {
     const beforeName = /^\s+\p{Lu}/u.test(after.replace(/^(?:st|nd|rd|th)\b/u, "").replace(/^[–-]\p{Nd}+/u, ""));
     const article = /(?:^|\b(?:the|a|an|his|her|its|their)\s+)$/iu.test(before);
     const inParentheses = before.lastIndexOf("(") > before.lastIndexOf(")");
-    const identifies = (beforeName && (ordinal || article)) || (match.index < subjectEnd && !inParentheses);
+    // A year between an article or possessive and a noun says which one ("its 2020 survey", "the 1991 launch").
+    const whichYear = article && kindOf(written) === "year" && /^\s+\p{Ll}/u.test(after);
+    const identifies =
+      (beforeName && (ordinal || article)) || whichYear || (match.index < subjectEnd && !inParentheses);
     figures.push({ token: written, identifies });
   }
   return figures;
