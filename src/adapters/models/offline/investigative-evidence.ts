@@ -85,8 +85,10 @@ export interface RankedPageSentence extends PageSentence {
  * focus and the objective, `relevanceQuery`), over the pages as one packet so that scores
  * compare across pages. A sentence qualifies when it is a claim-sized statement (5 words to
  * 600 characters), scores at least 20% of the best sentence, and holds at least half of the
- * focus's content stems (one for a focus of one or two stems, two for longer ones);
- * near-duplicates of a better sentence are left out.
+ * focus's content stems (one for a focus of one or two stems, two for longer ones; one for a
+ * sentence that answers a part of the question none chosen answers); near-duplicates of a better
+ * sentence are left out. Sentences that answer a part of the question none before them answers
+ * are considered first (`answersFirst`).
  */
 export function rankedSentences(
   focus: string,
@@ -112,11 +114,11 @@ export function rankedSentences(
     if (candidate.text.length > MAX_CLAIM_CHARS || candidate.text.split(" ").length < MIN_CLAIM_WORDS) continue;
     const stems = stemSet(candidate.text);
     // A sentence that answers a part of the question nothing chosen answers needs one of the focus's words.
-    const answers = answersMore(
+    const more = answersMore(
       candidate,
       chosen.map(({ sentence }) => sentence),
     );
-    if (sharedCount(focusStems, stems) < (answers ? 1 : needed)) continue;
+    if (sharedCount(focusStems, stems) < (more ? 1 : needed)) continue;
     if (chosen.some((other) => jaccard(other.stems, stems) >= DUPLICATE_OVERLAP)) continue;
     const sentence = {
       sourceId: candidate.sourceId,

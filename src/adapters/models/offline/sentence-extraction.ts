@@ -481,8 +481,15 @@ function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
     }
     return own;
   };
-  const lentOf = (sourceId: string): Weights =>
-    new Map((titled.get(sourceId) ?? []).filter(([term]) => !weightsOf(sourceId).has(term)));
+  const lent = new Map<string, Weights>();
+  const lentOf = (sourceId: string): Weights => {
+    let own = lent.get(sourceId);
+    if (!own) {
+      own = new Map((titled.get(sourceId) ?? []).filter(([term]) => !weightsOf(sourceId).has(term)));
+      lent.set(sourceId, own);
+    }
+    return own;
+  };
   scoreAll(candidates, subject, weightsOf, phrases, lentOf);
   return candidates.filter((candidate) => candidate.score > 0).sort(byScore);
 }
