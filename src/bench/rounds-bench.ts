@@ -13,7 +13,7 @@ import { libraryIndex } from "../adapters/library/library-scope.js";
 import { openSqliteStore } from "../adapters/store/sqlite/sqlite-store.js";
 import { DEFAULT_BUDGETS } from "../core/budgets.js";
 import { chunkContent } from "../core/chunking.js";
-import type { NewSource, RunRequest } from "../ports/store.js";
+import { LOCAL_USER, type NewSource, type RunRequest } from "../ports/store.js";
 import { type Figure, fixed, median, printFigures } from "./figures.js";
 
 const PARENT_SOURCES = 50;
@@ -90,7 +90,7 @@ export async function roundsBench(tempRoot: string, passes: number): Promise<voi
       );
       const createMs = performance.now() - started;
       started = performance.now();
-      const index = await libraryIndex(store, "local");
+      const index = await libraryIndex(store, LOCAL_USER);
       const openMs = performance.now() - started;
       const searches: number[] = [];
       for (let query = 0; query < 20; query++) {

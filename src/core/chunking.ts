@@ -15,14 +15,14 @@ export interface Chunk {
   location?: string;
 }
 
+/** Joins the headings of a section's location, outermost first ("Exceptions › json.JSONDecodeError"). */
+export const HEADING_SEPARATOR = " › ";
+
 /**
  * A part of a document with a name readers can find it by: from `start` (an offset into the
  * text) to the next section's start. Structured documents (slides, sheets, notebook cells,
  * chapters) give them; a passage never spans two.
  */
-/** Joins the headings of a section's location, outermost first ("Exceptions › json.JSONDecodeError"). */
-export const HEADING_SEPARATOR = " › ";
-
 export interface Section {
   start: number;
   location: string;

@@ -26,6 +26,7 @@ import {
   type EvidenceScope,
   type LibraryDocument,
   type LibraryEntry,
+  LOCAL_USER,
   type NewSource,
   type Provenance,
   RUN_RELATIONS,
@@ -125,7 +126,7 @@ export function runInsertValues(
     runOptionsOf(request),
     options.originAt,
     options.worker,
-    options.userId ?? "local",
+    options.userId ?? LOCAL_USER,
     now,
     now,
     request.lineage?.parentId ?? 0,
@@ -157,7 +158,7 @@ export function parentProblem(
   parent: Row | undefined,
   userId: string | undefined,
 ): string | undefined {
-  if (!parent || text(parent, "user_id") !== (userId ?? "local")) return `there is no run ${parentId} to continue`;
+  if (!parent || text(parent, "user_id") !== (userId ?? LOCAL_USER)) return `there is no run ${parentId} to continue`;
   return undefined;
 }
 

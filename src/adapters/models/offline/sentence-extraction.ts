@@ -240,12 +240,14 @@ const overlapScore = (stems: ReadonlySet<string>, weights: Weights): number => {
   return score;
 };
 
+const NONE: Weights = new Map();
+
 function scoreAll(
   candidates: Candidate[],
   subject: ReadonlySet<string>,
   weightsOf: (sourceId: string) => Weights,
   phrases: readonly [string, number][],
-  lentOf: (sourceId: string) => Weights = () => new Map(),
+  lentOf: (sourceId: string) => Weights = () => NONE,
 ): void {
   for (const candidate of candidates) {
     const weights = weightsOf(candidate.sourceId);
