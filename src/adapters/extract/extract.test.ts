@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parseHTML } from "linkedom";
 import { describe, expect, it, vi } from "vitest";
 import { extractFile, isSupportedFile } from "./extract-by-type.js";
 import { tidyText } from "./extracted-document.js";
@@ -235,7 +236,49 @@ describe("extractHtml", () => {
   it("returns empty text for an empty page", () => {
     expect(extractHtml("", "fb")).toEqual({ title: "fb", text: "", contentType: "text/html" });
   });
+
+  it("serializes no part of the page when its first attempt finds the article", () => {
+    // Readability keeps the page's HTML for a retry and logs its article's: a page that needs
+    // neither is spared both.
+    const { reads, result } = countingSerialization(() => extractHtml(ARTICLE, "fallback"));
+    expect(result.text).toContain("Cycling at high rates");
+    expect(reads).toBe(0);
+  });
+
+  it("reads an article its first attempt strips as unlikely, on a retry from the page as it came", () => {
+    // A class that reads as a comment thread: the first attempt drops it, finds too little and
+    // starts again without that rule, from the page before anything was taken out of it (read
+    // anew from its source: the only serialization).
+    const body = "Side reactions at the anode consume lithium while the cell rests at high charge. ".repeat(4);
+    const raw = `<html><head><title>Resting cells</title></head><body><nav>Menu</nav>
+      <div class="comment-thread"><p>${body}</p><p>${body}</p></div></body></html>`;
+    const { reads, result } = countingSerialization(() => extractHtml(raw, "fb"));
+    expect(paragraphs(result.text)).toEqual([body.trim(), body.trim()]);
+    expect(reads).toBeGreaterThan(0);
+  });
 });
+
+/** `work`'s result, and how often it read an element's innerHTML (linkedom's getter, counted). */
+function countingSerialization<T>(work: () => T): { reads: number; result: T } {
+  let owner: object | null = Object.getPrototypeOf(parseHTML("<p></p>").document.documentElement);
+  while (owner && !Object.getOwnPropertyDescriptor(owner, "innerHTML")) owner = Object.getPrototypeOf(owner);
+  const descriptor = owner && Object.getOwnPropertyDescriptor(owner, "innerHTML");
+  if (!owner || !descriptor?.get) throw new Error("linkedom has no innerHTML getter");
+  const read = descriptor.get;
+  let reads = 0;
+  Object.defineProperty(owner, "innerHTML", {
+    ...descriptor,
+    get(this: Element) {
+      reads++;
+      return read.call(this);
+    },
+  });
+  try {
+    return { result: work(), reads };
+  } finally {
+    Object.defineProperty(owner, "innerHTML", descriptor);
+  }
+}
 
 describe("extractPdf", () => {
   it("reads the text and title of a real PDF", async () => {

@@ -39,6 +39,74 @@ function withoutPerNodeListeners(): void {
 }
 withoutPerNodeListeners();
 
+/** The setter `object` inherits for `property`, from the nearest prototype that defines it. */
+function inheritedSetter(object: object, property: string): ((value: unknown) => void) | undefined {
+  for (let proto = Object.getPrototypeOf(object); proto; proto = Object.getPrototypeOf(proto)) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, property);
+    if (descriptor) return descriptor.set;
+  }
+  return undefined;
+}
+
+/** `name` in lower case, worked out once per distinct name (a page has few). */
+const lowerNames = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerNames.size < 10_000) lowerNames.set(name, lower);
+  }
+  return lower;
+}
+
+/**
+ * linkedom's own links between the nodes of a document, in document order (a node's `next`,
+ * and the marker that ends an element): found once on a parsed page, and used only if they
+ * lead through that page as expected, so that another version of linkedom falls back to the
+ * DOM's own methods.
+ */
+interface Linked {
+  [key: symbol]: Linked | undefined;
+  nodeType: number;
+  localName?: string;
+}
+const ORDER = ((): { next: symbol; end: symbol } | undefined => {
+  const probe = parseHTML("<html><body><p>a</p><b>b</b></body></html>").document.body as unknown as Linked;
+  const own = Object.getOwnPropertySymbols(probe);
+  const next = own.find((symbol) => symbol.description === "next");
+  const end = own.find((symbol) => symbol.description === "end");
+  if (!next || !end) return undefined;
+  const names: string[] = [];
+  for (let node = probe[next]; node && node !== probe[end]; node = node[next])
+    if (node.nodeType === 1) names.push(node.localName ?? "");
+  return names.join() === "p,b" ? { next, end } : undefined;
+})();
+
+/**
+ * The elements under `root` whose name (in any case) is one of `wanted` (lower case), in
+ * document order: one walk along linkedom's node list, where linkedom's own lookup upper-cases
+ * the name of every element it passes.
+ */
+function elementsNamed(root: Element, wanted: ReadonlySet<string>): Element[] {
+  const found: Element[] = [];
+  const start = root as unknown as Linked;
+  const end = ORDER && start[ORDER.end];
+  if (ORDER && end) {
+    for (let node = start[ORDER.next]; node && node !== end; node = node[ORDER.next]) {
+      if (node.nodeType === 1 && wanted.has(lowerName(node.localName ?? ""))) found.push(node as unknown as Element);
+    }
+    return found;
+  }
+  const visit = (parent: Element): void => {
+    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+      if (wanted.has(lowerName(child.localName))) found.push(child);
+      visit(child);
+    }
+  };
+  visit(root);
+  return found;
+}
+
 /** The steps of Readability's parse that this extractor calls itself, untyped in its declarations. */
 interface ReadabilitySteps {
   _doc: Document;
@@ -59,8 +127,8 @@ interface ReadabilitySteps {
  * - links are not made absolute: the text holds no links;
  * - the page is not serialized before the first attempt (Readability keeps that HTML to start
  *   again from when an attempt finds too little): a retry, which few pages need, prepares the
- *   page anew from its source instead, and the article is not serialized for a debug log that
- *   is off.
+ *   page anew from its source instead, and the containers an attempt builds (the article among
+ *   them) are not serialized for debug logs that are off.
  */
 class TextReadability extends Readability<Node> {
   /** Elements given an own `innerHTML` for the length of one parse. */
@@ -96,13 +164,24 @@ class TextReadability extends Readability<Node> {
   _grabArticle(page?: Element | null): Element | null {
     const body = page ?? (this as unknown as ReadabilitySteps)._doc.body;
     if (body) {
-      const setInner = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(body), "innerHTML")?.set;
+      const setInner = inheritedSetter(body, "innerHTML");
       const restart = setInner ? (): void => setInner.call(body, this.preparedBodyHtml()) : undefined;
       if (restart) this.shadow(body, restart);
     }
-    const article = (Readability.prototype as unknown as ReadabilitySteps)._grabArticle.call(this, page);
-    if (article) this.shadow(article);
-    return article;
+    // The containers an attempt builds (its article, a page's wrapper) are serialized for debug
+    // logs that are off: their `innerHTML` reads "" while the attempt runs.
+    const document = (this as unknown as ReadabilitySteps)._doc;
+    const create = document.createElement;
+    document.createElement = ((tag: string, options?: ElementCreationOptions) => {
+      const element = create.call(document, tag, options);
+      if (tag.toUpperCase() === "DIV") this.shadow(element);
+      return element;
+    }) as Document["createElement"];
+    try {
+      return (Readability.prototype as unknown as ReadabilitySteps)._grabArticle.call(this, page);
+    } finally {
+      delete (document as { createElement?: unknown }).createElement;
+    }
   }
 
   /** `element.innerHTML` reads "" (and writing it calls `write`) until this parse ends. */
@@ -116,18 +195,7 @@ class TextReadability extends Readability<Node> {
   }
 
   _getAllNodesWithTag(node: Element, tagNames: readonly string[]): ArrayLike<Element> {
-    // One tag: linkedom's own lookup, a walk along the document's node list.
-    if (tagNames.length === 1) return node.getElementsByTagName(tagNames[0] as string);
-    const wanted = new Set(tagNames.map((tag) => tag.toLowerCase()));
-    const found: Element[] = [];
-    const visit = (parent: Element): void => {
-      for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
-        if (wanted.has(child.localName.toLowerCase())) found.push(child);
-        visit(child);
-      }
-    };
-    visit(node);
-    return found;
+    return elementsNamed(node, new Set(tagNames.map(lowerName)));
   }
 
   _isProbablyVisible(node: Element): boolean {

@@ -9,6 +9,7 @@
  */
 import { setImmediate } from "node:timers";
 import type { Database } from "better-sqlite3";
+import { prepared } from "./sqlite-statements.js";
 
 interface Pending {
   work: () => unknown;
@@ -42,12 +43,24 @@ export function flushGroup(db: Database): void {
     return;
   }
   const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+  // One savepoint per write, by prepared statements: a transaction function per write
+  // (db.transaction(work)) builds four wrappers each time, a tenth of a busy group's cost.
+  const begin = prepared(db, "SAVEPOINT group_write");
+  const release = prepared(db, "RELEASE group_write");
+  const undo = prepared(db, "ROLLBACK TO group_write");
   try {
     db.transaction(() => {
       for (const entry of queue) {
+        begin.run();
         try {
-          outcomes.push({ ok: true, value: db.transaction(entry.work)() });
+          const value = entry.work();
+          release.run();
+          outcomes.push({ ok: true, value });
         } catch (error) {
+          // SQLite may have ended the whole transaction (a full disk): then the group fails.
+          if (!db.inTransaction) throw error;
+          undo.run();
+          release.run();
           outcomes.push({ ok: false, error });
         }
       }
