@@ -224,47 +224,49 @@ class TextReadability extends Readability<Node> {
 }
 
 const BLOCK = new Set([
-  "ADDRESS",
-  "ARTICLE",
-  "ASIDE",
-  "BLOCKQUOTE",
-  "DD",
-  "DIV",
-  "DL",
-  "DT",
-  "FIGCAPTION",
-  "FIGURE",
-  "FOOTER",
-  "H1",
-  "H2",
-  "H3",
-  "H4",
-  "H5",
-  "H6",
-  "HEADER",
-  "HR",
-  "LI",
-  "MAIN",
-  "OL",
-  "P",
-  "PRE",
-  "SECTION",
-  "TABLE",
-  "UL",
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "dd",
+  "div",
+  "dl",
+  "dt",
+  "figcaption",
+  "figure",
+  "footer",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "li",
+  "main",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "ul",
 ]);
 // TITLE: a fragment's <title> lands in the body its parse is given; the title is read on its own.
 const SKIP = new Set([
-  "SCRIPT",
-  "STYLE",
-  "NOSCRIPT",
-  "TEMPLATE",
-  "SVG",
-  "IFRAME",
-  "OBJECT",
-  "EMBED",
-  "CANVAS",
-  "TITLE",
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "iframe",
+  "object",
+  "embed",
+  "canvas",
+  "title",
 ]);
+/** The level of each heading element, h1 to h6. */
+const HEADING_LEVELS = new Map([1, 2, 3, 4, 5, 6].map((level) => [`h${level}`, level]));
 const NOISE =
   "nav, header, footer, aside, form, script, style, noscript, template, iframe, [role=navigation], [aria-hidden=true]";
 
@@ -282,8 +284,8 @@ function headingText(element: Element): string {
   const parts: string[] = [];
   const visit = (node: Node): void => {
     if (node.nodeType === 3) parts.push(node.nodeValue ?? "");
-    else if (node.nodeType === 1 && !SKIP.has((node as Element).tagName.toUpperCase()) && !isPermalink(node as Element))
-      for (const child of Array.from(node.childNodes)) visit(child);
+    else if (node.nodeType === 1 && !SKIP.has(lowerName((node as Element).localName)) && !isPermalink(node as Element))
+      for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
   };
   visit(element);
   return parts.join("").replace(MARK_CHARS, "").replace(/\s+/g, " ").trim();
@@ -331,13 +333,13 @@ function outlinedText(root: Node, title?: string): OutlinedText {
     }
     if (node.nodeType !== 1) return;
     const element = node as Element;
-    const tag = element.tagName.toUpperCase();
-    if (SKIP.has(tag) || isPermalink(element)) return;
-    if (tag === "BR") {
+    const tag = lowerName(element.localName);
+    if (SKIP.has(tag) || (tag === "a" && isPermalink(element))) return;
+    if (tag === "br") {
       out.push("\n");
       return;
     }
-    if (tag === "TR") {
+    if (tag === "tr") {
       const cells = Array.from(element.children).filter((cell) => cell.tagName === "TD" || cell.tagName === "TH");
       const line = cells.map(cellText).join(" | ");
       if (line.replace(/[\s|]/g, "").length > 0) {
@@ -347,17 +349,17 @@ function outlinedText(root: Node, title?: string): OutlinedText {
       }
       return;
     }
-    const level = /^H([1-6])$/.exec(tag)?.[1];
+    const level = HEADING_LEVELS.get(tag);
     const depth = definitions.length;
     if (title !== undefined && level !== undefined) {
       const text = headingText(element);
       if (text) {
-        headings.length = Number(level) - 1;
-        headings[Number(level) - 1] = text;
+        headings.length = level - 1;
+        headings[level - 1] = text;
         definitions.length = 0;
         open();
       }
-    } else if (title !== undefined && tag === "DT" && headsDescription(element)) {
+    } else if (title !== undefined && tag === "dt" && headsDescription(element)) {
       const text = headingText(element);
       if (text) {
         // Terms of one list replace each other; a list inside a description nests one deeper.
@@ -368,10 +370,10 @@ function outlinedText(root: Node, title?: string): OutlinedText {
     }
     const block = BLOCK.has(tag);
     if (block) out.push("\n\n");
-    if (tag === "LI") out.push("- ");
-    if (tag === "DL") {
+    if (tag === "li") out.push("- ");
+    if (tag === "dl") {
       lists.push(depth);
-      for (const child of Array.from(element.childNodes)) visit(child);
+      for (let child = element.firstChild; child; child = child.nextSibling) visit(child);
       lists.pop();
       // After the list, the text is the surrounding section's again.
       if (definitions.length > depth) {
@@ -379,9 +381,9 @@ function outlinedText(root: Node, title?: string): OutlinedText {
         open();
       }
     } else {
-      if (tag === "PRE") preformatted++;
-      for (const child of Array.from(element.childNodes)) visit(child);
-      if (tag === "PRE") preformatted--;
+      if (tag === "pre") preformatted++;
+      for (let child = element.firstChild; child; child = child.nextSibling) visit(child);
+      if (tag === "pre") preformatted--;
     }
     if (block) out.push("\n\n");
   };
