@@ -59,5 +59,9 @@ export async function concurrentRunsBench(tempRoot: string, passes: number): Pro
         fsynced commit) and publishes twice. What the ${COUNT} runs cannot overlap is this thread's
         synchronous work: commits, report builds, publication; R7 is all of the process's CPU
         (the file system's threads too) over the ${COUNT}. One child process per pass, after one
-        warm-up run.`);
+        warm-up run. The fake providers answer every run at the same instant, so the runs move
+        in lock-step and share the thread turn by turn: each phase ends for all of them when the
+        last one's work in it is done, and R1 - R is about the thread's busy time on the path.
+        Serving the runs one after another instead (a run keeps the thread from each answer to
+        its next wait) was tried and is slower: each run's writes then commit alone.`);
 }
