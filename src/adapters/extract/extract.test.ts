@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { parseHTML } from "linkedom";
 import { describe, expect, it, vi } from "vitest";
 import { extractFile, isSupportedFile } from "./extract-by-type.js";
@@ -339,6 +340,25 @@ describe("extractFile", () => {
 describe("tidyText", () => {
   it("trims lines, collapses spaces and allows at most one blank line", () => {
     expect(tidyText("  a \u00a0 b \r\n\r\n\r\n\n c\t\td \n\n")).toBe("a b\n\nc d");
+  });
+
+  it("collapses every run of spaces, tabs and no-break spaces to one space, as its definition says", () => {
+    // The definition: each run of them becomes one space (tidyText leaves a lone space alone).
+    const defined = (text: string): string =>
+      text
+        .replace(/\r\n?/g, "\n")
+        .split("\n")
+        .map((line) => line.replace(/[ \t\f\v\u00a0]+/g, " ").trim())
+        .join("\n")
+        .replace(/\n{3,}/g, "\n\n")
+        .trim();
+    const piece = fc.constantFrom(" ", "  ", "\t", "\f", "\v", "\u00a0", "\u2003", "\n", "\r", "a", "bc", ".");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join("");
+        expect(tidyText(text)).toBe(defined(text));
+      }),
+    );
   });
 });
 

@@ -13,13 +13,16 @@ export interface ExtractedDocument {
 
 /** Normalizes extracted text: trims lines, at most one blank line between paragraphs. */
 export function tidyText(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .split("\n")
-    .map((line) => line.replace(/[ \t\f\v\u00a0]+/g, " ").trim())
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  return (
+    text
+      .replace(/\r\n?/g, "\n")
+      .split("\n")
+      // A lone space is left as it is (matching every space would rebuild every line).
+      .map((line) => line.replace(/[ \t\f\v\u00a0]{2,}|[\t\f\v\u00a0]/g, " ").trim())
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim()
+  );
 }
 
 /** A document's title when its metadata gives none: its first line when short enough to be one, else `fallback`. */

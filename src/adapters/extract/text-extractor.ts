@@ -24,17 +24,22 @@ function headingOf(line: string): { level: number; text: string } | undefined {
   return { level: (match[1] ?? "#").length, text };
 }
 
+/** A character every inline mark below begins or ends with: a line without one has none. */
+const INLINE_MARK = /[[<*_`]/;
+
 /** Links, images, tags, emphasis and code marks of one line taken out, their text kept. */
 const inlineText = (line: string): string =>
-  line
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
-    .replace(/<\/?[A-Za-z][^>]*>/g, "")
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, "$2")
-    .replace(/(^|[^*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?!\*)/g, "$1$2")
-    .replace(/(^|[^_\w])_(?=\S)([^_]+?)(?<=\S)_(?!\w)/g, "$1$2")
-    .replace(/`([^`]+)`/g, "$1");
+  !INLINE_MARK.test(line)
+    ? line
+    : line
+        .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+        .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+        .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+        .replace(/<\/?[A-Za-z][^>]*>/g, "")
+        .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, "$2")
+        .replace(/(^|[^*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?!\*)/g, "$1$2")
+        .replace(/(^|[^_\w])_(?=\S)([^_]+?)(?<=\S)_(?!\w)/g, "$1$2")
+        .replace(/`([^`]+)`/g, "$1");
 
 /**
  * Markdown to clean text: heading markers, emphasis, link and image syntax, HTML tags and
