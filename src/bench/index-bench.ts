@@ -121,7 +121,8 @@ export async function indexBench(tempRoot: string, passes: number): Promise<void
     console.log(`  median ratio: the index takes ${fixed(median(wall) / median(python), 2)}x the Python BM25 build.`);
   console.log(`
   I     a fresh SQLite index file each pass (FTS5, porter stemming, batched commits), files read,
-        extracted (HTML and PDF in the extraction pool) and written; 1 warm-up pass excluded.
+        extracted (all in the extraction pool: HTML and PDF one by one, text and Markdown 50 per
+        task) and written; 1 warm-up pass excluded.
   P     python3 over a script of ours: walk, read, lower-case, \\w+ tokens, postings and idf in a
         dict; no stemming, nothing written. Timed as a whole process (what \`time python3\` says).`);
 }

@@ -1,7 +1,9 @@
-import { mkdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempDir } from "../../testing/temp-dir.js";
+import { extractFile } from "../extract/extract-by-type.js";
+import { ExtractionPool } from "../extract/extraction-pool.js";
 import { CorpusIndex, ftsQuery, indexFileFor } from "./corpus-index.js";
 
 const cleanups: (() => void)[] = [];
@@ -120,6 +122,39 @@ describe("CorpusIndex.refresh", () => {
     expect([...index.documents()].map((doc) => doc.path)).not.toContain("broken.pdf");
     // Unchanged, it is not extracted again.
     expect(await index.refresh()).toMatchObject({ unchanged: 4, added: 0, updated: 0, failed: [] });
+  });
+
+  it("reads a large folder's light files in the extraction workers, a batch at a time, as it reads them one by one", async () => {
+    // 242 Markdown and text files (over the 200 that send them to the workers) and an HTML page.
+    const f = fixture();
+    seed(f);
+    for (let n = 0; n < 240; n++) {
+      if (n % 2 === 0)
+        f.write(`notes/n${n}.md`, `# Note ${n}\n\nElectrolyte number ${n} is *stable* at [low](x.html) heat.\n`);
+      else f.write(`notes/n${n}.txt`, `Note ${n}\n\nSeparator number ${n} melts.\n`);
+    }
+    const progress: number[] = [];
+    const index = f.open();
+    const batches = vi.spyOn(ExtractionPool.prototype, "runBatch");
+    const stats = await index.refresh(undefined, (done, total) => {
+      expect(total).toBe(243);
+      progress.push(done);
+    });
+    // 242 light files in batches of 50: five tasks, each file once.
+    const sizes = batches.mock.calls.map(([files]) => files.length);
+    batches.mockRestore();
+    expect(sizes).toEqual([50, 50, 50, 50, 42]);
+    expect(stats).toMatchObject({ documents: 243, added: 243, failed: [] });
+    expect(progress.at(-1)).toBe(243);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    // The same text as a file read alone: marks taken out, the title from the heading.
+    const hit = index.search("electrolyte number 42 stable low heat", 1)[0];
+    expect(hit).toMatchObject({ path: "notes/n42.md", title: "Note 42" });
+    const alone = await extractFile("notes/n42.md", readFileSync(join(f.root, "notes/n42.md")));
+    expect([...index.documents("notes/n42.md")][0]).toMatchObject({ title: alone.title, body: alone.text });
+    expect(alone.text).toContain("Electrolyte number 42 is stable at low heat.");
+    expect(index.search("separator melts", 300).filter((found) => found.path.startsWith("notes/")).length).toBe(120);
+    expect(paths(index.search("separator damage short circuits", 3))).toContain("safety/recall.html");
   });
 
   it("reports links that leave the corpus as skipped", async () => {

@@ -6,10 +6,12 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, extname, join, relative, sep } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { describeError } from "../../core/errors.js";
 import { contentWords, keyTerms } from "../../core/text.js";
+import { LIGHT_EXTENSIONS } from "../extract/extract-by-type.js";
+import type { BatchOutcome } from "../extract/extract-worker.js";
 import { extractFileOffThread, extractionPool } from "../extract/extraction-pool.js";
 import { walkCorpus } from "./corpus-paths.js";
 
@@ -45,6 +47,9 @@ export type IndexProgress = (done: number, total: number) => void;
 /** Files per write transaction of a refresh, and the longest wait before a partial batch is written. */
 const BATCH_FILES = 250;
 const BATCH_MS = 1_000;
+/** From this many light files to extract, they go to the workers, this many per task. */
+const POOL_LIGHT_FILES = 200;
+const LIGHT_BATCH_FILES = 50;
 
 interface Extracted {
   path: string;
@@ -114,7 +119,8 @@ export class CorpusIndex {
 
   /**
    * Brings the index up to date with the folder. Only new and changed files are read and
-   * extracted, several at once (HTML and PDF in the extraction pool's workers), and committed
+   * extracted, several at once (HTML, PDF and office files in the extraction pool's workers; a
+   * large folder's plain text and Markdown there too, in batches), and committed
    * in batches: a process killed mid-way leaves every committed batch usable, and the next
    * refresh extracts only what is left. `progress` hears (files done, files to do) as they go.
    */
@@ -163,33 +169,70 @@ export class CorpusIndex {
       }
       lastCommit = Date.now();
     };
-    const extractOne = async (file: (typeof changed)[number]): Promise<void> => {
-      let title = "";
-      let body = "";
-      let error = "";
-      try {
-        // A link is extracted as its target's type (and title), exactly as the fetcher reads it.
-        const target = relative(this.root, file.absolute).split(sep).join("/");
-        const extracted = await extractFileOffThread(target, await readFile(file.absolute), signal, pool);
-        title = extracted.title;
-        body = extracted.text;
-      } catch (failure) {
-        if (signal?.aborted) throw failure;
-        error = describeError(failure);
-        stats.failed.push({ path: file.path, reason: error });
-      }
+    type Changed = (typeof changed)[number];
+    const record = (file: Changed, outcome: { title: string; body: string } | { error: string }): void => {
+      const error = "error" in outcome ? outcome.error : "";
+      if (error) stats.failed.push({ path: file.path, reason: error });
+      const { title = "", body = "" } = "error" in outcome ? {} : outcome;
       pending.push({ path: file.path, size: file.size, mtime: file.mtimeMs, title, body, error });
       done++;
       progress?.(done, changed.length);
       if (pending.length >= BATCH_FILES || Date.now() - lastCommit >= BATCH_MS) commit();
     };
+    // A link is extracted as its target's type (and title), exactly as the fetcher reads it.
+    const targetOf = (file: Changed): string => relative(this.root, file.absolute).split(sep).join("/");
+    const extractOne = async (file: Changed): Promise<void> => {
+      try {
+        const extracted = await extractFileOffThread(targetOf(file), await readFile(file.absolute), signal, pool);
+        record(file, { title: extracted.title, body: extracted.text });
+      } catch (failure) {
+        if (signal?.aborted) throw failure;
+        record(file, { error: describeError(failure) });
+      }
+    };
+    // Many light files (plain text, Markdown) are read and extracted in the workers, a batch per
+    // thread hop, while this thread writes; a few cost less here than a worker's start.
+    const light = changed.filter((file) => LIGHT_EXTENSIONS.has(extname(targetOf(file)).toLowerCase()));
+    const batched = pool && light.length >= POOL_LIGHT_FILES ? new Set(light) : new Set<Changed>();
+    const extractBatch = async (files: Changed[]): Promise<void> => {
+      let outcomes: BatchOutcome[] | undefined;
+      try {
+        outcomes = await pool?.runBatch(
+          files.map((file) => ({ name: targetOf(file), path: file.absolute })),
+          signal,
+        );
+      } catch (failure) {
+        if (signal?.aborted) throw failure;
+      }
+      // A batch that failed as a whole (its worker ended) is read again here, file by file.
+      if (!outcomes) for (const file of files) await extractOne(file);
+      else
+        files.forEach((file, index) => {
+          const outcome = outcomes[index];
+          record(
+            file,
+            outcome?.ok
+              ? { title: outcome.document.title, body: outcome.document.text }
+              : {
+                  error: outcome?.error ?? "no outcome",
+                },
+          );
+        });
+    };
+    const units: (() => Promise<void>)[] = [];
+    const inBatch = [...batched];
+    for (let index = 0; index < inBatch.length; index += LIGHT_BATCH_FILES) {
+      const files = inBatch.slice(index, index + LIGHT_BATCH_FILES);
+      units.push(() => extractBatch(files));
+    }
+    for (const file of changed) if (!batched.has(file)) units.push(() => extractOne(file));
     // Enough extractions in flight to keep every worker busy while this thread reads and writes.
     let next = 0;
-    const lanes = Array.from({ length: Math.min(changed.length, (pool?.threads ?? 0) * 2 + 2) }, async () => {
-      while (next < changed.length) {
+    const lanes = Array.from({ length: Math.min(units.length, (pool?.threads ?? 0) * 2 + 2) }, async () => {
+      while (next < units.length) {
         signal?.throwIfAborted();
-        const file = changed[next++];
-        if (file) await extractOne(file);
+        const unit = units[next++];
+        if (unit) await unit();
       }
     });
     try {

@@ -26,7 +26,10 @@ const EXTRACTORS: Record<string, (bytes: Uint8Array, title: string) => Promise<E
 
 export const SUPPORTED_EXTENSIONS = Object.keys(EXTRACTORS);
 
-/** Types read on the calling thread: plain text and Markdown cost nothing worth a worker. */
+/**
+ * Types read on the calling thread, one file at a time: plain text and Markdown cost less than a
+ * worker's hop. A folder with many of them sends them to the workers in batches (corpus-index.ts).
+ */
 export const LIGHT_EXTENSIONS = new Set([".md", ".markdown", ".txt", ".text"]);
 
 const utf8 = (bytes: Uint8Array): string => new TextDecoder("utf-8").decode(bytes);

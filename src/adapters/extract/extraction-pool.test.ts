@@ -1,5 +1,8 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ExternalServiceError } from "../../core/errors.js";
+import { tempDir } from "../../testing/temp-dir.js";
 import { ExtractionPool, extractFileOffThread } from "./extraction-pool.js";
 
 const page = (n: number): string =>
@@ -80,5 +83,30 @@ describe("ExtractionPool", () => {
     expect(markdown).toMatchObject({ title: "Notes", contentType: "text/markdown" });
     const html = await extractFileOffThread("a/page.html", new TextEncoder().encode(page(3)), undefined, pool);
     expect(html).toMatchObject({ title: "Page 3", contentType: "text/html" });
+  });
+
+  it("reads a batch of light files in a worker: one that cannot be read fails alone", async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, "a.md"), "# Anodes\n\nCarbon takes up lithium.");
+      writeFileSync(join(dir.path, "c.txt"), "Cells\n\nThe first cells were sold in 1991.");
+      const outcomes = await pool.runBatch([
+        { name: "notes/a.md", path: join(dir.path, "a.md") },
+        { name: "notes/b.md", path: join(dir.path, "gone.md") },
+        { name: "notes/c.txt", path: join(dir.path, "c.txt") },
+      ]);
+      expect(outcomes.map((outcome) => (outcome.ok ? outcome.document.title : "failed"))).toEqual([
+        "Anodes",
+        "failed",
+        "Cells",
+      ]);
+      expect(outcomes[1]).toMatchObject({ ok: false, error: expect.stringContaining("ENOENT") });
+      expect(outcomes[0]).toMatchObject({
+        ok: true,
+        document: { text: expect.stringContaining("Carbon takes up lithium.") },
+      });
+    } finally {
+      dir.cleanup();
+    }
   });
 });

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { ExternalServiceError } from "../../core/errors.js";
 import { extractFile, LIGHT_EXTENSIONS } from "./extract-by-type.js";
-import type { ExtractionTask } from "./extract-worker.js";
+import type { BatchFile, BatchOutcome, ExtractionTask } from "./extract-worker.js";
 import type { ExtractedDocument } from "./extracted-document.js";
 
 export interface ExtractionPoolOptions {
@@ -39,13 +39,25 @@ function workerFile(): string {
 }
 
 /** What a task is called in a message. */
-const described = (task: ExtractionTask): string =>
-  task.kind === "file" ? task.name : task.kind === "html" ? task.url : task.kind === "pdf" ? task.title : task.kind;
+const described = (task: ExtractionTask): string => {
+  switch (task.kind) {
+    case "file":
+      return task.name;
+    case "files":
+      return `${task.files.length} files from ${task.files[0]?.name ?? "nowhere"}`;
+    case "html":
+      return task.url;
+    case "pdf":
+      return task.title;
+    default:
+      return task.kind;
+  }
+};
 
 export class ExtractionPool {
   readonly threads: number;
   readonly timeoutMs: number;
-  readonly #pool: Piscina<ExtractionTask, ExtractedDocument>;
+  readonly #pool: Piscina<ExtractionTask, ExtractedDocument | BatchOutcome[]>;
   /** Tasks in workers now; at most `threads`, so a task's time limit starts when its worker does. */
   #running = 0;
   readonly #waiting: (() => void)[] = [];
@@ -68,7 +80,19 @@ export class ExtractionPool {
    * read (its own error), took longer than the time limit, or ended its worker; with the
    * caller's reason when `signal` aborts.
    */
-  async run(task: ExtractionTask, signal?: AbortSignal): Promise<ExtractedDocument> {
+  async run(task: Exclude<ExtractionTask, { kind: "files" }>, signal?: AbortSignal): Promise<ExtractedDocument> {
+    return (await this.#run(task, signal)) as ExtractedDocument;
+  }
+
+  /**
+   * Reads and extracts light files (plain text, Markdown) in a worker, many for one thread hop:
+   * what became of each, in order. Rejects as `run` does when the batch as a whole failed.
+   */
+  async runBatch(files: BatchFile[], signal?: AbortSignal): Promise<BatchOutcome[]> {
+    return (await this.#run({ kind: "files", files }, signal)) as BatchOutcome[];
+  }
+
+  async #run(task: ExtractionTask, signal?: AbortSignal): Promise<ExtractedDocument | BatchOutcome[]> {
     await this.#slot(signal);
     const timer = AbortSignal.timeout(this.timeoutMs);
     const both = signal ? AbortSignal.any([signal, timer]) : timer;
