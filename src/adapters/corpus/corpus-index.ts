@@ -208,15 +208,8 @@ export class CorpusIndex {
       if (!outcomes) for (const file of files) await extractOne(file);
       else
         files.forEach((file, index) => {
-          const outcome = outcomes[index];
-          record(
-            file,
-            outcome?.ok
-              ? { title: outcome.document.title, body: outcome.document.text }
-              : {
-                  error: outcome?.error ?? "no outcome",
-                },
-          );
+          const outcome = outcomes[index] ?? { ok: false, error: "the extraction worker gave no result for it" };
+          record(file, outcome.ok ? { title: outcome.document.title, body: outcome.document.text } : outcome);
         });
     };
     const units: (() => Promise<void>)[] = [];
