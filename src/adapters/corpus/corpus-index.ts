@@ -170,10 +170,11 @@ export class CorpusIndex {
       lastCommit = Date.now();
     };
     type Changed = (typeof changed)[number];
-    const record = (file: Changed, outcome: { title: string; body: string } | { error: string }): void => {
-      const error = "error" in outcome ? outcome.error : "";
-      if (error) stats.failed.push({ path: file.path, reason: error });
-      const { title = "", body = "" } = "error" in outcome ? {} : outcome;
+    const record = (file: Changed, outcome: BatchOutcome): void => {
+      const error = outcome.ok ? "" : outcome.error;
+      if (!outcome.ok) stats.failed.push({ path: file.path, reason: error });
+      const title = outcome.ok ? outcome.document.title : "";
+      const body = outcome.ok ? outcome.document.text : "";
       pending.push({ path: file.path, size: file.size, mtime: file.mtimeMs, title, body, error });
       done++;
       progress?.(done, changed.length);
@@ -182,13 +183,15 @@ export class CorpusIndex {
     // A link is extracted as its target's type (and title), exactly as the fetcher reads it.
     const targetOf = (file: Changed): string => relative(this.root, file.absolute).split(sep).join("/");
     const extractOne = async (file: Changed): Promise<void> => {
+      let outcome: BatchOutcome;
       try {
-        const extracted = await extractFileOffThread(targetOf(file), await readFile(file.absolute), signal, pool);
-        record(file, { title: extracted.title, body: extracted.text });
+        const document = await extractFileOffThread(targetOf(file), await readFile(file.absolute), signal, pool);
+        outcome = { ok: true, document };
       } catch (failure) {
         if (signal?.aborted) throw failure;
-        record(file, { error: describeError(failure) });
+        outcome = { ok: false, error: describeError(failure) };
       }
+      record(file, outcome);
     };
     // Many light files (plain text, Markdown) are read and extracted in the workers, a batch per
     // thread hop, while this thread writes; a few cost less here than a worker's start.
@@ -208,8 +211,7 @@ export class CorpusIndex {
       if (!outcomes) for (const file of files) await extractOne(file);
       else
         files.forEach((file, index) => {
-          const outcome = outcomes[index] ?? { ok: false, error: "the extraction worker gave no result for it" };
-          record(file, outcome.ok ? { title: outcome.document.title, body: outcome.document.text } : outcome);
+          record(file, outcomes[index] ?? { ok: false, error: "the extraction worker gave no result for it" });
         });
     };
     const units: (() => Promise<void>)[] = [];

@@ -275,7 +275,7 @@ const cellText = (cell: Element): string => blockText(cell).replace(/\s+/g, " ")
 
 /** A heading's permalink ("¶", "#", "§" linking to its own anchor): not part of what the page says. */
 const isPermalink = (element: Element): boolean =>
-  element.tagName === "A" &&
+  lowerName(element.localName) === "a" &&
   (element.getAttribute("href") ?? "").startsWith("#") &&
   /^[¶§#🔗⚓]$/u.test((element.textContent ?? "").trim());
 
@@ -334,7 +334,7 @@ function outlinedText(root: Node, title?: string): OutlinedText {
     if (node.nodeType !== 1) return;
     const element = node as Element;
     const tag = lowerName(element.localName);
-    if (SKIP.has(tag) || (tag === "a" && isPermalink(element))) return;
+    if (SKIP.has(tag) || isPermalink(element)) return;
     if (tag === "br") {
       out.push("\n");
       return;

@@ -24,7 +24,7 @@ function headingOf(line: string): { level: number; text: string } | undefined {
   return { level: (match[1] ?? "#").length, text };
 }
 
-/** A character every inline mark below begins or ends with: a line without one has none. */
+/** Every inline mark below holds one of these characters: a line without any has none to take out. */
 const INLINE_MARK = /[[<*_`]/;
 
 /** Links, images, tags, emphasis and code marks of one line taken out, their text kept. */
