@@ -2,7 +2,9 @@
  * Publication: build the ReportDocument from persisted state, render both projections,
  * stage and validate them, switch the pair atomically, and record it as events.
  */
+
 import { describeError } from "../core/errors.js";
+import { checkedVerification } from "../core/judgment/cross-check.js";
 import { dropTopics, mentions, revisionFocus } from "../core/lineage/instruction.js";
 import { parentNumbers, reportLineage } from "../core/lineage/report-lineage.js";
 import { folderScopeLabel } from "../core/render/format.js";
@@ -108,8 +110,21 @@ export async function buildFromPersisted(
     passagesDropped += entry.chunks.length - chunks.length;
     return { ...entry, chunks };
   });
+  // Every finding is checked against everything read: what another source contradicts is contested.
+  const published = synthesis ? { ...synthesis, ...(trimmed ? { admitted: trimmed.admitted } : {}) } : undefined;
+  const checked = published
+    ? {
+        ...published,
+        verification: checkedVerification(
+          published.admitted.facts,
+          published.verification ?? new Map(),
+          sources.map((source) => ({ id: source.id, title: source.title, chunks: source.chunks })),
+          host.judge,
+        ),
+      }
+    : undefined;
   const doc = buildReport({
-    ...(synthesis ? { synthesis: trimmed ? { ...synthesis, admitted: trimmed.admitted } : synthesis } : {}),
+    ...(checked ? { synthesis: checked } : {}),
     ...(lineage ? { sourceNumbers: parentNumbers(parent?.report) } : {}),
     question: host.request.question,
     language: host.request.language,

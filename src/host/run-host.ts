@@ -3,6 +3,7 @@
  * acquisition deadline. Strategies reach the outside world only through this object and
  * the services built on it (acquisition, publication).
  */
+import { englishJudge } from "../adapters/language/english-judge.js";
 import {
   type BudgetKind,
   type BudgetUse,
@@ -12,6 +13,7 @@ import {
   remaining,
   spend,
 } from "../core/budgets.js";
+import type { Judge } from "../core/judgment/judge.js";
 import { researchText } from "../core/lineage/instruction.js";
 import { isGeneration, usageOf } from "../core/usage.js";
 import type { ArtifactStore } from "../ports/artifact-store.js";
@@ -66,6 +68,8 @@ export interface RunHostOptions {
   resumed?: { lastOffsetMs: number };
   /** Where investigative runs keep their notes.md working copies (`research_notes_dir`). */
   notes?: NotesFiles;
+  /** Decides support, contradiction and absence for every strategy (default: the English judge). */
+  judge?: Judge;
 }
 
 export class RunHost {
@@ -78,6 +82,8 @@ export class RunHost {
   readonly artifacts: ArtifactStore;
   readonly model: Model | undefined;
   readonly notes: NotesFiles | undefined;
+  /** The one judge of support, contradiction and absence (DESIGN "Identities and truth"). */
+  readonly judge: Judge;
   /** The opened scope's own description, when it has one (see RunHostOptions.scopeLabel). */
   readonly scopeLabel: string | undefined;
   /** The run this one continues, with its report (a follow-up, a revision). */
@@ -120,6 +126,7 @@ export class RunHost {
     this.artifacts = options.artifacts;
     this.model = options.model;
     this.notes = options.notes;
+    this.judge = options.judge ?? englishJudge();
     this.scopeLabel = options.scopeLabel;
     this.parent = options.parent;
     const lineage = this.request.lineage;

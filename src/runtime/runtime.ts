@@ -4,6 +4,7 @@
  */
 import { hostname } from "node:os";
 import { describeError, UserError } from "../core/errors.js";
+import type { Judge } from "../core/judgment/judge.js";
 import { type RunTimings, runTimings } from "../core/timings.js";
 import { openParent } from "../host/lineage.js";
 import { buildFromPersisted, publish } from "../host/publication.js";
@@ -47,6 +48,8 @@ export interface RuntimeOptions {
   leaseMs?: number;
   /** Hears of lease renewals that failed. */
   log?: (line: string) => void;
+  /** Decides support, contradiction and absence (default: the English judge, `englishJudge`). */
+  judge?: Judge;
 }
 
 export interface RunOptions {
@@ -130,6 +133,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       artifacts: options.artifacts,
       ...(options.model ? { model: options.model } : {}),
       ...(options.notes ? { notes: options.notes } : {}),
+      ...(options.judge ? { judge: options.judge } : {}),
       listeners: leased.runOptions.listeners ?? [],
       ...(leased.runOptions.signal ? { signal: leased.runOptions.signal } : {}),
       ...(leased.runOptions.handBack ? { handBack: leased.runOptions.handBack } : {}),

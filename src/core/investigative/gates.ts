@@ -8,7 +8,7 @@ import { readerLine } from "../text.js";
 import { challengesOn, openChallenges } from "./challenges.js";
 import { isDeclaredAtomic } from "./frontier.js";
 import { findQuestion, isExpanded, OPEN, p2, ROOT_QUESTION_ID, rankActionable } from "./frontier-queries.js";
-import { contradictionSettled, independenceKey } from "./ledger.js";
+import { contradictionSettled, sourceKey } from "./ledger.js";
 import type { Challenge, Claim, Frontier, Investigation, LedgerSource, Question } from "./types.js";
 
 /** A gate's verdict: `missing` lists one message per failing check, in a fixed order. */
@@ -123,7 +123,7 @@ function actionableCheck(investigation: Investigation): string | undefined {
 function sourceChecks(investigation: Investigation): string[] {
   const { minSources, minDomains } = investigation.config;
   const used = sourcesInNotes(investigation);
-  const keys = [...new Set(used.map(independenceKey))];
+  const keys = [...new Set(used.map((source) => sourceKey(investigation.ledger, source)))];
   const missing: string[] = [];
   if (used.length < minSources) {
     missing.push(

@@ -317,7 +317,7 @@ describe("verificationGaps", () => {
   it("lists sources, survived challenges and the independence statement", () => {
     const gaps = verificationGaps(base, [], "c_001", config);
     expect(gaps).toEqual([
-      "2 supporting sources with distinct domains; it has 1: link a source from an independent origin",
+      "2 supporting sources of distinct origins; it has 1: link a source from an independent origin",
       "1 closed challenge(s) with outcome survived on c_001; it has 0: challenge it",
       "a statement of why its supporting sources are independent (independence)",
     ]);
@@ -327,7 +327,7 @@ describe("verificationGaps", () => {
     const ledger = value(linkSource(base, { claimId: "c_001", sourceId: "s_002", stance: "supports" })).ledger;
     expect(supportingKeys(ledger, "c_001")).toEqual(["example.com"]);
     expect(verificationGaps(ledger, [], "c_001", config)[0]).toBe(
-      "2 supporting sources with distinct domains; it has 1 (its 2 sources share origins: example.com): link a source from an independent origin",
+      "2 supporting sources of distinct origins; it has 1 (its 2 sources share origins: example.com): link a source from an independent origin",
     );
   });
 
@@ -368,7 +368,7 @@ describe("updateClaim", () => {
     const refused = rejection(updateClaim(base, [], { id: "c_001", status: "VERIFIED" }, config, later));
     expect(refused.rule).toBe("verification");
     expect(refused.message).toBe(
-      "c_001 cannot be VERIFIED yet; it needs 2 supporting sources with distinct domains; it has 1: link a source from an independent origin; 1 closed challenge(s) with outcome survived on c_001; it has 0: challenge it; a statement of why its supporting sources are independent (independence)",
+      "c_001 cannot be VERIFIED yet; it needs 2 supporting sources of distinct origins; it has 1: link a source from an independent origin; 1 closed challenge(s) with outcome survived on c_001; it has 0: challenge it; a statement of why its supporting sources are independent (independence)",
     );
   });
 

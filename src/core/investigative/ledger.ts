@@ -267,21 +267,33 @@ function closedOutcomes(challenges: readonly Challenge[], claimId: string, outco
   ).length;
 }
 
-/** The distinct independence keys of the sources that support a claim. */
+/** The origin key of a source: its derived origin (copies share one), else its independence key. */
+export function sourceKey(
+  ledger: Pick<Ledger, "origins">,
+  source: Pick<LedgerSource, "id" | "domain" | "location">,
+): string {
+  return ledger.origins?.bySource[source.id] ?? independenceKey(source);
+}
+
+/**
+ * The distinct origins of the sources that support a claim: a statement attributed to an
+ * origin counts as that origin's (`origins.byLink`), else its source's (`sourceKey`).
+ */
 export function supportingKeys(ledger: Ledger, claimId: string): string[] {
   const keys = new Set<string>();
   for (const link of ledger.claimSources) {
     if (link.claimId !== claimId || link.stance !== "supports") continue;
     const source = ledger.sources.find((known) => known.id === link.sourceId);
-    if (source) keys.add(independenceKey(source));
+    if (!source) continue;
+    keys.add(ledger.origins?.byLink[`${claimId} ${link.sourceId}`] ?? sourceKey(ledger, source));
   }
   return [...keys];
 }
 
 /**
  * What a claim still lacks to become VERIFIED (empty when nothing): supporting sources
- * with distinct independence keys (sources of a common origin count once), survived
- * challenges on the claim, and the statement of independence.
+ * with distinct independence keys (sources of a common origin count once), no contradicting
+ * source, survived challenges on the claim, and the statement of independence.
  */
 export function verificationGaps(
   ledger: Ledger,
@@ -298,7 +310,14 @@ export function verificationGaps(
     const origin =
       supports.length > keys.length ? ` (its ${supports.length} sources share origins: ${keys.join(", ")})` : "";
     gaps.push(
-      `${config.minIndependentSources} supporting sources with distinct domains; it has ${keys.length}${origin}: link a source from an independent origin`,
+      `${config.minIndependentSources} supporting sources of distinct origins; it has ${keys.length}${origin}: link a source from an independent origin`,
+    );
+  }
+  // Nothing read may contradict it: a contradicting source blocks VERIFIED, whatever supports it.
+  const against = ledger.claimSources.filter((link) => link.claimId === claimId && link.stance === "contradicts");
+  if (against.length > 0) {
+    gaps.push(
+      `no source that contradicts it; ${against.map((link) => link.sourceId).join(", ")} ${against.length === 1 ? "does" : "do"}: a contradicted claim cannot be VERIFIED`,
     );
   }
   const survived = closedOutcomes(challenges, claimId, "survived");

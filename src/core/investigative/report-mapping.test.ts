@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { englishJudge } from "../../adapters/language/english-judge.js";
 import { chunkId } from "../ids.js";
 import { admissionCatalog, admitSynthesis } from "../synthesis/admission.js";
 import { synthesisOutputSchema } from "../synthesis/proposals.js";
@@ -6,6 +7,7 @@ import { type FinalReport, finalizationGate } from "./final-report.js";
 import { finalReportToSynthesis, withoutIds } from "./report-mapping.js";
 import { type Claim, type ClaimSource, DEFAULT_INVESTIGATION_CONFIG, type Investigation } from "./types.js";
 
+const JUDGE = englishJudge();
 const NOW = "2026-03-01T12:00:00.000Z";
 
 /** The Host's persisted sources with their passages, as the store lists them. */
@@ -13,7 +15,10 @@ const PERSISTED = [
   {
     id: "s_001",
     location: "https://alpha.example/model-x",
-    passages: ["Model card of model X.", "Model X has 7 billion parameters; its weights load in half precision."],
+    passages: [
+      "Model card of model X.",
+      "Model X has 7 billion parameters; at fp16 the weights of model X take 14 GB.",
+    ],
   },
   {
     id: "s_002",
@@ -119,7 +124,7 @@ const INVESTIGATION: Investigation = {
 const REPORT: FinalReport = {
   summary: "Model X needs 14 GB for its fp16 weights, and more with activations (c_001).",
   items: [
-    { text: "Model X needs 14 GB of GPU memory for its fp16 weights (c_001).", claimIds: ["c_001"], sourceIds: [] },
+    { text: "The fp16 weights of model X take 14 GB of GPU memory (c_001).", claimIds: ["c_001"], sourceIds: [] },
     { text: "Activation memory reaches 24 GB at batch 8.", claimIds: ["d_001"], sourceIds: ["s_003"] },
     { text: "A smaller card is said to be enough.", claimIds: ["c_002"], sourceIds: ["s_004"] },
     {
@@ -139,15 +144,15 @@ const REPORT: FinalReport = {
 describe("finalReportToSynthesis", () => {
   it("maps items to facts citing the passages on their claims' links, and gaps to gaps", () => {
     expect(finalizationGate(INVESTIGATION, REPORT, ["s_001", "s_002", "s_003", "s_004"]).passed).toBe(true);
-    const { output, dropped } = finalReportToSynthesis(REPORT, INVESTIGATION, CATALOG);
+    const { output, dropped } = finalReportToSynthesis(REPORT, INVESTIGATION, CATALOG, JUDGE);
     expect(synthesisOutputSchema.safeParse(output).success).toBe(true);
     expect(output.facts).toEqual([
-      // One fact for c_001, not one per source: the link whose passages hold 14 and 16 (fp16).
+      // One fact for c_001, not one per source: the first link whose passages hold 14 and 16 (fp16).
       {
         id: "item1_c_001",
-        text: "Model X needs 14 GB of GPU memory for its fp16 weights.",
-        sourceId: "s_002",
-        chunkIds: ["s_002.p03", "s_002.p02"],
+        text: "The fp16 weights of model X take 14 GB of GPU memory.",
+        sourceId: "s_001",
+        chunkIds: ["s_001.p02"],
       },
       {
         id: "item2_d_001",
@@ -179,7 +184,7 @@ describe("finalReportToSynthesis", () => {
   });
 
   it("is admitted whole by admitSynthesis against the catalog", () => {
-    const { output } = finalReportToSynthesis(REPORT, INVESTIGATION, CATALOG);
+    const { output } = finalReportToSynthesis(REPORT, INVESTIGATION, CATALOG, JUDGE);
     const admitted = admitSynthesis(output, CATALOG);
     expect(admitted.diagnostics).toEqual([]);
     expect(admitted.facts).toEqual(output.facts);
@@ -188,12 +193,18 @@ describe("finalReportToSynthesis", () => {
 
   it("cites the first supporting link with passages, preferring the sources the item shows", () => {
     const item = { text: "Model X loads its weights in half precision.", claimIds: ["c_001"] };
-    const first = finalReportToSynthesis({ ...REPORT, items: [{ ...item, sourceIds: [] }] }, INVESTIGATION, CATALOG);
+    const first = finalReportToSynthesis(
+      { ...REPORT, items: [{ ...item, sourceIds: [] }] },
+      INVESTIGATION,
+      CATALOG,
+      JUDGE,
+    );
     expect(first.output.facts.map((fact) => [fact.sourceId, fact.chunkIds])).toEqual([["s_001", ["s_001.p02"]]]);
     const shown = finalReportToSynthesis(
       { ...REPORT, items: [{ ...item, sourceIds: ["s_002"] }] },
       INVESTIGATION,
       CATALOG,
+      JUDGE,
     );
     expect(shown.output.facts.map((fact) => fact.sourceId)).toEqual(["s_002"]);
   });
@@ -210,18 +221,18 @@ describe("finalReportToSynthesis", () => {
       },
     };
     const report: FinalReport = { ...REPORT, items: REPORT.items.slice(0, 2) };
-    const { output, dropped, demoted } = finalReportToSynthesis(report, stale, CATALOG);
+    const { output, dropped, demoted } = finalReportToSynthesis(report, stale, CATALOG, JUDGE);
     expect(output.facts.map((fact) => fact.chunkIds)).toEqual([["s_001.p02"]]);
     expect(dropped).toEqual([
       { itemId: "item2", kind: "fact", reason: "no supporting source link of d_001 has passages in the catalog" },
     ]);
-    // Only s_001 is left to support c_001, and its passage does not carry what item 1 says.
+    // Only s_001 is left to support c_001: one origin, where VERIFIED needs two.
     expect(demoted).toEqual([
       {
         itemId: "item1",
         kind: "fact",
         reason:
-          "its text writes “14”, “GB of GPU”, which the passages of its VERIFIED claims do not: published as unverified",
+          "the judge finds 1 independent origin(s) whose passages state a VERIFIED claim it rests on; 2 are needed: published as unverified",
       },
     ]);
   });
@@ -234,18 +245,22 @@ describe("finalReportToSynthesis", () => {
         { text: "Something else.", claimIds: ["c_001", "c_404"], sourceIds: [] },
       ],
     };
-    expect(finalReportToSynthesis(report, INVESTIGATION, CATALOG).dropped).toEqual([
+    expect(finalReportToSynthesis(report, INVESTIGATION, CATALOG, JUDGE).dropped).toEqual([
       { itemId: "item1", kind: "fact", reason: "rests on c_003, which is REFUTED" },
       { itemId: "item2", kind: "fact", reason: "rests on c_404, which is not a recorded claim" },
     ]);
   });
 
   it("gives each fact its verification from the ledger: verified with every supporting source and the challenge", () => {
-    const { verification } = finalReportToSynthesis(REPORT, INVESTIGATION, CATALOG);
+    const { verification } = finalReportToSynthesis(REPORT, INVESTIGATION, CATALOG, JUDGE);
     expect(verification.get("item1_c_001")).toEqual({
       status: "verified",
       supports: [
-        { sourceId: "s_001", chunkIds: ["s_001.p02"] },
+        {
+          sourceId: "s_001",
+          chunkIds: ["s_001.p02"],
+          quote: "Model X has 7 billion parameters; at fp16 the weights of model X take 14 GB.",
+        },
         // The sentence that states it, named for the report's evidence (the report checks it is written there).
         {
           sourceId: "s_002",
@@ -269,7 +284,7 @@ describe("finalReportToSynthesis", () => {
       { text: "Nvidia says model X has 7 billion parameters.", claimIds: ["c_001"], sourceIds: [] },
       { text: "Model X has 7 billion parameters.", claimIds: ["c_001"], sourceIds: [] },
     ];
-    const { verification, demoted } = finalReportToSynthesis({ ...REPORT, items }, INVESTIGATION, CATALOG);
+    const { verification, demoted } = finalReportToSynthesis({ ...REPORT, items }, INVESTIGATION, CATALOG, JUDGE);
     expect(verification.get("item1_c_001")?.status).toBe("unverified");
     expect(verification.get("item2_c_001")?.status).toBe("unverified");
     expect(verification.get("item3_c_001")?.status).toBe("verified");
@@ -292,7 +307,7 @@ describe("finalReportToSynthesis", () => {
         ],
       },
     };
-    const { output, verification } = finalReportToSynthesis(REPORT, contested, CATALOG);
+    const { output, verification } = finalReportToSynthesis(REPORT, contested, CATALOG, JUDGE);
     expect(output.facts.at(-1)).toEqual({
       id: "contested1",
       text: "Model X has 7 billion parameters.",
@@ -305,7 +320,7 @@ describe("finalReportToSynthesis", () => {
         {
           sourceId: "s_001",
           chunkIds: ["s_001.p02"],
-          quote: "Model X has 7 billion parameters; its weights load in half precision.",
+          quote: "Model X has 7 billion parameters; at fp16 the weights of model X take 14 GB.",
         },
       ],
       // The ledger links s_003 as contradicting, but no sentence of it contradicts the claim: it

@@ -7,11 +7,14 @@
  * model), adds the contested claims the ledger holds, and says which items could not be mapped
  * and why. Admission (`admitSynthesis`) still decides what is published. Pure.
  */
+
+import type { Judge } from "../judgment/judge.js";
 import type { VerificationDraft } from "../report/synthesized-items.js";
-import { numbersIn, sentencesOf, stanceOf, unsupportedTerms } from "../statements.js";
+import { numbersIn, unsupportedTerms } from "../statements.js";
 import type { AdmissionCatalog, AdmissionDiagnostic } from "../synthesis/admission.js";
 import type { FactProposal, GapProposal, SynthesisOutput } from "../synthesis/proposals.js";
 import type { FinalReport, FinalReportItem } from "./final-report.js";
+import { sourceKey } from "./ledger.js";
 import type { Challenge, Claim, ClaimSource, Investigation } from "./types.js";
 
 /** A fact cites at most this many passages (the fact proposal schema's bound). */
@@ -112,27 +115,32 @@ function claimProblem(item: FinalReportItem, claims: ReadonlyMap<string, Claim>)
 }
 
 /**
- * The sentence of the passages that stands to `claim` as `stance` says, verbatim; none when no
- * sentence does (a quote that is not the other side would mislead more than no quote).
+ * The sentences of the passages that, by the judge, stand to `claim` as `stance` says,
+ * verbatim (whitespace collapsed); none when the judge does not find it so (a quote that is
+ * not the other side would mislead more than no quote).
  */
-function quoteFor(passages: string, claim: string, stance: "supports" | "contradicts"): string | undefined {
-  const sentences = sentencesOf(passages);
-  return (
-    sentences.find((sentence) => stanceOf(sentence, claim) === stance) ??
-    (stance === "contradicts" ? sentences.find((sentence) => stanceOf(sentence, claim) === "narrows") : undefined)
-  );
+function quoteFor(
+  passages: string,
+  claim: string,
+  stance: "supports" | "contradicts",
+  judge: Judge,
+): string | undefined {
+  const judgement = judge.judge(claim, { text: passages });
+  if (judgement.verdict !== stance) return undefined;
+  return judgement.passage.map((span) => span.text).join(" ") || undefined;
 }
 
-/** The cited passages of a claim's links of one stance, each with its quote. */
+/** The cited passages of a claim's links of one stance, each with its quote and whether the judge confirms the stance. */
 function citedPassages(
   investigation: Investigation,
   claim: Claim,
   stance: "supports" | "contradicts",
   catalog: AdmissionCatalog,
+  judge: Judge,
 ) {
   const statement = claimStatement(claim);
   return linksOf(investigation, claim.id, stance, catalog).map(({ link, chunkIds }) => {
-    const quote = quoteFor(passageText(catalog, link.sourceId, chunkIds), statement, stance);
+    const quote = quoteFor(passageText(catalog, link.sourceId, chunkIds), statement, stance, judge);
     return { sourceId: link.sourceId, chunkIds, ...(quote ? { quote } : {}) };
   });
 }
@@ -161,29 +169,48 @@ function survivedChallenge(investigation: Investigation, claimId: string): strin
 }
 
 /**
- * How code checks an item resting on `claimIds`, from the ledger: contested when a source
- * contradicts one of its claims; verified when every claim is VERIFIED, survived a challenge,
- * and the item's text stays inside their supporting passages (every number and name it
- * writes is in them); otherwise unverified. `demoted` says why a VERIFIED item was not
- * published as verified.
+ * How code checks an item resting on `claimIds`, from the ledger and the judge: contested when
+ * a source contradicts one of its claims; verified when every claim is VERIFIED, survived a
+ * challenge, the judge finds that supporting passages of distinct origins (at least
+ * `min_independent_sources`) state each claim, and the item's text stays inside them (every
+ * number and name it writes is in them, and the judge finds the passages state it);
+ * otherwise unverified. `demoted` says why a VERIFIED item was not published as verified.
  */
 function itemVerification(
   text: string,
   claimIds: readonly string[],
   investigation: Investigation,
   catalog: AdmissionCatalog,
+  judge: Judge,
 ): { verification: VerificationDraft; demoted?: string } {
   const claims = claimIds
     .map((claimId) => investigation.ledger.claims.find((claim) => claim.id === claimId))
     .filter((claim): claim is Claim => claim !== undefined);
-  const supports = claims.flatMap((claim) => citedPassages(investigation, claim, "supports", catalog));
-  const contradicts = claims.flatMap((claim) => citedPassages(investigation, claim, "contradicts", catalog));
+  const supports = claims.flatMap((claim) => citedPassages(investigation, claim, "supports", catalog, judge));
+  const contradicts = claims.flatMap((claim) => citedPassages(investigation, claim, "contradicts", catalog, judge));
   if (contradicts.length > 0) return { verification: { status: "contested", supports, contradicts } };
   const unverified: VerificationDraft = { status: "unverified", supports: [], contradicts: [] };
   if (claims.length === 0 || claims.some((claim) => claim.status !== "VERIFIED")) return { verification: unverified };
   const challenges = claims.map((claim) => survivedChallenge(investigation, claim.id));
   if (challenges.some((challenge) => challenge === undefined))
     return { verification: unverified, demoted: "a VERIFIED claim it rests on has no survived challenge on record" };
+  // Each claim stated, by the judge, by passages of enough distinct origins.
+  const { minIndependentSources } = investigation.config;
+  for (const claim of claims) {
+    const stating = citedPassages(investigation, claim, "supports", catalog, judge).filter((cited) => cited.quote);
+    const origins = new Set(
+      stating.map((cited) => {
+        const source = investigation.ledger.sources.find((known) => known.id === cited.sourceId);
+        const byLink = investigation.ledger.origins?.byLink[`${claim.id} ${cited.sourceId}`];
+        return byLink ?? (source ? sourceKey(investigation.ledger, source) : cited.sourceId);
+      }),
+    );
+    if (origins.size < minIndependentSources)
+      return {
+        verification: unverified,
+        demoted: `the judge finds ${origins.size} independent origin(s) whose passages state a VERIFIED claim it rests on; ${minIndependentSources} are needed: published as unverified`,
+      };
+  }
   const evidence = supports.map((cited) => passageText(catalog, cited.sourceId, cited.chunkIds)).join(" ");
   const outside = unsupportedTerms(text, evidence);
   if (outside.numbers.length > 0 || outside.names.length > 0) {
@@ -191,6 +218,17 @@ function itemVerification(
     return {
       verification: unverified,
       demoted: `its text writes ${terms}, which the passages of its VERIFIED claims do not: published as unverified`,
+    };
+  }
+  // The item's own words (a model's) must be what the passages state, not only the claims'.
+  const itemStated = supports.some(
+    (cited) => judge.judge(text, { text: passageText(catalog, cited.sourceId, cited.chunkIds) }).verdict === "supports",
+  );
+  if (!itemStated) {
+    return {
+      verification: unverified,
+      demoted:
+        "the judge does not find its text stated by the passages of its VERIFIED claims: published as unverified",
     };
   }
   return {
@@ -233,6 +271,7 @@ export function finalReportToSynthesis(
   report: FinalReport,
   investigation: Investigation,
   catalog: AdmissionCatalog,
+  judge: Judge,
 ): ReportMapping {
   const claims = new Map(investigation.ledger.claims.map((claim) => [claim.id, claim]));
   const facts: FactProposal[] = [];
@@ -247,7 +286,7 @@ export function finalReportToSynthesis(
       return;
     }
     const text = withoutIds(item.text);
-    const checked = itemVerification(text, unique(item.claimIds), investigation, catalog);
+    const checked = itemVerification(text, unique(item.claimIds), investigation, catalog, judge);
     const mapped = unique(item.claimIds).flatMap((claimId): FactProposal[] => {
       const cited = citedLink(claimId, item, text, investigation, catalog);
       if (!cited) return [];
@@ -276,7 +315,7 @@ export function finalReportToSynthesis(
     if (!link) return;
     const id = `contested${index + 1}`;
     facts.push({ id, text, sourceId: link.link.sourceId, chunkIds: link.chunkIds });
-    verification.set(id, itemVerification(text, [claim.id], investigation, catalog).verification);
+    verification.set(id, itemVerification(text, [claim.id], investigation, catalog, judge).verification);
   });
   const gaps: GapProposal[] = report.gaps.map((gap, index) => ({
     id: `gap${index + 1}`,

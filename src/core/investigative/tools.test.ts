@@ -784,7 +784,7 @@ describe("notes_update", () => {
     const missing = session.no("notes_update", { id: claim, status: "VERIFIED" });
     expect(missing.rule).toBe("verification");
     expect(missing.message).toContain("c_001 cannot be VERIFIED yet");
-    expect(missing.message).toContain("2 supporting sources with distinct domains; it has 1");
+    expect(missing.message).toContain("2 supporting sources of distinct origins; it has 1");
     expect(missing.message).toContain("1 closed challenge(s) with outcome survived on c_001; it has 0");
     expect(missing.message).toContain("a statement of why its supporting sources are independent");
     const linked = session.ok("notes_update", { id: claim, add_source: { source_id: "s_005", stance: "supports" } });

@@ -217,6 +217,20 @@ export interface Ledger {
   claims: readonly Claim[];
   claimSources: readonly ClaimSource[];
   contradictions: readonly Contradiction[];
+  /**
+   * Who each source and each supporting statement comes from (derived from the sources' texts
+   * when the ledger is loaded, never stored; core/judgment/origins): sources that copy one
+   * another, or statements attributed to one origin, count once.
+   */
+  origins?: LedgerOrigins;
+}
+
+/** Origins derived from the texts read (`originsOf`, `statementOrigin`). */
+export interface LedgerOrigins {
+  /** Source id → its origin key. */
+  bySource: Readonly<Record<string, string>>;
+  /** `<claim id> <source id>` → the origin the supporting statement is attributed to. */
+  byLink: Readonly<Record<string, string>>;
 }
 
 export const CHALLENGE_TARGETS = ["claim", "question_answer", "conclusion"] as const;

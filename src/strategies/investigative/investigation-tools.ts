@@ -14,15 +14,21 @@
 import { type AttemptLogged, type AttemptLogInput, logAttempt } from "../../core/investigative/attempt-log.js";
 import { createFrontier, isDeclaredAtomic } from "../../core/investigative/frontier.js";
 import { notesFileName, parseNotes } from "../../core/investigative/notes.js";
+import { claimStatement } from "../../core/investigative/report-mapping.js";
 import { TOOL_DESCRIPTIONS, TOOL_SCHEMAS, type ToolName } from "../../core/investigative/tool-schemas.js";
 import { decide, notesText } from "../../core/investigative/tools.js";
 import {
+  type Claim,
+  type ClaimSource,
   DEFAULT_INVESTIGATION_CONFIG,
   EMPTY_MUTATION,
   type Investigation,
   type InvestigationConfig,
+  type LedgerOrigins,
   type Mutation,
 } from "../../core/investigative/types.js";
+import type { Judge } from "../../core/judgment/judge.js";
+import { type OriginSource, originsOf, statementOrigin } from "../../core/judgment/origins.js";
 import { IdConflictError, type InvestigationStore } from "../../ports/investigation-store.js";
 import type { NotesFiles } from "../../ports/notes-store.js";
 import { ownerOf, type Store } from "../../ports/store.js";
@@ -47,6 +53,8 @@ export interface InvestigationToolsOptions {
    * until then they are neither cited nor taken as already read. Default: every stored source.
    */
   catalog?: () => ReadonlySet<string>;
+  /** Reads who a supporting statement is attributed to (origins by statement); without one, origins are by source only. */
+  judge?: Judge;
 }
 
 /**
@@ -89,6 +97,9 @@ export class InvestigationTools {
   readonly #config: InvestigationConfig;
   readonly #fileName: string;
   readonly #queue: CallQueue;
+  /** Origins derived from the sources' texts, by the ids they were computed for (texts never change once persisted). */
+  #sourceOrigins: { ids: string; origins: Map<string, string>; sources: OriginSource[] } | undefined;
+  readonly #linkOrigins = new Map<string, string | undefined>();
 
   private constructor(options: InvestigationToolsOptions, fileName: string, queue = new CallQueue()) {
     this.#options = options;
@@ -181,6 +192,7 @@ export class InvestigationTools {
         claims: stored.claims,
         claimSources: stored.claimSources,
         contradictions: stored.contradictions,
+        origins: await this.#origins(stored.claims, stored.claimSources),
       },
       challenges: stored.challenges,
       // Scratch is free text kept only in notes.md: its history is the notes versions.
@@ -270,6 +282,47 @@ export class InvestigationTools {
       }
       return logged.value;
     }
+  }
+
+  /**
+   * Who each source and each supporting statement comes from (`originsOf`, `statementOrigin`):
+   * derived from the persisted texts, recomputed only when a source is added.
+   */
+  async #origins(claims: readonly Claim[], links: readonly ClaimSource[]): Promise<LedgerOrigins> {
+    const persisted = await this.#options.store.listSources(this.#options.runId);
+    const ids = persisted.map((source) => source.id).join(" ");
+    if (this.#sourceOrigins?.ids !== ids) {
+      const sources: OriginSource[] = persisted.map((source) => ({
+        id: source.id,
+        domain: source.domain,
+        location: source.path ?? source.url ?? source.canonicalAnchor,
+        title: source.title,
+        text: source.chunks.map((chunk) => chunk.text).join("\n"),
+      }));
+      this.#sourceOrigins = { ids, origins: originsOf(sources), sources };
+    }
+    const { origins, sources } = this.#sourceOrigins;
+    const byLink: Record<string, string> = {};
+    const judge = this.#options.judge;
+    if (judge) {
+      const chunkText = new Map(
+        persisted.flatMap((source) => source.chunks.map((chunk) => [chunk.id, chunk.text] as const)),
+      );
+      for (const link of links) {
+        if (link.stance !== "supports" || link.chunkIds.length === 0) continue;
+        const claim = claims.find((known) => known.id === link.claimId);
+        if (!claim) continue;
+        const key = `${link.claimId} ${link.sourceId} ${link.chunkIds.join(",")} ${claim.text}`;
+        if (!this.#linkOrigins.has(key)) {
+          const text = link.chunkIds.map((id) => chunkText.get(id) ?? "").join("\n");
+          this.#linkOrigins.set(key, judge.judge(claimStatement(claim), { text }).attribution);
+        }
+        const attribution = this.#linkOrigins.get(key);
+        if (attribution)
+          byLink[`${link.claimId} ${link.sourceId}`] = statementOrigin(link.sourceId, attribution, sources, origins);
+      }
+    }
+    return { bySource: Object.fromEntries(origins), byLink };
   }
 
   /** The Host's chunk catalog of the run: each persisted source id → its passage ids. */

@@ -407,7 +407,7 @@ async function admitReport(run: Run, report: FinalReport): Promise<StrategyResul
     ? { ...report, gaps: [...report.gaps, ...cutShortGaps(loop.cutShort.breaker as BreakerFired["breaker"], pending)] }
     : report;
   const catalog = admissionCatalog(host.sources());
-  const mapping = finalReportToSynthesis(withGaps, investigation, catalog);
+  const mapping = finalReportToSynthesis(withGaps, investigation, catalog, host.judge);
   const admitted = admitSynthesis(mapping.output, catalog);
   for (const dropped of [...mapping.dropped, ...admitted.diagnostics]) {
     await host.diagnose("admission", `${dropped.kind}-dropped`, dropped.reason, { itemId: dropped.itemId });
@@ -456,6 +456,7 @@ async function open(host: RunHost): Promise<Run> {
     stateSeq: () => loop.stateSeq,
     randomBytes,
     catalog: () => new Set(host.sources().map((source) => source.id)),
+    judge: host.judge,
   });
   const book = HitBook.of(host);
   // A resumed run shows each sub-agent its last turn's results again, as data too.

@@ -6,6 +6,7 @@
  * a fragment of a word.
  */
 
+import type { Judge } from "../../../core/judgment/judge.js";
 import { isVerbLike, normalizePhrase, stemSet } from "../../../core/lexicon.js";
 import { readerTextProblem } from "../../../core/synthesis/admission.js";
 import type { GapProposal } from "../../../core/synthesis/proposals.js";
@@ -84,13 +85,37 @@ export const gapText = (term: string, language = "en"): string => {
   return template ? template(term) : `The sources read do not mention ${term}.`;
 };
 
-/** Request names, numbers and noun-like words that no text read (`mentions`) mentions. */
-export function gapsFor(
-  profile: RequestProfile,
-  mentions: readonly Mention[],
-  maxGaps: number,
-  language = "en",
-): GapProposal[] {
+/** How gaps are found and written. */
+export interface GapOptions {
+  maxGaps: number;
+  language: string;
+  /** Gives the ways a term may be written (`mentionsOf`: synonyms, narrower and broader words, forms). */
+  judge: Pick<Judge, "mentionsOf">;
+}
+
+/** Whether one of the ways the judge says `term` may be written is in a text read. */
+function mentionedSomehow(
+  term: string,
+  judge: GapOptions["judge"],
+  allStems: ReadonlySet<string>,
+  allText: string,
+): boolean {
+  return judge.mentionsOf(term).some((form) => {
+    const phrase = ` ${normalizePhrase(form)} `;
+    if (phrase.trim() === "") return false;
+    if (allText.includes(phrase)) return true;
+    const stems = [...stemSet(form)];
+    return stems.length === 1 && allStems.has(stems[0] ?? "");
+  });
+}
+
+/**
+ * Request names, numbers and noun-like words that no text read (`mentions`) mentions, in
+ * any of the ways the judge says it may be written ("precipitation" mentions rainfall,
+ * "chief executive" mentions CEO).
+ */
+export function gapsFor(profile: RequestProfile, mentions: readonly Mention[], options: GapOptions): GapProposal[] {
+  const { maxGaps, language, judge } = options;
   const allStems = new Set(mentions.flatMap((text) => [...text.stems]));
   const allText = mentions.map((text) => text.normalized).join(" ");
   const verbs = verbsOf(profile.core);
@@ -99,7 +124,8 @@ export function gapsFor(
   for (const name of [...profile.names, ...profile.numbers]) {
     const phrase = ` ${normalizePhrase(name)} `;
     for (const term of stemSet(name)) covered.add(term);
-    if (phrase.trim() !== "" && !allText.includes(phrase)) missing.push(name);
+    if (phrase.trim() !== "" && !allText.includes(phrase) && !mentionedSomehow(name, judge, allStems, allText))
+      missing.push(name);
   }
   for (const word of profile.words) {
     const terms = stemSet(word);
@@ -115,7 +141,8 @@ export function gapsFor(
       contentWords(lower).length === 0 ||
       // A fragment: a piece of a hyphenated or dotted word, or a word cut short.
       !/^[\p{L}\p{N}]/u.test(lower) ||
-      !/[\p{L}\p{N}]$/u.test(lower)
+      !/[\p{L}\p{N}]$/u.test(lower) ||
+      mentionedSomehow(word, judge, allStems, allText)
     )
       continue;
     missing.push(word);

@@ -112,12 +112,11 @@ const sourcesWord = (n: number): string => `${n} ${n === 1 ? "source" : "sources
  * The verdict of an open challenge whose query ran (seed 000 "Adversarial queries"), judged
  * against every page read in the run (`readPages`), not only what this search found:
  *
- * - **refuted** when a page other than the claim's supporting sources contradicts it (denies
- *   it, denies one of its numbers, or gives another figure or date for the same subject:
- *   `stanceOf`), or a source is already linked against it; the contradicting passages are linked
+ * - **refuted** when a page other than the claim's supporting sources contradicts it (the
+ *   judge: it denies it, corrects it, or gives another value for the same subject and
+ *   attribute), or a source is already linked against it; the contradicting passages are linked
  *   first (`contradicts`), so the report can quote them; the core then sets the claim REFUTED,
  *   spawns the contradiction question and reopens what cited it;
- * - **weakened** when a page only narrows it (only in, except, …), citing that page;
  * - **survived** only when the search returned something to read and no page read contradicts
  *   it; the evidence says what was read; followed by VERIFIED when the core allows it;
  * - **inconclusive** when the search returned nothing, or the target is not a claim.
@@ -148,13 +147,12 @@ export function verdictPlan(context: RuleContext): Plan | undefined {
   const linkedAgainst = investigation.ledger.claimSources.filter(
     (link) => link.claimId === claim.id && link.stance === "contradicts",
   );
-  const found = read
+  const contradicting = read
     .filter((page) => !supporters.has(page.sourceId))
     .flatMap((page) => {
-      const sentence = sentenceAgainst(page, statement);
+      const sentence = sentenceAgainst(page, statement, context.judge);
       return sentence ? [sentence] : [];
     });
-  const contradicting = found.filter((sentence) => sentence.stance === "contradicts");
   if (contradicting.length > 0 || linkedAgainst.length > 0) {
     const links = contradicting
       .filter((sentence) => !linkedAgainst.some((link) => link.sourceId === sentence.sourceId))
@@ -183,23 +181,6 @@ export function verdictPlan(context: RuleContext): Plan | undefined {
               500,
             ),
             source_ids: against,
-          },
-        },
-      ],
-    };
-  }
-  const narrowing = found.find((sentence) => sentence.stance === "narrows");
-  if (narrowing) {
-    return {
-      text: `${challenge.id} weakened: a source narrows ${claim.id}.`,
-      calls: [
-        {
-          name: "record_challenge_result",
-          args: {
-            challenge_id: challenge.id,
-            outcome: "weakened",
-            evidence: readerLine(`A source read states it only in part: “${narrowing.text}”`, 500),
-            source_ids: [narrowing.sourceId],
           },
         },
       ],
@@ -246,12 +227,12 @@ export function verifyPlan(context: RuleContext): Plan | undefined {
 }
 
 /**
- * An inconclusive challenge whose search brought no page not read before (no `fetch_page`
- * attempt follows its search before the next one): in a lexical engine another strategy's
- * words find the same pages, so the question stops challenging that claim.
+ * A challenge that did not verify its claim and whose search brought no page not read before
+ * (no `fetch_page` attempt follows its search before the next one): in a lexical engine
+ * another strategy's words find the same pages, so the question stops challenging that claim.
  */
 function fruitless(investigation: Investigation, challenge: Challenge): boolean {
-  if (challenge.outcome !== "inconclusive" || !challenge.attempt) return false;
+  if (!challenge.attempt || challenge.outcome === "refuted" || challenge.outcome === "") return false;
   const { questionId, seq } = challenge.attempt;
   const after = attemptsOf(investigation.frontier, questionId).filter((attempt) => attempt.seq > seq);
   const next = after.findIndex((attempt) => attempt.tool !== "fetch_page");
@@ -302,8 +283,10 @@ function challengeOf(context: RuleContext, lead: Claim): Plan | undefined {
  * include no VERIFIED one, the lead has no open challenge and fewer than
  * `max_challenges_per_target`, the question has fewer than `max_attempts` attempts, and the
  * lead's latest challenge on this question was not fruitless. The first strategy whose query
- * the core accepts is used. When the lead cannot be challenged, a claim of the question that
- * `min_independent_sources` origins already state is, the same way (most relevant first).
+ * the core accepts is used. A claim of the question that `min_independent_sources` origins
+ * already state is challenged the same way (most relevant first): before the lead once the
+ * lead survived a challenge without a second origin (another could not verify it), else when
+ * the lead cannot be.
  */
 export function challengePlan(context: RuleContext): Plan | undefined {
   const { investigation, question } = context;
@@ -320,7 +303,16 @@ export function challengePlan(context: RuleContext): Plan | undefined {
       claim.status === "UNVERIFIED" &&
       supportingKeys(investigation.ledger, claim.id).length >= config.minIndependentSources,
   );
-  for (const target of [...(lead ? [lead] : []), ...sourced]) {
+  // A lead whose challenge survived but that no second origin states cannot be verified by
+  // another: a claim that can be goes first (the lead's first challenge may find its second source).
+  const leadSourced =
+    lead !== undefined && supportingKeys(investigation.ledger, lead.id).length >= config.minIndependentSources;
+  const leadSurvived =
+    lead !== undefined &&
+    challengesOn(investigation.challenges, "claim", lead.id).some((known) => known.outcome === "survived");
+  const targets =
+    leadSourced || !leadSurvived ? [...(lead ? [lead] : []), ...sourced] : [...sourced, ...(lead ? [lead] : [])];
+  for (const target of targets) {
     const plan = challengeOf(context, target);
     if (plan) return plan;
   }

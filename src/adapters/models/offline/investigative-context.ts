@@ -5,12 +5,13 @@
  */
 
 import { findQuestion } from "../../../core/investigative/frontier.js";
-import { independenceKey, supportingKeys } from "../../../core/investigative/ledger.js";
+import { sourceKey, supportingKeys } from "../../../core/investigative/ledger.js";
 import type { ActState, LoopPage } from "../../../core/investigative/loop-tools.js";
 import { claimStatement } from "../../../core/investigative/report-mapping.js";
 import { TOOL_SCHEMAS } from "../../../core/investigative/tool-schemas.js";
 import { currentQuestion, decide, type ToolContext } from "../../../core/investigative/tools.js";
 import type { Claim, Investigation, LedgerSource, Question } from "../../../core/investigative/types.js";
+import type { Judge } from "../../../core/judgment/judge.js";
 import { focusOf, relevanceOf, relevanceQuery } from "./investigative-evidence.js";
 
 /** A tool call a rule proposes (its id is given when the turn is assembled). */
@@ -41,6 +42,8 @@ export interface RuleContext {
   tools: ToolContext;
   /** Calls the loop refused on the previous turn (`name` + JSON arguments): never repeated as they were. */
   refused: ReadonlySet<string>;
+  /** Decides whether a page states or contradicts a claim. */
+  judge: Judge;
 }
 
 // Times do not change whether a decision passes; the check needs one.
@@ -74,7 +77,7 @@ function toolContext(investigation: Investigation, pages: readonly LoopPage[]): 
   };
 }
 
-export function ruleContext(state: ActState): RuleContext {
+export function ruleContext(state: ActState, judge: Judge): RuleContext {
   const investigation = state.investigation;
   const selected = state.currentQuestionId ? findQuestion(investigation.frontier, state.currentQuestionId) : undefined;
   const open = selected && (selected.status === "in_progress" || selected.status === "pending");
@@ -89,6 +92,7 @@ export function ruleContext(state: ActState): RuleContext {
       ...(state.readPages ?? []).filter((page) => !pages.some((seen) => seen.sourceId === page.sourceId)),
     ]),
     refused: new Set(state.lastResults.filter((result) => !result.ok).map((r) => callKey(r.name, r.args))),
+    judge,
   };
 }
 
@@ -207,7 +211,7 @@ export function leadClaim(investigation: Investigation, question: Question): Cla
 /** The independence key of a page's source (the ledger's, or its location's when the ledger lacks it). */
 export function pageKey(investigation: Investigation, page: LoopPage): string {
   const source = investigation.ledger.sources.find((known) => known.id === page.sourceId);
-  return independenceKey(source ?? { domain: "", location: page.location });
+  return sourceKey(investigation.ledger, source ?? { id: page.sourceId, domain: "", location: page.location });
 }
 
 const plural = (count: number, word: string): string => `${word}${count === 1 ? "s" : ""}`;
@@ -216,11 +220,11 @@ const plural = (count: number, word: string): string => `${word}${count === 1 ? 
 export function independenceStatement(investigation: Investigation, sourceIds: readonly string[]): string {
   const keys = sourceIds.map((id) => {
     const source = investigation.ledger.sources.find((known) => known.id === id);
-    return source ? independenceKey(source) : id;
+    return source ? sourceKey(investigation.ledger, source) : id;
   });
   return (
-    `${sourceIds.join(" and ")} ${plural(sourceIds.length, "come")} from distinct origins (${[...new Set(keys)].join(", ")}); ` +
-    "independence judged by origin only, not checked for one quoting the other."
+    `${sourceIds.join(" and ")} ${plural(sourceIds.length, "come")} from distinct origins (${[...new Set(keys)].join(", ")}): ` +
+    "no copy of one another by their wording, no shared domain, and not attributed to one source."
   ).slice(0, 500);
 }
 

@@ -2,20 +2,20 @@
  * The text side of the offline engine's investigative rules (pure, deterministic): the
  * sub-question a facet becomes and the focus read back from it, the sentences of the pages
  * worth recording for a question, the relevance of recorded claims to a question or the
- * objective (both by the offline sentence ranking, `rankSentences`), the lexical test of whether a sentence states a recorded claim,
+ * objective (both by the offline sentence ranking, `rankSentences`), the judge's reading of whether a page states or contradicts a recorded claim,
  * and the adversarial query of a challenge. Everything reuses the offline engine's own text
  * tools (sentence ranking, splitting, stemming and stop-words).
  */
 import { normalizeQuery, queryTerms } from "../../../core/investigative/challenges.js";
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
 import type { ChallengeStrategy } from "../../../core/investigative/types.js";
+import type { Judge, Judgement, Verdict } from "../../../core/judgment/judge.js";
 import { isVerbLike, normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
-import { type Stance, stanceOf, statesClaim } from "../../../core/statements.js";
+import { splitSentences } from "../../../core/sentences.js";
 import { readerLine } from "../../../core/text.js";
 import { planQueries } from "./query-expansion.js";
 import { profileRequest } from "./request.js";
 import { answersFirst, answersMore, rankSentences } from "./sentence-extraction.js";
-import { splitSentences } from "./sentences.js";
 
 /** Longest sentence recorded as a claim (the notes_append text limit is 600). */
 export const MAX_CLAIM_CHARS = 600;
@@ -172,25 +172,51 @@ export function pageSentences(page: LoopPage): PageSentence[] {
   );
 }
 
-/** The first sentence of `page` that states the claim (`statesClaim`), if any. */
-export function sentenceStating(page: LoopPage, claimText: string): PageSentence | undefined {
-  return pageSentences(page).find((sentence) => statesClaim(sentence.text, claimText));
+/** A sentence of a page as the judge decided it against a claim. */
+export interface JudgedSentence extends PageSentence {
+  judgement: Judgement;
 }
 
-/** The first sentence of `page` that contradicts the claim, else the first that narrows it (`stanceOf`), with its stance. */
-export function sentenceAgainst(
+/**
+ * The first passage of `page` the judge finds to stand to the claim as `verdict` says, with
+ * the sentence that decides it. Each passage is judged in its context: the page's title and
+ * the end of the passage before it (where "it" or "the bridge" may be named).
+ */
+export function judgedSentence(
   page: LoopPage,
   claimText: string,
-): (PageSentence & { stance: Extract<Stance, "contradicts" | "narrows"> }) | undefined {
-  const sentences = pageSentences(page).map((sentence) => ({
-    ...sentence,
-    stance: stanceOf(sentence.text, claimText),
-  }));
-  const against =
-    sentences.find((sentence) => sentence.stance === "contradicts") ??
-    sentences.find((sentence) => sentence.stance === "narrows");
-  return against ? { ...against, stance: against.stance as "contradicts" | "narrows" } : undefined;
+  verdict: Verdict,
+  judge: Judge,
+): JudgedSentence | undefined {
+  for (const [index, passage] of page.passages.entries()) {
+    const previous = index > 0 ? page.passages[index - 1]?.text : undefined;
+    const judgement = judge.judge(claimText, {
+      text: passage.text,
+      title: page.title,
+      ...(previous ? { before: previous.slice(-400) } : {}),
+    });
+    if (judgement.verdict !== verdict) continue;
+    const text = judgement.passage.map((span) => span.text).join(" ");
+    return { sourceId: page.sourceId, passageId: passage.id, text, judgement };
+  }
+  return undefined;
 }
+
+/** The first sentence of `page` that states the claim (the judge: `supports`), if any. */
+export const sentenceStating = (page: LoopPage, claimText: string, judge: Judge): JudgedSentence | undefined =>
+  judgedSentence(page, claimText, "supports", judge);
+
+/** The first sentence of `page` that contradicts the claim (the judge: `contradicts`), if any. */
+export const sentenceAgainst = (page: LoopPage, claimText: string, judge: Judge): JudgedSentence | undefined =>
+  judgedSentence(page, claimText, "contradicts", judge);
+
+/** Whether the judge finds that `text` states `claim` (`supports`), read alone. */
+export const states = (text: string, claim: string, judge: Judge): boolean =>
+  judge.judge(claim, { text }).verdict === "supports";
+
+/** Whether the judge finds that `text` contradicts `claim`, read alone. */
+export const denies = (text: string, claim: string, judge: Judge): boolean =>
+  judge.judge(claim, { text }).verdict === "contradicts";
 
 /** A strategy with the words its query adds and what the evidence would look like if the claim were wrong. */
 interface StrategyPlan {

@@ -9,7 +9,7 @@ import { supportingKeys } from "../../../core/investigative/ledger.js";
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
 import { claimStatement } from "../../../core/investigative/report-mapping.js";
 import type { Investigation, Question } from "../../../core/investigative/types.js";
-import { stanceOf, statesClaim } from "../../../core/statements.js";
+import { normalizeWording } from "../../../core/text.js";
 import {
   claimsOf,
   independenceStatement,
@@ -22,12 +22,14 @@ import {
   supportingSources,
 } from "./investigative-context.js";
 import {
+  denies,
   focusOf,
   type RankedPageSentence,
   rankedSentences,
   relevanceQuery,
   sentenceAgainst,
   sentenceStating,
+  states,
 } from "./investigative-evidence.js";
 import { answersMore } from "./sentence-extraction.js";
 
@@ -120,10 +122,10 @@ export function extractionPlan(
     for (const claim of known) {
       const claimKeys = keys.get(claim.id) ?? new Set<string>();
       if (updates.length >= MAX_UPDATES || claimKeys.has(key) || linked(claim.id, page.sourceId)) continue;
-      const sentence = sentenceStating(page, claimStatement(claim));
+      const sentence = sentenceStating(page, claimStatement(claim), context.judge);
       if (!sentence) {
-        const against = sentenceAgainst(page, claimStatement(claim));
-        if (against?.stance !== "contradicts") continue;
+        const against = sentenceAgainst(page, claimStatement(claim), context.judge);
+        if (!against) continue;
         updates.push({
           name: "notes_update",
           args: {
@@ -163,14 +165,17 @@ export function extractionPlan(
       if (claimCount >= MAX_CLAIMS_PER_QUESTION || entries.length >= MAX_ENTRIES) break;
       // A page past its share still gives a claim that answers a part of the question none taken answers.
       if ((perPage.get(sentence.sourceId) ?? 0) >= limit && !answersMore(sentence, taken)) continue;
+      const { judge } = context;
+      const wording = normalizeWording(sentence.text);
       const repeats =
-        known.some((claim) => statesClaim(sentence.text, claim.text)) ||
-        entries.some((entry) => statesClaim(sentence.text, entry.text) || statesClaim(entry.text, sentence.text));
+        entries.some((entry) => normalizeWording(entry.text) === wording) ||
+        known.some((claim) => states(sentence.text, claim.text, judge)) ||
+        entries.some((entry) => states(sentence.text, entry.text, judge) || states(entry.text, sentence.text, judge));
       // A sentence that denies a recorded claim is that claim's contradicting evidence, not a claim of its own.
-      const denies =
-        known.some((claim) => stanceOf(sentence.text, claimStatement(claim)) === "contradicts") ||
-        entries.some((entry) => stanceOf(sentence.text, entry.text) === "contradicts");
-      if (repeats || denies) continue;
+      const contradicts =
+        known.some((claim) => denies(sentence.text, claimStatement(claim), judge)) ||
+        entries.some((entry) => denies(sentence.text, entry.text, judge));
+      if (repeats || contradicts) continue;
       entries.push({
         text: sentence.text,
         source_ids: [sentence.sourceId],
@@ -190,17 +195,20 @@ export function extractionPlan(
     const own = entries.splice(from).sort((a, b) => (score.get(b.text) ?? 0) - (score.get(a.text) ?? 0));
     entries.push(...own);
   }
-  // The other pages of the turn that state a new claim are its further sources.
+  // The other pages read that state a new claim (this turn's and earlier ones') are its further sources.
+  const readBefore = (context.state.readPages ?? []).filter(
+    (page) => page.passages.length > 0 && !fresh.some((known) => known.sourceId === page.sourceId),
+  );
   for (const entry of entries) {
-    for (const page of fresh) {
-      const key = pageKeys.get(page.sourceId) ?? "";
+    for (const page of [...fresh, ...readBefore]) {
+      const key = pageKeys.get(page.sourceId) ?? pageKey(investigation, page);
       if (entry.keys.has(key)) continue;
-      const sentence = sentenceStating(page, entry.text);
+      const sentence = sentenceStating(page, entry.text, context.judge);
       if (!sentence) continue;
       entry.keys.add(key);
       entry.source_ids.push(page.sourceId);
       entry.passage_ids.push(sentence.passageId);
-      count(page);
+      if (fresh.includes(page)) count(page);
     }
   }
   const nothing = fresh.filter((page) => (used.get(page.sourceId) ?? 0) === 0).map((page) => page.sourceId);

@@ -25,9 +25,9 @@ import {
   type LedgerSource,
 } from "../../../core/investigative/types.js";
 import { stemSet } from "../../../core/lexicon.js";
-import { statesClaim } from "../../../core/statements.js";
 import { collapseWhitespace } from "../../../core/text.js";
 import type { ActTurn } from "../../../ports/model.js";
+import { englishJudge } from "../../language/english-judge.js";
 import { isActState } from "./investigative-context.js";
 import { facetQuestion, focusOf, objectiveFacets } from "./investigative-evidence.js";
 import { offlineFinalReport } from "./investigative-report.js";
@@ -960,7 +960,7 @@ describe("offline investigative rules in a simulated loop", () => {
     for (const sourceIdShown of item?.sourceIds ?? []) {
       const page = sim.fullPages.get(sourceIdShown);
       const text = page?.passages.map((passage) => passage.text).join(" ") ?? "";
-      expect(statesClaim(collapseWhitespace(text), item?.text ?? "")).toBe(true);
+      expect(englishJudge().judge(item?.text ?? "", { text: collapseWhitespace(text) }).verdict).toBe("supports");
     }
     // The frontier is done: every facet resolved or unresolvable; challenges all closed with distinct queries.
     const facets = sim.investigation.frontier.questions.filter((question) => question.parentId === ROOT_QUESTION_ID);

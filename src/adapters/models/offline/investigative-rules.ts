@@ -42,6 +42,7 @@
  * and a call the loop refused on the previous turn is never repeated as it was: either way
  * the next rule applies.
  */
+
 import { normalizeQuery } from "../../../core/investigative/challenges.js";
 import { finalizationGate } from "../../../core/investigative/final-report.js";
 import {
@@ -54,10 +55,14 @@ import {
   selectNext,
 } from "../../../core/investigative/frontier.js";
 import { frontierExhausted } from "../../../core/investigative/gates.js";
+import { supportingKeys } from "../../../core/investigative/ledger.js";
 import type { ActState } from "../../../core/investigative/loop-tools.js";
 import type { Question } from "../../../core/investigative/types.js";
-import { readerLine } from "../../../core/text.js";
+import type { Judge } from "../../../core/judgment/judge.js";
+import { normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
+import { contentWords, readerLine } from "../../../core/text.js";
 import type { ActTurn } from "../../../ports/model.js";
+import { englishJudge } from "../../language/english-judge.js";
 import { challengePlan, challengeRunPlan, consolidationPlan, verdictPlan, verifyPlan } from "./investigative-claims.js";
 import {
   admissibleCalls,
@@ -65,11 +70,13 @@ import {
   callKey,
   can,
   leadClaim,
+  liveClaims,
   namedClaims,
   type Plan,
   type ProposedCall,
   questionQuery,
   type RuleContext,
+  rankedClaims,
   ruleContext,
   supportingSources,
   workClaims,
@@ -187,7 +194,15 @@ function resolvePlan(context: RuleContext): Plan | undefined {
     questionQuery(investigation, question),
   );
   const lead = leadClaim(investigation, question);
-  const cited = verified.length > 0 ? verified.slice(0, 20) : lead ? [lead] : [];
+  // Without a VERIFIED claim, the lead and the claims independent origins already state (the
+  // final verification check queues the UNVERIFIED claims an answer cites).
+  const sourced = rankedClaims(investigation, question).filter(
+    (claim) =>
+      claim.id !== lead?.id &&
+      claim.status === "UNVERIFIED" &&
+      supportingKeys(investigation.ledger, claim.id).length >= investigation.config.minIndependentSources,
+  );
+  const cited = verified.length > 0 ? verified.slice(0, 20) : lead ? [lead, ...sourced].slice(0, BORROWED_CLAIMS) : [];
   const first = cited[0];
   if (!first) return undefined;
   const ids = cited.map((claim) => claim.id).join(", ");
@@ -270,6 +285,8 @@ function freshQueries(context: RuleContext, question: Question): string[] {
  * since a question may have fewer attempts left than queries to try).
  */
 function giveUpPlan(context: RuleContext, question: Question, why: string): Plan {
+  const answered = answeredElsewherePlan(context, question);
+  if (answered) return answered;
   const count = attemptCount(context.investigation.frontier, question.id);
   const focus = readerLine(focusOf(question.question), 200);
   return {
@@ -285,6 +302,50 @@ function giveUpPlan(context: RuleContext, question: Question, why: string): Plan
             `No source read settles ${focus}; the report assumes nothing beyond the claims recorded for it.`,
             500,
           ),
+        },
+      },
+    ],
+  };
+}
+
+/** Claims cited when a question is resolved with what other questions found, at most. */
+const BORROWED_CLAIMS = 5;
+
+/**
+ * A question with no claims of its own that claims recorded for other questions answer: every
+ * content word of its focus is written in them, or a synonym or form of it (the judge's
+ * `mentionsOf`). It is resolved with them (the most relevant first) instead of being given up:
+ * "no source read settles it" would be false of what was read.
+ */
+function answeredElsewherePlan(context: RuleContext, question: Question): Plan | undefined {
+  const { investigation, judge } = context;
+  if (workClaims(investigation, question).length > 0 || namedClaims(investigation, question).length > 0)
+    return undefined;
+  const focus = focusOf(question.question);
+  const words = [...new Set(contentWords(focus))];
+  if (words.length === 0) return undefined;
+  const forms = words.map((word) => judge.mentionsOf(word).map((form) => ` ${normalizePhrase(form)} `));
+  const answering = liveClaims(investigation).filter((claim) => {
+    const text = ` ${normalizePhrase(claim.text)} `;
+    const stems = stemSet(claim.text);
+    return forms.every(
+      (ways, index) => ways.some((way) => text.includes(way)) || stems.has(stem((words[index] ?? "").toLowerCase())),
+    );
+  });
+  const cited = byRelevance(investigation, answering, questionQuery(investigation, question)).slice(0, BORROWED_CLAIMS);
+  const first = cited[0];
+  if (!first) return undefined;
+  const ids = cited.map((claim) => claim.id).join(", ");
+  return {
+    text: `Resolving ${question.id} with ${ids}, recorded for other questions.`,
+    calls: [
+      {
+        name: "resolve_question",
+        args: {
+          id: question.id,
+          answer: `${readerLine(first.text, 900)} [${ids}]`,
+          claim_ids: cited.map((claim) => claim.id),
+          reason: `No page read for this question gave a claim of its own, but ${ids} ${cited.length === 1 ? "answers" : "answer"} it.`,
         },
       },
     ],
@@ -373,8 +434,8 @@ const withIds = (turn: number, text: string, calls: readonly ProposedCall[]): Ac
  * arguments, it is called with none. When nothing applies the turn has text and no call.
  * Pure and deterministic.
  */
-export function offlineInvestigativeTurn(state: ActState): ActTurn {
-  const context = ruleContext(state);
+export function offlineInvestigativeTurn(state: ActState, judge: Judge = englishJudge()): ActTurn {
+  const context = ruleContext(state, judge);
   for (const rule of rulesOf(state)) {
     const plan = rule(context);
     if (!plan) continue;

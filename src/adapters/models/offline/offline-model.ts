@@ -7,6 +7,7 @@
  * In the investigative loop it reads no prompt: it follows fixed rules over the loop's state
  * (investigative-rules.ts).
  */
+import type { Judge } from "../../../core/judgment/judge.js";
 import type { PlannerOutput, SynthesisOutput } from "../../../core/synthesis/proposals.js";
 import type {
   ActInput,
@@ -80,7 +81,7 @@ function waitFor<T>(promise: Promise<T>, timeoutMs: number, signal?: AbortSignal
  * the top hits (a hit that could not be read is replaced by the next one while reads are
  * left), then an extractive answer over what was read. Deterministic.
  */
-export function offlineTurn(input: AgentTurnInput): AgentTurn {
+export function offlineTurn(input: AgentTurnInput, judge?: Judge): AgentTurn {
   const results = input.transcript.filter(
     (message): message is Extract<AgentMessage, { role: "tool" }> => message.role === "tool",
   );
@@ -106,12 +107,11 @@ export function offlineTurn(input: AgentTurnInput): AgentTurn {
   }
   const sources = new Map<string, PacketSource>();
   for (const message of results) if (message.source) sources.set(message.source.id, message.source);
-  const synthesis = extractiveSynthesis(
-    input.question,
-    [...sources.values()],
-    DEFAULT_EXTRACTION_LIMITS,
-    input.language,
-  );
+  const synthesis = extractiveSynthesis(input.question, [...sources.values()], {
+    ...(judge ? { judge } : {}),
+    limits: DEFAULT_EXTRACTION_LIMITS,
+    language: input.language,
+  });
   return {
     kind: "answer",
     answer: {
@@ -121,7 +121,18 @@ export function offlineTurn(input: AgentTurnInput): AgentTurn {
   };
 }
 
-export function createOfflineModel(): Model {
+export interface OfflineModelOptions {
+  /** Decides support and contradiction (default: the English judge, loaded at its first use). */
+  judge?: Judge;
+}
+
+export function createOfflineModel(options: OfflineModelOptions = {}): Model {
+  let judge = options.judge;
+  /** The judge, loaded at the first call that needs one. */
+  const judgeOf = async (): Promise<Judge> => {
+    judge ??= (await import("../../language/english-judge.js")).englishJudge();
+    return judge;
+  };
   return {
     name: "offline",
     // It runs on this machine: every call is free.
@@ -147,8 +158,14 @@ export function createOfflineModel(): Model {
     async synthesize(input: SynthesisInput, options: CallOptions): Promise<Generation<SynthesisOutput>> {
       if (options.signal?.aborted) return cancelled();
       try {
+        const judge = await judgeOf();
         return succeeded(
-          extractiveSynthesis(input.question, input.sources, DEFAULT_EXTRACTION_LIMITS, input.language, input.read),
+          extractiveSynthesis(input.question, input.sources, {
+            judge,
+            limits: DEFAULT_EXTRACTION_LIMITS,
+            language: input.language,
+            ...(input.read ? { read: input.read } : {}),
+          }),
         );
       } catch (error) {
         return failed(error);
@@ -158,7 +175,7 @@ export function createOfflineModel(): Model {
     async step(input: AgentTurnInput, options: CallOptions): Promise<Generation<AgentTurn>> {
       if (options.signal?.aborted) return cancelled();
       try {
-        return succeeded(offlineTurn(input));
+        return succeeded(offlineTurn(input, await judgeOf()));
       } catch (error) {
         return failed(error);
       }
@@ -168,13 +185,14 @@ export function createOfflineModel(): Model {
     async act(input: ActInput, options: CallOptions): Promise<Generation<ActTurn>> {
       if (options.signal?.aborted) return cancelled();
       // Loaded at the first turn: a pipeline run does not pay for the loop's rules.
-      const [{ isActState }, { offlineInvestigativeTurn }] = await Promise.all([
+      const [{ isActState }, { offlineInvestigativeTurn }, judge] = await Promise.all([
         import("./investigative-context.js"),
         import("./investigative-rules.js"),
+        judgeOf(),
       ]);
       if (!isActState(input.state)) return notInvestigative();
       try {
-        return succeeded(offlineInvestigativeTurn(input.state));
+        return succeeded(offlineInvestigativeTurn(input.state, judge));
       } catch (error) {
         return failed(error);
       }

@@ -10,10 +10,10 @@
  */
 
 import { namesIn, normalizePhrase, quotedIn, stemSet, stems } from "../../../core/lexicon.js";
+import { splitSentences } from "../../../core/sentences.js";
 import { stripControl } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
 import { profileRequest, type RequestProfile } from "./request.js";
-import { splitSentences } from "./sentences.js";
 
 export interface QueryLimits {
   maxQueries: number;

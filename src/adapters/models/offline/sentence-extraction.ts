@@ -10,17 +10,18 @@
 
 import { HEADING_SEPARATOR } from "../../../core/chunking.js";
 import { isMetadataLine, metadataMeaning } from "../../../core/doc-metadata.js";
+import type { Judge } from "../../../core/judgment/judge.js";
 import { hasVerb, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
 import { isRecordLine } from "../../../core/records.js";
-import { stanceOf } from "../../../core/statements.js";
+import { type SentenceSpan, splitSentences } from "../../../core/sentences.js";
 import { readerTextProblem } from "../../../core/synthesis/admission.js";
-import type { Contradiction, FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
+import type { FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
 import { collapseWhitespace as squeezed } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
+import { englishJudge } from "../../language/english-judge.js";
 import { answerShapes, shapeLift, shapesOf } from "./answer-shape.js";
 import { gapsFor, mentionsOf } from "./gaps.js";
 import { profileRequest, type RequestProfile } from "./request.js";
-import { type SentenceSpan, splitSentences } from "./sentences.js";
 
 export interface ExtractionLimits {
   maxFacts: number;
@@ -503,59 +504,41 @@ export function rankSentences(question: string, sources: readonly PacketSource[]
   );
 }
 
-/** At most this many contradicting passages are cited against one fact. */
-const MAX_CONTRADICTIONS = 2;
-
-/**
- * The packet's sentences of other sources that contradict `fact` (`stanceOf`: a negation,
- * a refutation, another figure or date for the same subject), one per source, in packet
- * order: the fact is published contested, both sides quoted, instead of one side alone.
- */
-function contradictionsOf(
-  fact: Candidate,
-  candidates: readonly Candidate[],
-  chunkText: ReadonlyMap<string, string>,
-): Contradiction[] {
-  const found: Contradiction[] = [];
-  const sources = new Set<string>([fact.sourceId]);
-  for (const other of candidates) {
-    if (found.length >= MAX_CONTRADICTIONS) break;
-    if (sources.has(other.sourceId) || other.quality <= 0 || readerTextProblem(other.text) !== undefined) continue;
-    if (stanceOf(other.text, fact.text) !== "contradicts") continue;
-    // Quoted as the passage writes it (admission checks the quote against the passage).
-    if (!squeezed(chunkText.get(other.chunkId) ?? "").includes(squeezed(other.text))) continue;
-    sources.add(other.sourceId);
-    found.push({ sourceId: other.sourceId, chunkIds: [other.chunkId], quote: other.text });
-  }
-  return found;
+/** What an extractive synthesis needs besides the question and the packet. */
+export interface ExtractiveOptions {
+  /** Decides whether a term of the request is mentioned (its synonyms and forms count). Default: the English judge. */
+  judge?: Judge;
+  limits?: ExtractionLimits;
+  language?: string;
+  /** Every source the run read, of which the packet may be a part (default: the packet). */
+  read?: readonly PacketSource[];
 }
 
 /**
  * The extractive synthesis of `question` over the closed packet `sources`. Its gaps are
  * computed against `read` (every source the run read, of which the packet may be a part):
- * a term is called unmentioned only when no passage read mentions it.
+ * a term is called unmentioned only when no passage read mentions it or a synonym or form of
+ * it (the judge's `mentionsOf`). Whether another source contradicts a fact is not decided
+ * here: the Host cross-checks every admitted fact against everything read (`crossCheck`).
  */
 export function extractiveSynthesis(
   question: string,
   sources: readonly PacketSource[],
-  limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
-  language = "en",
-  read: readonly PacketSource[] = sources,
+  options: ExtractiveOptions = {},
 ): SynthesisOutput {
+  const limits = options.limits ?? DEFAULT_EXTRACTION_LIMITS;
   const profile = profileRequest(question);
-  const candidates = candidatesOf(sources);
-  const ranked = rank(profile, candidates);
-  const chunkText = new Map(sources.flatMap((source) => source.chunks.map((chunk) => [chunk.id, chunk.text] as const)));
-  const facts: FactProposal[] = selectFacts(ranked, limits).map((candidate, index) => {
-    const contradictedBy = contradictionsOf(candidate, candidates, chunkText);
-    return {
-      id: `f${index + 1}`,
-      text: candidate.text,
-      sourceId: candidate.sourceId,
-      chunkIds: [candidate.chunkId],
-      ...(contradictedBy.length > 0 ? { contradictedBy } : {}),
-    };
+  const ranked = rank(profile, candidatesOf(sources));
+  const facts: FactProposal[] = selectFacts(ranked, limits).map((candidate, index) => ({
+    id: `f${index + 1}`,
+    text: candidate.text,
+    sourceId: candidate.sourceId,
+    chunkIds: [candidate.chunkId],
+  }));
+  const gaps = gapsFor(profile, mentionsOf([...(options.read ?? sources), ...sources]), {
+    maxGaps: limits.maxGaps,
+    language: options.language ?? "en",
+    judge: options.judge ?? englishJudge(),
   });
-  const gaps = gapsFor(profile, mentionsOf([...read, ...sources]), limits.maxGaps, language);
   return { facts, derivations: [], recommendations: [], gaps };
 }

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunksIn, codeNamesIn, namesIn, quotedIn, stem } from "../../../core/lexicon.js";
+import { splitSentences } from "../../../core/sentences.js";
 import { collapseWhitespace } from "../../../core/text.js";
 import { profileRequest } from "./request.js";
-import { splitSentences } from "./sentences.js";
 
 describe("splitSentences", () => {
   it("splits at sentence ends but not after initials, abbreviations or inside numbers", () => {

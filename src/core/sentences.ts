@@ -16,7 +16,7 @@ export interface SentenceSpan {
 }
 
 /** Collapses whitespace runs to one space and trims; the only change made to quoted text. */
-import { collapseWhitespace } from "../../../core/text.js";
+import { collapseWhitespace } from "./text.js";
 
 const ABBREVIATIONS = new Set(
   (

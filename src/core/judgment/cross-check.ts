@@ -1,0 +1,117 @@
+/**
+ * Every published finding checked against everything the run read (pure, given a judge):
+ * the passages of other sources that contradict it, one per source, so that it is published
+ * contested with both sides quoted, whichever strategy or model proposed it. Run over all the
+ * findings, it marks both sides of a disagreement when both are findings.
+ */
+import { stemSet } from "../lexicon.js";
+import type { CitedPassages, VerificationMap } from "../report/synthesized-items.js";
+import type { FactProposal } from "../synthesis/proposals.js";
+import type { Judge } from "./judge.js";
+
+/** At most this many contradicting sources are cited against one finding. */
+export const MAX_CONTRADICTIONS = 2;
+
+/** A finding to check: its text and the source it rests on (never its own contradiction). */
+export interface CheckedText {
+  id: string;
+  text: string;
+  sourceId: string;
+}
+
+/** A source read, with its passages and where each stands. */
+export interface ReadSource {
+  id: string;
+  title: string;
+  chunks: readonly { id: string; text: string; section?: string }[];
+}
+
+/** Content stems shared from which a passage is worth judging against a finding. */
+const SHARED_STEMS = 2;
+
+/**
+ * The passages of `read` that contradict each text, by the text's id: at most
+ * `MAX_CONTRADICTIONS` sources, the first contradicting passage of each, with the sentence
+ * that decides quoted as the passage writes it (whitespace collapsed). A source never
+ * contradicts a text it supports itself; texts with none are absent from the map.
+ */
+export function contradictionsOf(
+  texts: readonly CheckedText[],
+  read: readonly ReadSource[],
+  judge: Judge,
+  exclude: (text: CheckedText, sourceId: string) => boolean = (text, sourceId) => text.sourceId === sourceId,
+): Map<string, CitedPassages[]> {
+  const chunkStems = new Map<string, Set<string>>();
+  const stemsOf = (id: string, text: string): Set<string> => {
+    let stems = chunkStems.get(id);
+    if (!stems) {
+      stems = stemSet(text);
+      chunkStems.set(id, stems);
+    }
+    return stems;
+  };
+  const found = new Map<string, CitedPassages[]>();
+  for (const text of texts) {
+    const own = stemSet(text.text);
+    const needed = Math.min(SHARED_STEMS, own.size);
+    const against: CitedPassages[] = [];
+    for (const source of read) {
+      if (against.length >= MAX_CONTRADICTIONS) break;
+      if (exclude(text, source.id)) continue;
+      for (const [index, chunk] of source.chunks.entries()) {
+        let shared = 0;
+        for (const stem of stemsOf(chunk.id, chunk.text)) if (own.has(stem) && ++shared >= needed) break;
+        if (shared < needed) continue;
+        const previous = index > 0 ? source.chunks[index - 1]?.text : undefined;
+        const judgement = judge.judge(text.text, {
+          text: chunk.text,
+          title: source.title,
+          ...(chunk.section ? { heading: chunk.section } : {}),
+          ...(previous ? { before: previous.slice(-400) } : {}),
+        });
+        if (judgement.verdict !== "contradicts") continue;
+        const quote = judgement.passage.map((span) => span.text).join(" ");
+        against.push({ sourceId: source.id, chunkIds: [chunk.id], ...(quote ? { quote } : {}) });
+        break;
+      }
+    }
+    if (against.length > 0) found.set(text.id, against);
+  }
+  return found;
+}
+
+/**
+ * The verification of every admitted fact once checked against everything read: a fact some
+ * other source contradicts is contested (its own supports kept, the contradicting passages
+ * added, one per source), whatever the strategy said of it; a verified fact is never
+ * published as verified when something read contradicts it. Facts nothing contradicts keep
+ * what the strategy said. Pure.
+ */
+export function checkedVerification(
+  facts: readonly FactProposal[],
+  given: VerificationMap,
+  read: readonly ReadSource[],
+  judge: Judge,
+): VerificationMap {
+  const found = contradictionsOf(
+    facts.map((fact) => ({ id: fact.id, text: fact.text, sourceId: fact.sourceId })),
+    read,
+    judge,
+    // A source the strategy counts in support of a fact does not contradict it.
+    (text, sourceId) =>
+      text.sourceId === sourceId || (given.get(text.id)?.supports ?? []).some((cited) => cited.sourceId === sourceId),
+  );
+  const checked = new Map(given);
+  for (const fact of facts) {
+    const against = found.get(fact.id);
+    const draft = given.get(fact.id);
+    const proposed = fact.contradictedBy ?? [];
+    if (!against || against.length === 0) continue;
+    const known = [...(draft?.contradicts ?? []), ...proposed];
+    const added = against.filter((cited) => !known.some((other) => other.sourceId === cited.sourceId));
+    const supports =
+      draft && draft.supports.length > 0 ? draft.supports : [{ sourceId: fact.sourceId, chunkIds: fact.chunkIds }];
+    checked.set(fact.id, { status: "contested", supports, contradicts: [...known, ...added] });
+  }
+  return checked;
+}

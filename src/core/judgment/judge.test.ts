@@ -1,0 +1,359 @@
+/**
+ * The judge on small cases of every kind it decides (pure; the real English language: wink-nlp
+ * and WordNet), the regressions the lexical stance left behind, and the property that a
+ * passage that negates, corrects or gives an incompatible value for a claim never supports it.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { englishLanguage } from "../../adapters/language/english-language.js";
+import { createJudge, type Verdict } from "./judge.js";
+
+const judge = createJudge(englishLanguage());
+const verdict = (claim: string, passage: string, context: { heading?: string; title?: string } = {}): Verdict =>
+  judge.judge(claim, { text: passage, ...context }).verdict;
+const neither = (value: Verdict): boolean => value === "partial" || value === "unrelated";
+
+const SONY = "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery.";
+
+describe("the judge", () => {
+  it.each([
+    [
+      "another year, the subject named in the heading",
+      "The Harbour Bridge opened to traffic in 1932.",
+      "The bridge was inaugurated in 1929.",
+      { heading: "Harbour Bridge" },
+    ],
+    [
+      "a negation in the clause that carries the value",
+      "The Volta EV has a range of 500 km.",
+      "The Volta EV went on sale in 2021. Its advertised range of 500 km was never reached in tests; it managed 310 km.",
+    ],
+    [
+      "another length in other units",
+      "The Fjell tunnel is 6.1 km long.",
+      "The 2.4-mile Fjell tunnel took six years to dig.",
+    ],
+    [
+      "a correction of the value",
+      "The turnout was 41%.",
+      "Correction: an earlier version of this article gave the turnout as 41%; it was 14%.",
+    ],
+    ["a denied value", "The company was founded in 1887.", "The company was founded in 1903, not in 1887."],
+    [
+      "another count at the same time",
+      "The Nevada gigafactory employed 7,000 workers in 2020.",
+      "The Nevada gigafactory employed 3,000 workers in 2020, according to the state's labour office.",
+    ],
+    ["the opposite", "Prices rose in 2022.", "Prices fell in 2022."],
+    [
+      "a negated superlative",
+      "Kingston is the largest city in the province.",
+      "Kingston is not the largest city in the province, but it is the oldest.",
+    ],
+    [
+      "a denial",
+      SONY,
+      "It is false that Sony began selling the first commercial lithium-ion rechargeable battery in 1991.",
+    ],
+  ] as [string, string, string, { heading?: string }?][])("contradicts: %s", (_, claim, passage, context = {}) => {
+    expect(judge.judge(claim, { text: passage, ...context })).toMatchObject({ verdict: "contradicts" });
+  });
+
+  it.each([
+    [
+      "the passive and a clause more",
+      "The Harbour Bridge opened to traffic in 1932.",
+      "The Harbour Bridge was opened to traffic in 1932, after eight years of work.",
+    ],
+    ["the same length in miles", "The Fjell tunnel is 4.2 km long.", "The Fjell tunnel is 2.6 miles long."],
+    ["a figure without its thousands separator", "The town has 2150 residents.", "The town has 2,150 residents."],
+    ["synonyms of the attribute", "The company was founded in 1887.", "The firm was established in 1887."],
+    [
+      "residents for population",
+      "Springfield had a population of 30,720 in 2010.",
+      "In 2010, Springfield had 30,720 residents.",
+    ],
+    [
+      "the other clause of a contrast",
+      "Kingston is the oldest city in the province.",
+      "Kingston is not the largest city in the province, but it is the oldest.",
+    ],
+    [
+      "the value the passage gives after the one it denies",
+      "The Volta EV has a range of 310 km.",
+      "The Volta EV went on sale in 2021. Its advertised range of 500 km was never reached in tests; it managed 310 km.",
+    ],
+    [
+      "other words and a plural",
+      SONY,
+      "Sony started selling the first commercial lithium-ion rechargeable batteries in 1991, for its camcorders.",
+    ],
+    ["a date within the year", "The museum opened in 1904.", "The museum opened its doors on 4 July 1904."],
+  ] as const)("supports: %s", (_, claim, passage) => {
+    expect(judge.judge(claim, { text: passage })).toMatchObject({ verdict: "supports" });
+  });
+
+  it.each([
+    ["a hedge", "The drug lowers blood pressure.", "Some studies suggest that the drug lowers blood pressure."],
+    ["a forecast", "The plant produces 5 GW.", "The plant will produce 5 GW by 2030."],
+    [
+      "one of two propositions",
+      "The museum opened in 1904 and was rebuilt after a fire.",
+      "The museum opened in 1904.",
+    ],
+  ] as const)("partial: %s", (_, claim, passage) => {
+    const judgement = judge.judge(claim, { text: passage });
+    expect(judgement.verdict).toBe("partial");
+    expect(judgement.reason).not.toMatch(/\b[cs]_\d+/);
+  });
+
+  it("another moment is not a contradiction: a population from another year", () => {
+    expect(
+      verdict("Springfield had a population of 30,720 in 2010.", "Springfield's population was 32,100 in 2020."),
+    ).toSatisfy(neither);
+  });
+
+  it("says which part is missing and quotes the sentences that decide", () => {
+    const judgement = judge.judge("The museum opened in 1904 and was rebuilt after a fire.", {
+      text: "The museum is on the square. It opened in 1904.",
+      heading: "The city museum",
+    });
+    expect(judgement.verdict).toBe("partial");
+    expect(judgement.missing).toEqual(["was rebuilt after a fire"]);
+    expect(judgement.passage.map((span) => span.text)).toEqual(["It opened in 1904."]);
+  });
+});
+
+describe("regressions from real sentences (HotpotQA, the example corpus)", () => {
+  it.each([
+    [
+      "a negation",
+      "It is false that Sony began selling the first commercial lithium-ion rechargeable battery in 1991.",
+    ],
+    ["a myth", "That Sony began selling the first commercial lithium-ion rechargeable battery in 1991 is a myth."],
+    [
+      "a retraction",
+      "The article claiming that Sony began selling the first commercial lithium-ion rechargeable battery in 1991 has been retracted.",
+    ],
+    ["another date", "Sony began selling the first commercial lithium-ion rechargeable battery in 1992."],
+    ["a denied date", "Sony began selling the first commercial lithium-ion rechargeable battery, but not in 1991."],
+    ["never", "Sony never sold the first commercial lithium-ion rechargeable battery, in 1991 or later."],
+  ])("a sentence with %s contradicts the claim", (_, sentence) => {
+    expect(verdict(SONY, sentence)).toBe("contradicts");
+  });
+
+  it("another figure between the same words contradicts; the right one in a correction supports", () => {
+    const claim = "The Nevada gigafactory employed 7,000 workers in 2020, making it a large employer.";
+    expect(verdict(claim, "The Nevada gigafactory employed 3,000 workers in 2020, the state says.")).toBe(
+      "contradicts",
+    );
+    expect(verdict("The company was founded in 1887.", "The company was founded in 1903, not in 1887.")).toBe(
+      "contradicts",
+    );
+    expect(verdict("The company was founded in 1903.", "The company was founded in 1903, not in 1887.")).toBe(
+      "supports",
+    );
+  });
+
+  it("the same statement in other words supports; a negation about something else does not count", () => {
+    expect(verdict(SONY, "Sony started selling the first commercial lithium-ion rechargeable batteries in 1991.")).toBe(
+      "supports",
+    );
+    expect(
+      verdict(
+        SONY,
+        "Sony did not invent the chemistry, but in 1991 Sony began selling the first commercial lithium-ion rechargeable battery.",
+      ),
+    ).toBe("supports");
+    expect(verdict(SONY, SONY)).toBe("supports");
+  });
+
+  it("a sentence about another named subject neither supports nor contradicts, whatever words it shares", () => {
+    const claim =
+      "Vivaaha Bhojanambu is a 1988 Telugu comedy film, produced by Jandhyala, Jayakrishna on J. J. Movies banner.";
+    expect(
+      verdict(
+        claim,
+        "Navvulata (English: Joke) is a 1998 Telugu comedy film, produced by D. P. Varma on Surya Vamsi Films Pvt Ltd banner.",
+      ),
+    ).toSatisfy(neither);
+    const sony = "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery.";
+    expect(
+      verdict(sony, "In 1991 Panasonic began selling the first commercial lithium-ion rechargeable battery."),
+    ).toSatisfy(neither);
+    expect(
+      verdict(sony, "Panasonic did not begin selling the first commercial lithium-ion rechargeable battery in 1991."),
+    ).toSatisfy(neither);
+    expect(
+      verdict(sony, "Sony did not begin selling the first commercial lithium-ion rechargeable battery in 1991."),
+    ).toBe("contradicts");
+  });
+
+  it("another figure contradicts only a claim that names what it is about, named in the sentence too", () => {
+    expect(
+      verdict(
+        "The Heinkel HD 39 was a special-purpose cargo aircraft developed in Germany in the 1920s to distribute the Berlin newspaper.",
+        "The Heinkel HD 40 was a special-purpose cargo aircraft developed in Germany in the 1920s to distribute the Berlin newspaper.",
+      ),
+    ).toSatisfy(neither);
+    expect(
+      verdict(
+        "According to the 2011 census it had a population of 6,493.",
+        "Part of the division at the 2011 census had a population of 141.",
+      ),
+    ).toSatisfy(neither);
+    expect(
+      verdict(
+        "Producing 46 tornadoes, the outbreak killed at least 72 people.",
+        "The outbreak is infamous for producing a deadly F5 that tore through the suburbs, killing 32 people.",
+      ),
+    ).toSatisfy(neither);
+  });
+
+  it.each([
+    [
+      "another census's figures",
+      "At the 2011 Census this ward had a population of 16,099.",
+      "Part of Blennerville electoral division falls within the area of Tralee Town Council, and at the 2011 census had a population of 141.",
+    ],
+    [
+      "a census named only as the frame",
+      "According to the 2001 census it had a population of 6,493, increasing to 7,049 at the 2011 Census.",
+      "According to 2011 Census of India, West Bengal has over 24.6 million Bengali Muslims, who form 27% of the state's population.",
+    ],
+    [
+      "another season",
+      "The 2003–04 NBA season was the 15th season for the Orlando Magic in the National Basketball Association.",
+      "The 1997–98 NBA season was the ninth season for the Orlando Magic in the National Basketball Association.",
+    ],
+    [
+      "another season, the other way round",
+      "The 1997–98 NBA season was the ninth season for the Orlando Magic in the National Basketball Association.",
+      "The 2003–04 NBA season was the 15th season for the Orlando Magic in the National Basketball Association.",
+    ],
+    [
+      "another edition of an event",
+      "At the 1929 FIS Nordic World Ski Championships, he won the ski jumping competition while earning a bronze at the 1930 event.",
+      "Ruud won a gold medal at the 1938 FIS Nordic World Ski Championships.",
+    ],
+    [
+      "another holder of a title",
+      "He became 4th Baron Stafford on the death of his father in 1603",
+      "Edward Fitzherbert, 13th Baron Stafford",
+    ],
+    [
+      "another outbreak",
+      "The tornado outbreak sequence of May 22–31, 2008 was a series of tornado outbreaks affecting the central plains of the United States since May 22 to May 31 of 2008.",
+      "The Tornado outbreak sequence of May 1896 was a series of violent and deadly tornado outbreaks that struck much of the Central and Southern United States from May 15 to May 28, 1896.",
+    ],
+    [
+      "a year of something else",
+      'Benton Fraser (born 1962) is a fictional character in the television series "Due South".',
+      'He is known for his lead role as Constable Benton Fraser in the television series "Due South" as well as his 2008 war film "Passchendaele", which he wrote, produced, directed, and starred in.',
+    ],
+    [
+      "a team's other years",
+      "The 1976 Tampa Bay Buccaneers season was the team’s first in the National Football League.",
+      "Mark Dominik (born March 9, 1971) is a former professional football executive and scout for the Kansas City Chiefs and Tampa Bay Buccaneers of the National Football League (NFL) from 1994 to 2013.",
+    ],
+    [
+      "another song on the same chart",
+      'The song debuted on the U.S. "Billboard" Hot 100 at 13.',
+      'The song debuted on the "Billboard" Hot 100 chart at number 38 on October 27, 2001.',
+    ],
+    [
+      "a function word that frames the figure (since)",
+      "Since 1994 (when a full professional football league was established in Indonesia), there have been 3 All-star games (1994, 1995 and 2006).",
+      "No All-Star Game MVP was named in 1999 since the game was canceled due to the league's lockout.",
+    ],
+    [
+      "another year's survey (a year that says which one)",
+      "In its 2020 survey, BNEF reported an average pack price of 137 US dollars per kilowatt-hour, and estimated that prices had been above 1,100 dollars per kilowatt-hour in 2010.",
+      "Survey year: 2022; Average pack price (USD per kWh): 151; Reported in: BNEF 2022 survey; Note: First year-on-year increase since the survey began.",
+    ],
+  ])("a sentence about another thing neither supports nor contradicts: %s", (_, claim, sentence) => {
+    expect(verdict(claim, sentence)).toSatisfy(neither);
+  });
+
+  it("a year range's short end is a year: the same span in full is no contradiction", () => {
+    const claim =
+      '"The Jetsons" is an American animated sitcom produced by Hanna-Barbera, originally airing in primetime from 1962–63, then later as part of the weekday/weekend morning programming block called "The Funtastic World of Hanna-Barbera", until 1987.';
+    const sentence =
+      'The Jetsons is an American animated sitcom produced by Hanna-Barbera, originally airing in primetime from September 23, 1962, to March 17, 1963, then later in syndication, with new episodes in 1985 to 1987 as part of "The Funtastic World of Hanna-Barbera" block.';
+    expect(verdict(claim, sentence)).not.toBe("contradicts");
+    // The same season named in both, with another figure for what it was: a contradiction.
+    expect(
+      verdict(
+        "The 2003–04 NBA season was the 15th season for the Orlando Magic in the National Basketball Association.",
+        "The 2003–04 NBA season was the 16th season for the Orlando Magic in the National Basketball Association.",
+      ),
+    ).toBe("contradicts");
+    expect(
+      verdict(
+        'Benton Fraser (born 1962) is a fictional character in the television series "Due South".',
+        "Benton Fraser (born 1965) is a fictional character in the television series Due South.",
+      ),
+    ).toBe("contradicts");
+    // The same year's survey, another price: a contradiction.
+    expect(
+      verdict(
+        "In its 2020 survey, BNEF reported an average pack price of 137 US dollars per kilowatt-hour.",
+        "In its 2020 survey, BNEF reported an average pack price of 152 US dollars per kilowatt-hour.",
+      ),
+    ).toBe("contradicts");
+  });
+
+  it("a hedge or a missing figure is neither; a limit narrows", () => {
+    expect(
+      verdict(SONY, "Sony reportedly began selling the first commercial lithium-ion rechargeable battery in 1991."),
+    ).toSatisfy(neither);
+    expect(verdict(SONY, "Sony began selling the first commercial lithium-ion rechargeable battery.")).toSatisfy(
+      neither,
+    );
+    expect(
+      verdict(
+        SONY,
+        "Sony began selling the first commercial lithium-ion rechargeable battery in 1991, but only in Japan.",
+      ),
+    ).not.toBe("contradicts");
+    expect(verdict(SONY, "Cobalt prices rose in 2022.")).toSatisfy(neither);
+  });
+});
+
+describe("property: what negates, corrects or gives another value never supports", () => {
+  const subject = fc.constantFrom("The Orsk dam", "The Harbour Bridge", "Lake Vell station", "The Kiran plant");
+  const predicate = fc.constantFrom("opened", "was completed", "was inaugurated", "began operating");
+  const year = fc.integer({ min: 1850, max: 2020 });
+  const figure = fc.integer({ min: 2, max: 900 });
+  it("holds for denials, negations, corrections, other years and other figures", () => {
+    fc.assert(
+      fc.property(subject, predicate, year, figure, fc.integer({ min: 1, max: 60 }), (who, did, y, f, shift) => {
+        const claim = `${who} ${did} in ${y} with ${f},000 workers.`;
+        const passages = [
+          `It is false that ${who.toLowerCase()} ${did} in ${y} with ${f},000 workers.`,
+          `${who} never ${did.replace(/^was /, "was ")} in ${y} with ${f},000 workers.`.replace(
+            "never was",
+            "was never",
+          ),
+          `Correction: an earlier version of this article said ${who.toLowerCase()} ${did} in ${y} with ${f},000 workers; it was ${y + shift}.`,
+          `${who} ${did} in ${y + shift} with ${f},000 workers.`,
+          `${who} ${did} in ${y} with ${f + shift},000 workers.`,
+          `${who} ${did} in ${y}, not with ${f},000 workers.`,
+          `The claim that ${who.toLowerCase()} ${did} in ${y} with ${f},000 workers has been retracted.`,
+        ];
+        for (const passage of passages) expect(verdict(claim, passage), passage).not.toBe("supports");
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a sentence supports itself (the judge reads a claim as it reads a passage)", () => {
+    fc.assert(
+      fc.property(subject, predicate, year, figure, (who, did, y, f) => {
+        const claim = `${who} ${did} in ${y} with ${f},000 workers.`;
+        expect(verdict(claim, claim)).toBe("supports");
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

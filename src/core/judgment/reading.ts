@@ -1,0 +1,432 @@
+/**
+ * A sentence read into what it asserts (pure, given a `Language`): its clauses, each with its
+ * main predicate, what governs it (a negation, a denial, a hedge, a forecast, a correction, an
+ * attribution), the content words it is about and the quantities it states; and a claim read
+ * into its propositions ("The museum opened in 1904 and was rebuilt after a fire" is two),
+ * each with its subject, its predicate's words and its quantities.
+ */
+import { stem } from "../lexicon.js";
+import { isRecordLine } from "../records.js";
+import { splitSentences } from "../sentences.js";
+import type { Language, WordClass, WordToken } from "./language.js";
+import { wordClassOf } from "./language.js";
+import { attributionOf, CORRECTED, CORRECTION, cueIn, DENIAL, FORECAST, HEDGE } from "./markers.js";
+import { type Quantity, quantitiesIn } from "./quantities.js";
+
+/** A content word of a text: what must be carried for the text to be stated. */
+export interface Term {
+  text: string;
+  lemma: string;
+  stem: string;
+  wordClass: WordClass;
+  /** A capitalised name word (a proper noun, not only capitalised to open the sentence). */
+  name: boolean;
+  start: number;
+  end: number;
+  /** Where it stands: before the main verb (the subject), the main predicate itself, its object, or an adjunct. */
+  role: "subject" | "predicate" | "object" | "adjunct";
+  negated: boolean;
+}
+
+/** A span of the text with its words. */
+export interface Clause {
+  start: number;
+  end: number;
+  text: string;
+  terms: Term[];
+  quantities: Quantity[];
+  /** The main predicate's lemma ("open", "be"), if one was found. */
+  predicate?: string;
+  negated: boolean;
+  /** The cue that denies it ("is a myth", "has been retracted"). */
+  denial?: string;
+  hedge?: string;
+  forecast?: string;
+  /** A correction's cue: the clause reports what was wrong. */
+  correction?: string;
+  /** Its subject is a pronoun or a definite noun phrase that refers back ("It", "The bridge"). */
+  refersBack: boolean;
+}
+
+export interface SentenceReading {
+  text: string;
+  clauses: Clause[];
+  /** The named origin the sentence attributes its statement to. */
+  attribution?: string;
+}
+
+/** Words that carry no content of their own here, beyond the language's stop words. */
+const LIGHT_LEMMAS = new Set(
+  (
+    "be have do get make take give go come say use include also such other same several many much more most " +
+    "well just only even still however thus therefore there here then now later " +
+    "one ones thing things way part kind lot number total amount respectively approximately about around " +
+    "per cent percent year years time times"
+  ).split(" "),
+);
+
+const POSSESSIVES = new Set(["its", "his", "her", "their", "our", "my", "your"]);
+
+const SUBJECT_PRONOUNS = new Set(["it", "he", "she", "they", "this", "these", "its", "his", "her", "their", "which"]);
+
+/** Conjunctions and marks that open a new clause. */
+const CLAUSE_BREAK_WORDS = new Set(["but", "whereas", "while", "although", "though", "yet"]);
+
+const isContent = (token: WordToken): boolean => {
+  const wordClass = wordClassOf(token.pos);
+  if (!wordClass) return false;
+  if (token.pos !== "PROPN" && LIGHT_LEMMAS.has(token.lemma)) return false;
+  if (token.pos === "ADV" && !/ly$/.test(token.text)) return false;
+  return /\p{L}/u.test(token.text);
+};
+
+/** Whether a token is a proper-noun word: tagged PROPN, or capitalised inside the sentence. */
+const isNameWord = (token: WordToken, index: number, tokens: readonly WordToken[]): boolean => {
+  if (!/^\p{Lu}/u.test(token.text)) return false;
+  if (token.pos === "PROPN") return true;
+  const previous = tokens[index - 1];
+  return index > 0 &&
+    previous !== undefined &&
+    previous.pos !== "PUNCT" &&
+    /\p{Lu}/u.test(token.text.slice(1)) === false
+    ? token.pos === "NOUN"
+    : false;
+};
+
+/** The index of the clause's main predicate: its first lexical verb, else its first auxiliary (a copula). */
+function mainVerb(tokens: readonly WordToken[], from: number, to: number): number {
+  let auxiliary = -1;
+  for (let i = from; i < to; i++) {
+    const token = tokens[i];
+    if (!token) continue;
+    // "advertised", "published" before a noun are adjectives in effect ("the advertised range").
+    const previous = tokens[i - 1];
+    const determined = previous?.pos === "DET" || (previous?.pos === "PRON" && POSSESSIVES.has(previous.lemma));
+    if (token.pos === "VERB" && !(tokens[i + 1]?.pos === "NOUN" && determined)) {
+      // A copula before it with a noun phrase between is the main verb ("He is the coach …, a
+      // position he held"): the later verb belongs to a clause of its own.
+      if (
+        auxiliary >= 0 &&
+        tokens.slice(auxiliary + 1, i).some((between) => ["NOUN", "PROPN", "PUNCT", "DET"].includes(between.pos))
+      )
+        return auxiliary;
+      return i;
+    }
+    if (token.pos === "AUX" && auxiliary === -1) auxiliary = i;
+  }
+  return auxiliary;
+}
+
+/** Clause boundaries of a token run: ";", ":", "—", or a comma or nothing before but, whereas, while, although, however, yet. */
+function clauseSpans(tokens: readonly WordToken[]): { from: number; to: number }[] {
+  const spans: { from: number; to: number }[] = [];
+  let from = 0;
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (!token) continue;
+    // Nothing inside parentheses breaks a clause ("(7 January 1535 – 18 October 1603)").
+    if (/^[([]$/.test(token.text)) depth++;
+    if (/^[)\]]$/.test(token.text)) depth = Math.max(0, depth - 1);
+    if (depth > 0) continue;
+    // A dash with a space before it breaks a clause; one between figures ("13–10", "1962–63") does not.
+    const spacedDash =
+      /^[—–]$/.test(token.text) && tokens[i - 1] !== undefined && (tokens[i - 1]?.end ?? 0) < token.start;
+    const breakHere =
+      (token.pos === "PUNCT" && (/^[;:]$/.test(token.text) || spacedDash) && i > from) ||
+      (CLAUSE_BREAK_WORDS.has(token.lemma) && i > from + 1);
+    if (breakHere) {
+      spans.push({ from, to: i });
+      from = token.pos === "PUNCT" ? i + 1 : i;
+    }
+  }
+  if (from < tokens.length) spans.push({ from, to: tokens.length });
+  return spans.filter((span) => span.to > span.from);
+}
+
+/** Whether the clause's subject (the words before its main verb) is a pronoun or a definite noun phrase with no name. */
+function refersBack(tokens: readonly WordToken[], from: number, verb: number): boolean {
+  const before = tokens.slice(from, verb < 0 ? from : verb).filter((token) => token.pos !== "PUNCT");
+  if (before.length === 0) return true;
+  const first = before[0];
+  if (!first) return true;
+  if (first.pos === "PRON" && SUBJECT_PRONOUNS.has(first.lemma)) return true;
+  if (first.pos === "CCONJ") return true;
+  // Nothing nominal before its verb ("while retaining …", "however, and need …"): it shares the subject before it.
+  if (!before.some((token) => ["NOUN", "PROPN", "PRON", "NUM"].includes(token.pos))) return true;
+  // "In fp16 its weights take …": a pronoun in the subject refers back, wherever it stands.
+  if (before.some((token) => token.pos === "PRON" && SUBJECT_PRONOUNS.has(token.lemma))) return true;
+  const definite = /^(?:the|this|that|these|those|its|their|his|her)$/i.test(first.text);
+  return definite && !before.some((token) => token.pos === "PROPN");
+}
+
+function termsOf(
+  tokens: readonly WordToken[],
+  from: number,
+  to: number,
+  verb: number,
+  negatedClause: boolean,
+  quantities: readonly Quantity[],
+): Term[] {
+  const terms: Term[] = [];
+  let afterPreposition = false;
+  for (let i = from; i < to; i++) {
+    const token = tokens[i];
+    if (!token) continue;
+    if (i > verb && (token.pos === "ADP" || token.pos === "SCONJ" || (token.pos === "PART" && token.lemma === "to")))
+      afterPreposition = true;
+    // A unit or a number word is part of its quantity ("500 km", "eight years").
+    if (quantities.some((quantity) => token.start >= quantity.start && token.end <= quantity.end)) continue;
+    // A number that is not a quantity names something with the name before it ("Heinkel HD 39", "Boeing 747").
+    const previous = tokens[i - 1];
+    if (token.pos === "NUM" && /^\p{Nd}+$/u.test(token.text) && previous && /^\p{Lu}/u.test(previous.text)) {
+      terms.push({
+        text: token.text,
+        lemma: token.text,
+        stem: token.text,
+        wordClass: "noun",
+        name: true,
+        start: token.start,
+        end: token.end,
+        role: verb < 0 || i < verb ? "subject" : "object",
+        negated: false,
+      });
+      continue;
+    }
+    if (!isContent(token)) continue;
+    const wordClass = wordClassOf(token.pos);
+    if (!wordClass) continue;
+    const role: Term["role"] =
+      verb < 0 || i < verb ? "subject" : i === verb ? "predicate" : afterPreposition ? "adjunct" : "object";
+    terms.push({
+      text: token.text,
+      lemma: token.lemma,
+      stem: stem(token.lemma),
+      wordClass,
+      name: isNameWord(token, i, tokens),
+      start: token.start,
+      end: token.end,
+      role,
+      negated: token.negated || (negatedClause && i >= verb),
+    });
+  }
+  return terms;
+}
+
+/** Whether a negation governs the clause's main verb: the verb is in wink's negation scope, or "not"/"never"/"no longer" stands right before it. */
+function negatesVerb(tokens: readonly WordToken[], from: number, verb: number): boolean {
+  if (verb < 0) return false;
+  const token = tokens[verb];
+  if (token?.negated) return true;
+  for (let i = Math.max(from, verb - 3); i < verb; i++) {
+    const before = tokens[i];
+    if (before && /^(?:not|never|n't|no)$/i.test(before.lemma === "not" ? "not" : before.text)) return true;
+  }
+  // A copula's complement: "is not the largest", "was never open".
+  const next = tokens[verb + 1];
+  return token?.pos === "AUX" && next !== undefined && /^(?:not|n't|never|no)$/i.test(next.text);
+}
+
+/** Whether a negation governs a quantity: a negated word of it, or "not", "rather than", "instead of" right before it ("not in 1887"). */
+function deniedQuantity(tokens: readonly WordToken[], text: string, quantity: Quantity): boolean {
+  if (tokens.some((token) => token.negated && token.start >= quantity.start && token.end <= quantity.end)) return true;
+  return /\b(?:not|never|rather than|instead of|nor)\s+(?:(?:in|on|at|by|from|of|for|about|around|some|only|until)\s+){0,2}$/iu.test(
+    text.slice(Math.max(0, quantity.start - 30), quantity.start),
+  );
+}
+
+/**
+ * Whether a quantity says which thing is meant rather than a value of it: it stands before the
+ * main verb between an article or a possessive and a noun ("The 1997–98 NBA season was …",
+ * "In its 2020 survey, BNEF reported …").
+ */
+function identifying(tokens: readonly WordToken[], quantity: Quantity, verb: number): boolean {
+  const verbStart = tokens[verb]?.start ?? Number.POSITIVE_INFINITY;
+  if (quantity.start >= verbStart) return false;
+  const index = tokens.findIndex((token) => token.start >= quantity.start);
+  const after = tokens.findIndex((token) => token.start >= quantity.end);
+  const before = tokens[index - 1];
+  const next = tokens[after];
+  const determined =
+    before !== undefined && (before.pos === "DET" || (before.pos === "PRON" && POSSESSIVES.has(before.lemma)));
+  return determined && next !== undefined && (next.pos === "NOUN" || next.pos === "PROPN" || next.pos === "ADJ");
+}
+
+/** A token range read as a clause: its words by role, its quantities and what governs it. */
+function readSpan(
+  text: string,
+  tokens: readonly WordToken[],
+  quantities: readonly Quantity[],
+  from: number,
+  to: number,
+): Clause | undefined {
+  const first = tokens[from];
+  const last = tokens[to - 1];
+  if (!first || !last) return undefined;
+  const start = first.start;
+  const end = last.end;
+  const clauseText = text.slice(start, end);
+  const verb = mainVerb(tokens, from, to);
+  // "did not open … until 1995": it opened in 1995.
+  const notUntil = /\bnot\b[^;]*\buntil\b/i.test(clauseText);
+  const negated = negatesVerb(tokens, from, verb) && !notUntil;
+  const own = quantities.filter((quantity) => quantity.start >= start && quantity.end <= end);
+  const terms = termsOf(tokens, from, to, verb, negated, own).map((term) =>
+    notUntil ? { ...term, negated: false } : term,
+  );
+  const denial = cueIn(clauseText, DENIAL)?.text;
+  const hedge = cueIn(clauseText, HEDGE)?.text;
+  const forecast = cueIn(clauseText, FORECAST)?.text;
+  const predicate = verb >= 0 ? tokens[verb]?.lemma : undefined;
+  return {
+    start,
+    end,
+    text: clauseText,
+    terms,
+    quantities: own.map((quantity) => ({
+      ...quantity,
+      ...(deniedQuantity(tokens, text, quantity) ? { denied: true } : {}),
+      ...(identifying(tokens, quantity, verb) ? { identifies: true } : {}),
+    })),
+    ...(predicate ? { predicate } : {}),
+    negated,
+    ...(denial ? { denial } : {}),
+    ...(hedge ? { hedge } : {}),
+    ...(forecast ? { forecast } : {}),
+    refersBack: refersBack(tokens, from, verb),
+  };
+}
+
+/** Whether a conjunct opens with a participle and no auxiliary of its own ("… could be extracted from and reinserted into …"). */
+const sharesAuxiliary = (tokens: readonly WordToken[], from: number): boolean => {
+  const first = tokens[from];
+  const second = tokens[from + 1];
+  const verb = first?.pos === "ADV" ? second : first;
+  return verb?.pos === "VERB" && /(?:ed|en|wn|ne)$/i.test(verb.text);
+};
+
+/**
+ * The clauses of one sentence, read (see `Clause`): cut at ";", ":", a dash and a contrast
+ * ("but", "whereas", "while", "although", "however", "yet"), and within a clause at "and"
+ * before a verb (a second predicate of the same subject: "opened in 1904 and was rebuilt
+ * after a fire"). A conjunct that shares the auxiliary before it ("could be extracted from and
+ * reinserted into") shares its hedge, forecast and negation. `text` is the sentence;
+ * quantities and spans are offsets into it. A claim and a passage are read alike.
+ */
+export function readSentence(text: string, language: Language): SentenceReading {
+  const tokens = language.tokens(text);
+  const quantities = quantitiesIn(text);
+  // A table row ("Plant: Kessel; Year: 2019; Output (TWh): 3.2") is one statement, not a clause per cell.
+  const spans = isRecordLine(text) ? [{ from: 0, to: tokens.length }] : clauseSpans(tokens);
+  const clauses: Clause[] = [];
+  for (const span of spans) {
+    const cuts: number[] = [span.from];
+    for (let i = span.from + 2; i < span.to; i++) {
+      const next = tokens[i + 1];
+      const afterNext = tokens[i + 2];
+      const verbNext =
+        next && (next.pos === "VERB" || next.pos === "AUX" || (next.pos === "ADV" && afterNext?.pos === "VERB"));
+      if (tokens[i]?.lemma === "and" && verbNext) cuts.push(i);
+    }
+    cuts.push(span.to);
+    let previous: Clause | undefined;
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const from = (cuts[i] ?? span.from) + (i > 0 ? 1 : 0);
+      const clause = readSpan(text, tokens, quantities, from, cuts[i + 1] ?? span.to);
+      if (!clause) continue;
+      if (i > 0 && previous && sharesAuxiliary(tokens, from)) {
+        if (previous.hedge) clause.hedge ??= previous.hedge;
+        if (previous.forecast) clause.forecast ??= previous.forecast;
+        clause.negated ||= previous.negated;
+      }
+      if (i > 0 && !clause.terms.some((term) => term.role === "subject")) clause.refersBack = true;
+      clauses.push(clause);
+      previous = clause;
+    }
+  }
+  markCorrectedClauses(text, clauses, cueIn(text, CORRECTION));
+  const attribution = attributionOf(text);
+  return { text, clauses, ...(attribution ? { attribution } : {}) };
+}
+
+/**
+ * A correction ("Correction: an earlier version of this article gave the turnout as 41%; it
+ * was 14%.") reports a wrong statement, then the right one: the clauses from its cue up to
+ * the one that opens with the corrected value ("it was", "the correct figure is") are marked
+ * as corrected; that one and those after it are not.
+ */
+function markCorrectedClauses(text: string, clauses: Clause[], cue: ReturnType<typeof cueIn>): void {
+  if (!cue) return;
+  let open = false;
+  for (const clause of clauses) {
+    if (clause.end <= cue.start) continue;
+    const lead = text.slice(Math.max(0, clause.start - 2), clause.start + 40);
+    if (open && CORRECTED.test(lead)) {
+      open = false;
+      continue;
+    }
+    if (!open && clause.start <= cue.end) open = true;
+    if (open) clause.correction = cue.text;
+  }
+}
+
+/** One proposition of a claim: a predicate with its subject, words and quantities. */
+export interface Proposition {
+  text: string;
+  start: number;
+  end: number;
+  /** Every content word, the shared subject's included. */
+  terms: Term[];
+  quantities: Quantity[];
+  predicate?: string;
+  negated: boolean;
+  /** A denial governs it ("It is false that …"). */
+  denied: boolean;
+  hedged: boolean;
+  forecast: boolean;
+}
+
+/**
+ * A claim read into its propositions: its clauses, and within a clause the predicates joined
+ * by "and" ("opened in 1904 and was rebuilt after a fire"), each with the subject of the first.
+ */
+export function readClaim(text: string, language: Language): Proposition[] {
+  // A claim of several sentences ("A study … It found that …") is read a sentence at a time.
+  const sentences = splitSentences(text);
+  if (sentences.length > 1) {
+    return sentences.flatMap((sentence) =>
+      readClaim(text.slice(sentence.start, sentence.end), language).map((proposition) => ({
+        ...proposition,
+        start: proposition.start + sentence.start,
+        end: proposition.end + sentence.start,
+      })),
+    );
+  }
+  const propositions: Proposition[] = [];
+  let subject: Term[] = [];
+  for (const clause of readSentence(text, language).clauses) {
+    const own = clause.terms;
+    const hasSubject = own.some((term) => term.role === "subject");
+    if (hasSubject) subject = own.filter((term) => term.role === "subject");
+    // A clause without a subject of its own has the one before ("… and was rebuilt after a fire").
+    propositions.push({
+      text: clause.text
+        .replace(/^(?:and|but|while|whereas|although|though|however|yet)\b[\s,]*/iu, "")
+        .replace(/[\s,;.]+$/u, ""),
+      start: clause.start,
+      end: clause.end,
+      terms: hasSubject ? own : [...subject, ...own],
+      quantities: clause.quantities,
+      ...(clause.predicate ? { predicate: clause.predicate } : {}),
+      negated: clause.negated,
+      denied: clause.denial !== undefined,
+      hedged: clause.hedge !== undefined,
+      forecast: clause.forecast !== undefined,
+    });
+  }
+  // A fragment with no word of its own ("After eight years,") says nothing to check apart from the rest.
+  const withWords = propositions.filter((proposition) =>
+    proposition.terms.some((term) => term.end > proposition.start),
+  );
+  return withWords.length > 0 ? withWords : propositions.filter((proposition) => proposition.quantities.length > 0);
+}
