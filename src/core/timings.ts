@@ -49,6 +49,9 @@ export function acquisitionFacts(events: readonly EventLike[]): AcquisitionFacts
     searchCalls: count("search-finished") + count("search-failed"),
     failedSearches: count("search-failed"),
     partialSearches: events.filter((event) => event.type === "search-finished" && event.data.partial === true).length,
+    hits: events
+      .filter((event) => event.type === "search-finished")
+      .reduce((sum, event) => sum + (typeof event.data.hits === "number" ? event.data.hits : 0), 0),
     fetchAttempts: count("source-fetched") + count("fetch-failed"),
     failedFetches: count("fetch-failed"),
     limitsReached: [...limits],

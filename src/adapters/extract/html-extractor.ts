@@ -11,6 +11,7 @@ import { Readability } from "@mozilla/readability";
 import { EventTarget, Node as NodeFacade, parseHTML } from "linkedom";
 import { type ExtractedDocument, tidyText } from "./extracted-document.js";
 import { MARK_CHARS, marked, type OutlinedText, outlined } from "./outline.js";
+import { scriptText } from "./scripts.js";
 
 /**
  * linkedom's EventTarget constructor gives every node its own listener Map in a WeakMap:
@@ -338,6 +339,15 @@ function outlinedText(root: Node, title?: string): OutlinedText {
     if (tag === "br") {
       out.push("\n");
       return;
+    }
+    // "48<sup>3</sup>" is 48^3 and "x<sub>i</sub>" is x_i, not "483" and "xi"; a footnote mark
+    // (a link, or a bracketed "[1]") stays as it was.
+    if ((tag === "sup" || tag === "sub") && !element.querySelector("a")) {
+      const script = scriptText(element.textContent ?? "");
+      if (script !== undefined) {
+        emit(`${tag === "sup" ? "^" : "_"}${script}`);
+        return;
+      }
     }
     if (tag === "tr") {
       const cells = Array.from(element.children).filter((cell) => cell.tagName === "TD" || cell.tagName === "TH");

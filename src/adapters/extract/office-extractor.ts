@@ -5,9 +5,11 @@
  * Every container is read through `readArchive`'s caps and its XML through `parseXml`. Macros,
  * embedded objects and media are never read; an encrypted file is refused with that reason.
  */
+
 import { posix } from "node:path";
 import { entryText, isCompoundFile, readArchive, UnreadableDocumentError } from "./archive.js";
 import { type ExtractedDocument, firstLineTitle, tidyText } from "./extracted-document.js";
+import { scriptText } from "./scripts.js";
 import { addTable, SectionedText, TABLE_LIMITS, type Table } from "./sectioned-text.js";
 import {
   childElements,
@@ -69,7 +71,13 @@ function drawingParagraphs(node: XmlElement): string[] {
         .map((child) => {
           if (typeof child === "string") return "";
           const name = localName(child.name);
-          if (name === "r" || name === "fld") return findAll(child, "t").map(textOf).join("");
+          if (name === "r" || name === "fld") {
+            const text = findAll(child, "t").map(textOf).join("");
+            // A run set above or below the line (`baseline` in thousandths of a percent) is an exponent or an index.
+            const baseline = Number(findAll(child, "rPr")[0]?.attributes.baseline ?? 0);
+            const script = baseline !== 0 ? scriptText(text) : undefined;
+            return script === undefined ? text : `${baseline > 0 ? "^" : "_"}${script}`;
+          }
           if (name === "br") return "\n";
           return "";
         })

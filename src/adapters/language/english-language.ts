@@ -109,7 +109,36 @@ function readTokens(text: string): WordToken[] {
         negated: token.out(its.negationFlag) === true,
       });
     });
-  return tokens;
+  return retagged(tokens, text);
+}
+
+/**
+ * Mends tagging slips the model makes: a word tagged as a verb between a determiner, name or
+ * adjective and an auxiliary is the noun of the subject ("The Arden lock was built", "the
+ * Harbour bridge was opened"), since a verb is not followed by the auxiliary of its own clause;
+ * and the second half of a hyphenated compound is an adjective ("EC-based").
+ */
+function retagged(tokens: WordToken[], text: string): WordToken[] {
+  return tokens.map((token, index) => {
+    const before = tokens[index - 1];
+    const after = tokens[index + 1];
+    // The second half of a hyphenated compound is not a verb: "EC-based", "oil-fired".
+    if (token.pos === "VERB" && text[token.start - 1] === "-") return { ...token, pos: "ADJ" as const };
+    // "The ticket costs €2.40": a plural-looking noun between the subject and a figure is its verb.
+    if (
+      token.pos === "NOUN" &&
+      /[^s]s$/.test(token.text) &&
+      before !== undefined &&
+      (before.pos === "NOUN" || before.pos === "PROPN") &&
+      after !== undefined &&
+      (after.pos === "NUM" || after.pos === "SYM") &&
+      !tokens.some((other) => other.pos === "VERB")
+    )
+      return { ...token, pos: "VERB" as const, lemma: token.lemma.replace(/s$/, "") };
+    if (token.pos !== "VERB" || !before || !after || after.pos !== "AUX") return token;
+    if (!["DET", "PROPN", "ADJ", "NOUN", "NUM"].includes(before.pos)) return token;
+    return { ...token, pos: "NOUN" as const, lemma: token.text.toLowerCase() };
+  });
 }
 
 let shared: EnglishLanguage | undefined;

@@ -407,7 +407,7 @@ function consequencesOf(
     {
       kind: "spawn-question",
       question: readerLine(
-        `Resolve the contradiction: "${claimText}" (${targetId}) against ${evidence} (${challenge.sourceIds.join(", ")})`,
+        `${CONTRADICTION_QUESTION}"${claimText}" (${targetId}) against ${evidence} (${challenge.sourceIds.join(", ")})`,
         400,
       ),
       priority: CONTRADICTION_PRIORITY,
@@ -418,6 +418,9 @@ function consequencesOf(
   );
   return consequences;
 }
+
+/** How a question spawned to resolve a refuted claim's contradiction opens: `Resolve the contradiction: "<claim>" …`. */
+export const CONTRADICTION_QUESTION = "Resolve the contradiction: ";
 
 export const openChallenges = (challenges: readonly Challenge[]): Challenge[] =>
   challenges.filter((challenge) => challenge.status === "open");

@@ -101,6 +101,26 @@ export function checkedVerification(
     (text, sourceId) =>
       text.sourceId === sourceId || (given.get(text.id)?.supports ?? []).some((cited) => cited.sourceId === sourceId),
   );
+  // A disagreement has two sides: the finding that a passage contradicts contradicts the
+  // finding that quotes that passage, whether or not the judge reads it the other way round.
+  const squeeze = (text: string) => text.replace(/\s+/g, " ").trim();
+  for (const fact of facts) {
+    for (const cited of [...(found.get(fact.id) ?? []), ...(given.get(fact.id)?.contradicts ?? [])]) {
+      const quote = squeeze(cited.quote ?? "");
+      for (const other of facts) {
+        if (other === fact || other.sourceId !== cited.sourceId || quote === "") continue;
+        const text = squeeze(other.text);
+        if (
+          !other.chunkIds.some((id) => cited.chunkIds.includes(id)) ||
+          !(text.includes(quote) || quote.includes(text))
+        )
+          continue;
+        const mine = found.get(other.id) ?? [];
+        if (mine.some((known) => known.sourceId === fact.sourceId)) continue;
+        found.set(other.id, [...mine, { sourceId: fact.sourceId, chunkIds: fact.chunkIds, quote: fact.text }]);
+      }
+    }
+  }
   const checked = new Map(given);
   for (const fact of facts) {
     const against = found.get(fact.id);

@@ -230,8 +230,13 @@ export function createJudge(language: Language): Judge & {
     const initials = claim.text.toLowerCase();
     for (let i = 0; i < tokens.length; i++) {
       let letters = "";
-      for (let j = i; j < tokens.length && letters.length < initials.length; j++) letters += tokens[j]?.lemma[0] ?? "";
-      if (letters.length >= 2 && initials.startsWith(letters) && letters.length >= initials.length - 1) return true;
+      for (let j = i; j < tokens.length; j++) {
+        const next = letters + (tokens[j]?.lemma[0] ?? "");
+        if (!initials.startsWith(next)) break;
+        letters = next;
+        if (letters.length === initials.length) break;
+      }
+      if (letters.length >= 2 && letters.length >= initials.length - 1) return true;
     }
     return false;
   }
@@ -397,12 +402,24 @@ export function createJudge(language: Language): Judge & {
     // Another value contradicts only a claim about a named thing, named in the passage or its context.
     const claimNames = proposition.terms.filter((term) => term.name && term.role === "subject");
     // …and whose subject is more than a pronoun ("it had a population of 6,493" names nothing).
+    // …and whose subject is the passage's subject too: "construction" in "after eight years of
+    // construction" is not the subject of "Construction … began in 1923".
+    const subjects = [...clause.terms.filter((term) => term.role === "subject"), ...outside];
+    const sameSubject = subjectNouns
+      .filter((term) => !term.name || term.initial === true)
+      .every((term) => abbreviated.has(term) || termCarried(term, subjects)?.how === "same");
     const named =
-      subjectNouns.length > 0 && claimNames.length > 0 && claimNames.every((term) => !missing.includes(term.text));
-    const predicateCarried = predicateOf(proposition, clause, missing);
+      subjectNouns.length > 0 &&
+      claimNames.length > 0 &&
+      sameSubject &&
+      claimNames.every((term) => !missing.includes(term.text));
+    const predicateCarried = predicateOf(proposition, missing);
     const objectsAgree = objectsAgreeWith(proposition, clause, missing);
     // A time that says when (the claim states another value besides) must be the same moment for the values to compare.
-    const hasValue = fits.some((fit) => fit.quantity.kind !== "time" && !fit.quantity.identifies);
+    // (A duration is when too: "in 1932, after eight years of construction" gives 1932 as the value.)
+    const hasValue = fits.some(
+      (fit) => fit.quantity.kind !== "time" && fit.quantity.kind !== "duration" && !fit.quantity.identifies,
+    );
     const frames = fits.filter((fit) => (hasValue && fit.quantity.kind === "time") || fit.quantity.identifies);
     const values = fits.filter((fit) => !frames.includes(fit));
     // A time said earlier in the sentence frames its later clauses too ("In 2020 …, but it produced 1.4 million tonnes").
@@ -441,14 +458,20 @@ export function createJudge(language: Language): Judge & {
     if (allCarried && valuesEntailed && negatedTerm && !proposition.negated)
       return { kind: "contradicts", why: `it denies “${negatedTerm.text}”` };
     // The opposite predicate ("fell" for "rose"), everything else of the claim written in the clause itself.
+    // (Adverbs aside: "rose sharply" is still denied by "fell".)
     const antonymPredicate =
       antonym !== undefined &&
       clause.terms.some((term) => term.role === "predicate" && carries(antonym, term) === "antonym") &&
-      predicateSide.every((term) => term === antonym || termCarried(term, ownWords)?.how === "same");
+      predicateSide.every(
+        (term) => term === antonym || term.wordClass === "adv" || termCarried(term, ownWords)?.how === "same",
+      );
+    const missingWords = missing.filter(
+      (text) => proposition.terms.find((term) => term.text === text)?.wordClass !== "adv",
+    );
     if (
       antonymPredicate &&
       antonym &&
-      missing.length === 1 &&
+      missingWords.length === 1 &&
       !clause.negated &&
       fits.every((fit) => fit.fit !== "conflicts")
     )
@@ -485,16 +508,14 @@ export function createJudge(language: Language): Judge & {
     return { kind: "supports" };
   }
 
-  /** Whether the clause's main predicate is the claim's (a synonym, a narrower or broader word), or both are the copula. */
-  function predicateOf(proposition: Proposition, clause: Clause, missing: readonly string[]): boolean {
+  /** Whether the clause carries the claim's main predicate (itself, a synonym or a narrower word), or the complement of its copula. */
+  function predicateOf(proposition: Proposition, missing: readonly string[]): boolean {
     const predicate = proposition.terms.find((term) => term.role === "predicate");
     if (!predicate) {
       // A copula: the complement's words carry the attribute ("is the oldest city", "is 6.1 km long").
       return proposition.terms.filter((term) => term.role !== "subject").some((term) => !missing.includes(term.text));
     }
-    if (!missing.includes(predicate.text)) return true;
-    const clauseVerb = clause.terms.find((term) => term.role === "predicate");
-    return clauseVerb !== undefined && carries(predicate, clauseVerb) === "broader";
+    return !missing.includes(predicate.text);
   }
 
   /**
@@ -505,9 +526,11 @@ export function createJudge(language: Language): Judge & {
   function objectsAgreeWith(proposition: Proposition, clause: Clause, missing: readonly string[]): boolean {
     const objects = proposition.terms.filter((term) => term.role === "object" && term.wordClass === "noun");
     if (objects.some((term) => missing.includes(term.text))) return false;
+    // Neither a subject ("Construction of the bridge began in 1923") nor an object ("opened its new
+    // wing in 2010") the claim lacks: those are another attribute, whose value is not the claim's.
     const extra = clause.terms.filter(
       (term) =>
-        term.role === "object" &&
+        (term.role === "object" || (term.role === "subject" && !term.name)) &&
         term.wordClass === "noun" &&
         !proposition.terms.some((own) => carries(own, term) === "same" || carries(term, own) === "same"),
     );

@@ -30,9 +30,9 @@ export const CORRECTED =
 /** Attribution to a named origin: "according to Reuters", "as the Gazette reported", "Reuters reported". */
 // A name: capitalised words separated by spaces (each word's letters cannot be split two ways: no backtracking blow-up).
 const NAME = String.raw`\p{Lu}[\p{L}&.'’-]*(?:[ \t]+\p{Lu}[\p{L}&.'’-]*){0,5}`;
-const ACCORDING_TO = new RegExp(String.raw`\baccording to (?:the\s+)?(${NAME})`, "u");
+const ACCORDING_TO = new RegExp(String.raw`\b[Aa]ccording to (?:the\s+)?(${NAME})`, "u");
 const VERBS = "reported|said|wrote|noted|announced|stated|first reported|reports";
-const AS_REPORTED = new RegExp(String.raw`\bas (?:the\s+)?(${NAME})\s+(?:${VERBS})\b`, "u");
+const AS_REPORTED = new RegExp(String.raw`\b[Aa]s (?:the\s+)?(${NAME})\s+(?:${VERBS})\b`, "u");
 const REPORTED_BY = new RegExp(
   String.raw`\b(?:the\s+)?(${NAME})\s+(?:reported|reports|said|says|announced|stated|told|wrote)\b`,
   "u",

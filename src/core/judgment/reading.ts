@@ -21,6 +21,8 @@ export interface Term {
   wordClass: WordClass;
   /** A capitalised name word (a proper noun, not only capitalised to open the sentence). */
   name: boolean;
+  /** It opens its sentence: a capital there may be only the sentence's ("Construction of …"). */
+  initial?: boolean;
   start: number;
   end: number;
   /** Where it stands: before the main verb (the subject), the main predicate itself, its object, or an adjunct. */
@@ -46,6 +48,8 @@ export interface Clause {
   correction?: string;
   /** Its subject is a pronoun or a definite noun phrase that refers back ("It", "The bridge"). */
   refersBack: boolean;
+  /** It is what the clause before it says, finds or denies ("… found that <clause>"): its subject is its own. */
+  complement?: boolean;
 }
 
 export interface SentenceReading {
@@ -66,6 +70,17 @@ const LIGHT_LEMMAS = new Set(
 );
 
 const POSSESSIVES = new Set(["its", "his", "her", "their", "our", "my", "your"]);
+
+/** Verbs that report a statement ("…, officials said"). */
+const REPORTING = new Set(["say", "report", "tell", "announce", "add", "note", "state", "write", "claim"]);
+
+/** Reporting verbs a tagger may take for plural nouns before "that" ("The plan notes that …"). */
+const REPORTING_FORMS = new Set(
+  "notes shows says states reports finds claims suggests argues concludes confirms reveals indicates".split(" "),
+);
+
+/** Particles that make a phrasal verb with the verb before them ("set up", "carry out"). */
+const PARTICLES = new Set(["up", "out", "off", "down", "away", "over"]);
 
 const SUBJECT_PRONOUNS = new Set(["it", "he", "she", "they", "this", "these", "its", "his", "her", "their", "which"]);
 
@@ -117,11 +132,19 @@ function mainVerb(tokens: readonly WordToken[], from: number, to: number): numbe
   return auxiliary;
 }
 
+/** A clause's tokens; `complement`: it is what the clause before it says, finds or denies ("that …"). */
+interface ClauseSpan {
+  from: number;
+  to: number;
+  complement: boolean;
+}
+
 /** Clause boundaries of a token run: ";", ":", "—", or a comma or nothing before but, whereas, while, although, however, yet. */
-function clauseSpans(tokens: readonly WordToken[]): { from: number; to: number }[] {
-  const spans: { from: number; to: number }[] = [];
+function clauseSpans(tokens: readonly WordToken[]): ClauseSpan[] {
+  const spans: ClauseSpan[] = [];
   let from = 0;
   let depth = 0;
+  let complement = false;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (!token) continue;
@@ -132,15 +155,27 @@ function clauseSpans(tokens: readonly WordToken[]): { from: number; to: number }
     // A dash with a space before it breaks a clause; one between figures ("13–10", "1962–63") does not.
     const spacedDash =
       /^[—–]$/.test(token.text) && tokens[i - 1] !== undefined && (tokens[i - 1]?.end ?? 0) < token.start;
+    // "The audit found that …", "It is false that …": what is found or denied is a clause of its own.
+    const previous = tokens[i - 1];
+    const reports = previous !== undefined && REPORTING_FORMS.has(previous.text.toLowerCase());
+    const opensComplement =
+      token.lemma === "that" &&
+      (token.pos === "SCONJ" || reports) &&
+      previous !== undefined &&
+      // Not after a participle ("the trial reporting that …" is a noun phrase: its verb comes later).
+      ((previous.pos === "VERB" && !/ing$/i.test(previous.text)) || previous.pos === "ADJ" || reports) &&
+      i > from;
     const breakHere =
       (token.pos === "PUNCT" && (/^[;:]$/.test(token.text) || spacedDash) && i > from) ||
-      (CLAUSE_BREAK_WORDS.has(token.lemma) && i > from + 1);
+      (CLAUSE_BREAK_WORDS.has(token.lemma) && i > from + 1) ||
+      opensComplement;
     if (breakHere) {
-      spans.push({ from, to: i });
-      from = token.pos === "PUNCT" ? i + 1 : i;
+      spans.push({ from, to: i, complement });
+      from = token.pos === "PUNCT" || opensComplement ? i + 1 : i;
+      complement = opensComplement;
     }
   }
-  if (from < tokens.length) spans.push({ from, to: tokens.length });
+  if (from < tokens.length) spans.push({ from, to: tokens.length, complement });
   return spans.filter((span) => span.to > span.from);
 }
 
@@ -160,6 +195,26 @@ function refersBack(tokens: readonly WordToken[], from: number, verb: number): b
   return definite && !before.some((token) => token.pos === "PROPN");
 }
 
+/**
+ * Where a phrase put before the subject ends ("After last year's cuts, the Delmar shipyard …",
+ * "In 1991 Sony began …"): after the comma that closes it, or after its noun or year; `from`
+ * when the clause opens with no such phrase. A phrase opened by "of" is part of the subject.
+ */
+function frontedPhrase(tokens: readonly WordToken[], from: number, verb: number): number {
+  const first = tokens[from];
+  if (!first || first.pos !== "ADP" || first.lemma === "of" || verb <= from) return from;
+  let sawNoun = false;
+  for (let i = from + 1; i < verb; i++) {
+    const token = tokens[i];
+    if (!token) break;
+    if (token.pos === "PUNCT") return i + 1;
+    if (token.pos === "NUM" && !sawNoun && /^\p{Nd}{4}$/u.test(token.text)) return i + 1;
+    if (token.pos === "NOUN" || token.pos === "PROPN") sawNoun = true;
+    else if (sawNoun && !(token.pos === "PART" || (token.pos === "ADP" && token.lemma === "of"))) return i;
+  }
+  return from;
+}
+
 function termsOf(
   tokens: readonly WordToken[],
   from: number,
@@ -169,6 +224,7 @@ function termsOf(
   quantities: readonly Quantity[],
 ): Term[] {
   const terms: Term[] = [];
+  const fronted = frontedPhrase(tokens, from, verb);
   let afterPreposition = false;
   for (let i = from; i < to; i++) {
     const token = tokens[i];
@@ -176,7 +232,7 @@ function termsOf(
     if (i > verb && (token.pos === "ADP" || token.pos === "SCONJ" || (token.pos === "PART" && token.lemma === "to")))
       afterPreposition = true;
     // A unit or a number word is part of its quantity ("500 km", "eight years").
-    if (quantities.some((quantity) => token.start >= quantity.start && token.end <= quantity.end)) continue;
+    if (quantities.some((quantity) => token.start < quantity.end && token.end > quantity.start)) continue;
     // A number that is not a quantity names something with the name before it ("Heinkel HD 39", "Boeing 747").
     const previous = tokens[i - 1];
     if (token.pos === "NUM" && /^\p{Nd}+$/u.test(token.text) && previous && /^\p{Lu}/u.test(previous.text)) {
@@ -196,14 +252,42 @@ function termsOf(
     if (!isContent(token)) continue;
     const wordClass = wordClassOf(token.pos);
     if (!wordClass) continue;
+    // "…, traders said": who reports a statement is not part of it.
+    const next = tokens[i + 1];
+    if (
+      token.pos === "NOUN" &&
+      next &&
+      REPORTING.has(next.lemma) &&
+      (tokens[i + 2] === undefined || tokens[i + 2]?.pos === "PUNCT")
+    )
+      continue;
+    if (
+      REPORTING.has(token.lemma) &&
+      tokens[i - 1]?.pos === "NOUN" &&
+      (next === undefined || next.pos === "PUNCT") &&
+      i > verb
+    )
+      continue;
     const role: Term["role"] =
-      verb < 0 || i < verb ? "subject" : i === verb ? "predicate" : afterPreposition ? "adjunct" : "object";
+      i < fronted
+        ? "adjunct"
+        : verb < 0 || i < verb
+          ? "subject"
+          : i === verb
+            ? "predicate"
+            : afterPreposition
+              ? "adjunct"
+              : "object";
+    const particle =
+      token.pos === "VERB" && next && PARTICLES.has(next.lemma) && next.start === token.end + 1 ? next.lemma : "";
+    const lemma = particle ? `${token.lemma} ${particle}` : token.lemma;
     terms.push({
       text: token.text,
-      lemma: token.lemma,
-      stem: stem(token.lemma),
+      lemma,
+      stem: stem(lemma),
       wordClass,
       name: isNameWord(token, i, tokens),
+      ...(i === 0 ? { initial: true } : {}),
       start: token.start,
       end: token.end,
       role,
@@ -317,7 +401,9 @@ export function readSentence(text: string, language: Language): SentenceReading 
   const tokens = language.tokens(text);
   const quantities = quantitiesIn(text);
   // A table row ("Plant: Kessel; Year: 2019; Output (TWh): 3.2") is one statement, not a clause per cell.
-  const spans = isRecordLine(text) ? [{ from: 0, to: tokens.length }] : clauseSpans(tokens);
+  const spans: ClauseSpan[] = isRecordLine(text)
+    ? [{ from: 0, to: tokens.length, complement: false }]
+    : clauseSpans(tokens);
   const clauses: Clause[] = [];
   for (const span of spans) {
     const cuts: number[] = [span.from];
@@ -340,6 +426,16 @@ export function readSentence(text: string, language: Language): SentenceReading 
         clause.negated ||= previous.negated;
       }
       if (i > 0 && !clause.terms.some((term) => term.role === "subject")) clause.refersBack = true;
+      // What a clause says, finds or denies is governed by it: "Some studies suggest that …", "It is false that …".
+      const governing = clauses.at(-1);
+      if (span.complement && i === 0) clause.complement = true;
+      if (span.complement && i === 0 && governing) {
+        if (governing.hedge) clause.hedge ??= governing.hedge;
+        if (governing.forecast) clause.forecast ??= governing.forecast;
+        if (governing.denial) clause.denial ??= governing.denial;
+        if (governing.correction) clause.correction ??= governing.correction;
+        clause.negated ||= governing.negated;
+      }
       clauses.push(clause);
       previous = clause;
     }
@@ -406,7 +502,8 @@ export function readClaim(text: string, language: Language): Proposition[] {
   let subject: Term[] = [];
   for (const clause of readSentence(text, language).clauses) {
     const own = clause.terms;
-    const hasSubject = own.some((term) => term.role === "subject");
+    // A complement ("… found that <clause>") has a subject of its own, never the reporter's.
+    const hasSubject = own.some((term) => term.role === "subject") || clause.complement === true;
     if (hasSubject) subject = own.filter((term) => term.role === "subject");
     // A clause without a subject of its own has the one before ("… and was rebuilt after a fire").
     propositions.push({

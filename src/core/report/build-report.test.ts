@@ -66,6 +66,18 @@ describe("buildSourceBackedReport", () => {
     expect(parseReportDocument(JSON.parse(JSON.stringify(doc))).ok).toBe(true);
   });
 
+  it("gives the true reason there is no evidence: nothing found, nothing read, nothing readable", () => {
+    const reason = (acquisition: Partial<typeof noFacts> & { hits?: number }) =>
+      buildSourceBackedReport(input([], { acquisition: { ...noFacts, ...acquisition } })).notice;
+    expect(reason({ searchCalls: 2, hits: 0 })).toBe(
+      "No evidence: the 2 searches found nothing in the local folder “corpus”, so this report has no findings.",
+    );
+    expect(reason({ hits: 3, fetchAttempts: 0 })).toMatch(/the searches found documents, but none was read/);
+    expect(reason({ hits: 3, fetchAttempts: 3, failedFetches: 3 })).toMatch(
+      /no document that the searches found could be read/,
+    );
+  });
+
   it("lists a query run twice once, in first-run order", () => {
     const doc = buildSourceBackedReport(input([], { attemptedQueries: ["“b”", "“a”", "“b”", "  "], phase: "final" }));
     expect(doc.attemptedQueries).toEqual(["“b”", "“a”"]);

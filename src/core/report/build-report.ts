@@ -32,6 +32,8 @@ export interface AcquisitionFacts {
   failedSearches: number;
   /** Searches answered by only some of their providers (the others failed). */
   partialSearches: number;
+  /** Results the searches returned, in all (absent in documents built before it was kept). */
+  hits?: number;
   fetchAttempts: number;
   failedFetches: number;
   /** Budgets that stopped acquisition, by reader-facing name ("source limit of 8"). */
@@ -175,6 +177,13 @@ function notice(input: BuildInput): string {
     input.acquisition.failedSearches === input.acquisition.searchCalls
   ) {
     return "No evidence: the searches could not be completed, so this report has no findings.";
+  }
+  // The true reason: nothing in scope matched, or what matched could not be read.
+  if (input.sources.length === 0 && input.acquisition.hits === 0) {
+    return `No evidence: the ${input.acquisition.searchCalls === 1 ? "search" : `${input.acquisition.searchCalls} searches`} found nothing in ${readerLine(input.scope, 200)}, so this report has no findings.`;
+  }
+  if (input.sources.length === 0 && input.acquisition.fetchAttempts === 0) {
+    return "No evidence: the searches found documents, but none was read before the research stopped, so this report has no findings.";
   }
   if (input.sources.length === 0) {
     return "No evidence: no document that the searches found could be read, so this report has no findings.";

@@ -52,9 +52,24 @@ const QUESTION_VERBS = new Set(
   (
     "start begin compare differ relate work fund affect cause change lead become happen mean matter " +
     "make take give find build sell create develop invent produce increase decrease reduce improve " +
-    "win lose grow move live die help stop end"
+    "win lose grow move live die help stop end get"
   ).split(" "),
 );
+
+/** Quantifiers a question asks with ("how many", "how much"): not what it asks about. */
+const QUANTIFIERS = new Set("many much few several".split(" "));
+
+/** Whether a word is a quantifier a question asks with ("many", "much"). */
+export const isQuantifier = (word: string): boolean => QUANTIFIERS.has(word.toLowerCase());
+
+/**
+ * Whether a word of a question only shapes the question (an answer type, a verb questions ask
+ * with, a quantifier: "year", "get", "many") rather than naming what it asks about.
+ */
+export function isQuestionWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  return ANSWER_TYPES.has(lower) || QUESTION_VERBS.has(lower) || QUANTIFIERS.has(lower) || isVerbLike(lower);
+}
 
 /** The question's words that stand right after an auxiliary or "to", lower-cased. */
 function verbsOf(question: string): Set<string> {

@@ -4,6 +4,7 @@
  * a plan against the core's own tool decisions before it is proposed, and claim lookups.
  */
 
+import { CONTRADICTION_QUESTION } from "../../../core/investigative/challenges.js";
 import { findQuestion } from "../../../core/investigative/frontier.js";
 import { sourceKey, supportingKeys } from "../../../core/investigative/ledger.js";
 import type { ActState, LoopPage } from "../../../core/investigative/loop-tools.js";
@@ -12,6 +13,9 @@ import { TOOL_SCHEMAS } from "../../../core/investigative/tool-schemas.js";
 import { currentQuestion, decide, type ToolContext } from "../../../core/investigative/tools.js";
 import type { Claim, Investigation, LedgerSource, Question } from "../../../core/investigative/types.js";
 import type { Judge } from "../../../core/judgment/judge.js";
+import { normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
+import { contentWords } from "../../../core/text.js";
+import { isQuantifier, isQuestionWord } from "./gaps.js";
 import { focusOf, relevanceOf, relevanceQuery } from "./investigative-evidence.js";
 
 /** A tool call a rule proposes (its id is given when the turn is assembled). */
@@ -226,6 +230,48 @@ export function independenceStatement(investigation: Investigation, sourceIds: r
     `${sourceIds.join(" and ")} ${plural(sourceIds.length, "come")} from distinct origins (${[...new Set(keys)].join(", ")}): ` +
     "no copy of one another by their wording, no shared domain, and not attributed to one source."
   ).slice(0, 500);
+}
+
+/**
+ * The claim a question leaves disputed: the one a contradiction question was spawned for, or a
+ * claim recorded for the question that a source read contradicts. Undefined when none is.
+ */
+export function disputedClaim(
+  investigation: Pick<Investigation, "ledger">,
+  judge: Pick<Judge, "mentionsOf">,
+  question: Question,
+): string | undefined {
+  if (question.question.startsWith(CONTRADICTION_QUESTION)) {
+    return /^Resolve the contradiction: "(.+?)" \(/.exec(question.question)?.[1] ?? question.question;
+  }
+  const { ledger } = investigation;
+  const disputed = (claim: { id: string }) =>
+    ledger.claimSources.some((link) => link.claimId === claim.id && link.stance === "contradicts");
+  // Its own claims, or, for a facet, the claims that name all it asks about.
+  const own = ledger.claims.find((claim) => claim.questionId === question.id && disputed(claim));
+  return own?.text ?? mentioningFocus(judge, question, ledger.claims).find(disputed)?.text;
+}
+
+/** The claims of `claims` that write every content word of a question's focus, or a synonym or form of it. */
+export function mentioningFocus<C extends { text: string }>(
+  judge: Pick<Judge, "mentionsOf">,
+  question: Question,
+  claims: readonly C[],
+): C[] {
+  // What it asks about: its words but those that only shape the question ("year", "get"), and
+  // when that leaves none ("many people"), its words but the quantifiers.
+  const all = [...new Set(contentWords(focusOf(question.question)))];
+  const named = all.filter((word) => !isQuestionWord(word));
+  const words = named.length > 0 ? named : all.filter((word) => !isQuantifier(word));
+  if (words.length === 0) return [];
+  const forms = words.map((word) => judge.mentionsOf(word).map((form) => ` ${normalizePhrase(form)} `));
+  return claims.filter((claim) => {
+    const text = ` ${normalizePhrase(claim.text)} `;
+    const stems = stemSet(claim.text);
+    return forms.every(
+      (ways, index) => ways.some((way) => text.includes(way)) || stems.has(stem((words[index] ?? "").toLowerCase())),
+    );
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { normalizeQuery, queryTerms } from "../../../core/investigative/challeng
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
 import type { ChallengeStrategy } from "../../../core/investigative/types.js";
 import type { Judge, Judgement, Verdict } from "../../../core/judgment/judge.js";
-import { isVerbLike, normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
+import { hasVerb, isVerbLike, normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
 import { splitSentences } from "../../../core/sentences.js";
 import { readerLine } from "../../../core/text.js";
 import { planQueries } from "./query-expansion.js";
@@ -21,6 +21,15 @@ import { answersFirst, answersMore, rankSentences } from "./sentence-extraction.
 export const MAX_CLAIM_CHARS = 600;
 /** Shortest sentence recorded as a claim, in words: shorter ones are headings or fragments. */
 const MIN_CLAIM_WORDS = 5;
+/**
+ * Whether a sentence is long enough to be a claim: five words, or four that make a full
+ * statement (a verb, and closing punctuation: "Hesby has 2150 residents.").
+ */
+function claimSized(text: string): boolean {
+  const words = text.split(" ").length;
+  return words >= MIN_CLAIM_WORDS || (words === MIN_CLAIM_WORDS - 1 && /[.!?]$/.test(text) && hasVerb(text));
+}
+
 /** Stem overlap (Jaccard) from which two sentences of one page count as one finding. */
 const DUPLICATE_OVERLAP = 0.6;
 
@@ -111,7 +120,7 @@ export function rankedSentences(
   // One sentence per part of the question first (`answersFirst`), then the others as ranked.
   for (const candidate of answersFirst(ranked.filter((candidate) => candidate.score >= floor))) {
     if (chosen.length >= limit) break;
-    if (candidate.text.length > MAX_CLAIM_CHARS || candidate.text.split(" ").length < MIN_CLAIM_WORDS) continue;
+    if (candidate.text.length > MAX_CLAIM_CHARS || !claimSized(candidate.text)) continue;
     const stems = stemSet(candidate.text);
     // A sentence that answers a part of the question nothing chosen answers needs one of the focus's words.
     const more = answersMore(

@@ -9,6 +9,8 @@ import { supportingKeys } from "../../../core/investigative/ledger.js";
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
 import { claimStatement } from "../../../core/investigative/report-mapping.js";
 import type { Investigation, Question } from "../../../core/investigative/types.js";
+import type { Judge } from "../../../core/judgment/judge.js";
+import { stemSet } from "../../../core/lexicon.js";
 import { normalizeWording } from "../../../core/text.js";
 import {
   claimsOf,
@@ -24,6 +26,9 @@ import {
 import {
   denies,
   focusOf,
+  MAX_CLAIM_CHARS,
+  type PageSentence,
+  pageSentences,
   type RankedPageSentence,
   rankedSentences,
   relevanceQuery,
@@ -31,7 +36,7 @@ import {
   sentenceStating,
   states,
 } from "./investigative-evidence.js";
-import { answersMore } from "./sentence-extraction.js";
+import { answersMore, pointsBack } from "./sentence-extraction.js";
 
 /** New claims per page for the question being extracted for, and for each other open question. */
 const CLAIMS_PER_PAGE = 3;
@@ -44,6 +49,25 @@ const OTHER_QUESTIONS = 6;
 const MAX_ENTRIES = 20;
 const MAX_UPDATES = 6;
 const CHECK = "a second independent source that states it";
+
+/** Content stems a sentence shares with a claim before the judge is asked whether the claim states it. */
+const COMMON_STEMS = 2;
+
+/**
+ * A sentence of `page` (claim-sized) that the claim `claimText` states in full: what the page
+ * and the claim's source agree on, when the page says less than the claim.
+ */
+function commonGround(page: LoopPage, claimText: string, judge: Judge): PageSentence | undefined {
+  const stems = stemSet(claimText);
+  return pageSentences(page).find((sentence) => {
+    // A sentence that points back ("It was built in 1795.") says nothing on its own.
+    if (sentence.text.length > MAX_CLAIM_CHARS || sentence.text.split(" ").length < 4 || pointsBack(sentence.text))
+      return false;
+    let shared = 0;
+    for (const term of stemSet(sentence.text)) if (stems.has(term)) shared++;
+    return shared >= COMMON_STEMS && states(claimText, sentence.text, judge);
+  });
+}
 
 /** Whether a page's content already reached the ledger: a claim cites it, or its source has a note. */
 export function extractedAlready(investigation: Investigation, page: LoopPage): boolean {
@@ -170,7 +194,9 @@ export function extractionPlan(
       const repeats =
         entries.some((entry) => normalizeWording(entry.text) === wording) ||
         known.some((claim) => states(sentence.text, claim.text, judge)) ||
-        entries.some((entry) => states(sentence.text, entry.text, judge) || states(entry.text, sentence.text, judge));
+        // A sentence that states a claim recorded is its further evidence; one a claim recorded only
+        // entails says less, and is recorded too (other sources may state it: "1904" of "4 July 1904").
+        entries.some((entry) => states(sentence.text, entry.text, judge));
       // A sentence that denies a recorded claim is that claim's contradicting evidence, not a claim of its own.
       const contradicts =
         known.some((claim) => denies(sentence.text, claimStatement(claim), judge)) ||
@@ -208,6 +234,29 @@ export function extractionPlan(
       entry.keys.add(key);
       entry.source_ids.push(page.sourceId);
       entry.passage_ids.push(sentence.passageId);
+      if (fresh.includes(page)) count(page);
+    }
+  }
+  // The common ground: a page that states less than a new claim (a year where the claim gives
+  // the day, a clause of it) gives that sentence as a claim of its own, stated by both pages,
+  // so what two origins agree on can be verified.
+  for (const entry of [...entries]) {
+    if (entries.length >= MAX_ENTRIES) break;
+    for (const page of [...fresh, ...readBefore]) {
+      const key = pageKeys.get(page.sourceId) ?? pageKey(investigation, page);
+      if (entry.keys.has(key) || entries.length >= MAX_ENTRIES) continue;
+      const weaker = commonGround(page, entry.text, context.judge);
+      if (!weaker) continue;
+      const taken = entries.some((other) => normalizeWording(other.text) === normalizeWording(weaker.text));
+      if (taken || known.some((claim) => normalizeWording(claim.text) === normalizeWording(weaker.text))) continue;
+      entries.push({
+        text: weaker.text,
+        source_ids: [page.sourceId, ...entry.source_ids],
+        passage_ids: [weaker.passageId, ...entry.passage_ids],
+        question_id: entry.question_id,
+        check: CHECK,
+        keys: new Set([key, ...entry.keys]),
+      });
       if (fresh.includes(page)) count(page);
     }
   }

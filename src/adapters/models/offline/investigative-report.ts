@@ -6,11 +6,13 @@
  * with its assumption. A gap says what the investigation left unresolved, not that no
  * source mentions it (the finalization gate wants every unresolvable question reported). It writes no sentence of its own about the world.
  */
+import { CONTRADICTION_QUESTION } from "../../../core/investigative/challenges.js";
 import { type FinalReport, MAX_REPORT_ITEMS, SUMMARY_MAX_CHARS } from "../../../core/investigative/final-report.js";
 import { claimStatement, withoutIds } from "../../../core/investigative/report-mapping.js";
 import type { Claim, Investigation } from "../../../core/investigative/types.js";
+import type { Judge } from "../../../core/judgment/judge.js";
 import { readerLine } from "../../../core/text.js";
-import { claimRelevance } from "./investigative-context.js";
+import { claimRelevance, disputedClaim, mentioningFocus } from "./investigative-context.js";
 
 /** Claims quoted in the summary. */
 const SUMMARY_CLAIMS = 4;
@@ -66,7 +68,10 @@ function summaryOf(objective: string, cited: readonly Claim[], gapCount: number)
  * each; gaps: each `unresolvable` question with its assumption. With no live claim the report
  * has no item: its summary and gaps say that nothing was established.
  */
-export function offlineFinalReport(investigation: Pick<Investigation, "ledger" | "frontier">): FinalReport {
+export function offlineFinalReport(
+  investigation: Pick<Investigation, "ledger" | "frontier">,
+  judge: Pick<Judge, "mentionsOf">,
+): FinalReport {
   const cited = reportClaims(investigation);
   const supports = investigation.ledger.claimSources.filter((link) => link.stance === "supports");
   const items = cited.map((claim) => ({
@@ -77,18 +82,24 @@ export function offlineFinalReport(investigation: Pick<Investigation, "ledger" |
       MAX_ITEM_SOURCES,
     ),
   }));
+  const live = investigation.ledger.claims.filter(
+    (claim) => claim.status === "VERIFIED" || claim.status === "UNVERIFIED",
+  );
   const gaps = investigation.frontier.questions
     .filter((question) => question.status === "unresolvable")
-    .slice(0, MAX_GAPS)
-    .map((question) => ({
-      text: withoutIds(
-        readerLine(
-          `${question.question} Left unresolved by the investigation. Assumption: ${question.answer.trim() || "none stated"}`,
-          1_000,
-        ),
-      ),
-      questionIds: [question.id],
-    }));
+    .flatMap((question) => {
+      // What the claims recorded after it was given up answer is no gap; where they disagree, that is said.
+      const disputed = disputedClaim(investigation, judge, question);
+      const disagreement = disputed
+        ? `The sources read disagree on “${readerLine(disputed, 300)}”: the report shows it contested, with both sides quoted.`
+        : undefined;
+      if (!disagreement && mentioningFocus(judge, question, live).length > 0) return [];
+      const text = question.question.startsWith(CONTRADICTION_QUESTION)
+        ? (disagreement ?? question.answer.trim())
+        : `${question.question} Left unresolved by the investigation. Assumption: ${disagreement ?? (question.answer.trim() || "none stated")}`;
+      return [{ text: withoutIds(readerLine(text, 1_000)), questionIds: [question.id] }];
+    })
+    .slice(0, MAX_GAPS);
   return {
     summary: summaryOf(investigation.frontier.objective, cited, gaps.length),
     items,

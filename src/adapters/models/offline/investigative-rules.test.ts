@@ -831,7 +831,7 @@ describe("offline investigative rules", () => {
         args: { section: "unverified", entries: [entry(RECYCLING, 3), entry(LFP, 2), entry(SONY_1991, 0)] },
       },
     ]);
-    const report = offlineFinalReport(investigation);
+    const report = offlineFinalReport(investigation, englishJudge());
     // Ledger order c_001 (off the objective), c_002, c_003: the report leads with c_003 and drops c_001.
     expect(report.keyClaims).toEqual([
       { claimId: "c_003", status: "UNVERIFIED" },
@@ -861,7 +861,7 @@ describe("offline investigative rules", () => {
       phase: "synthesis",
       offered: [...SYNTHESIS_TOOLS],
     });
-    const report = offlineFinalReport(state.investigation);
+    const report = offlineFinalReport(state.investigation, englishJudge());
     expect(report.items).toEqual([]);
     expect(report.summary).toContain("No source read stated a finding");
     const hostSourceIds = state.investigation.ledger.sources.map((source) => source.id);

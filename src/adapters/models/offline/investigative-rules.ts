@@ -59,8 +59,7 @@ import { supportingKeys } from "../../../core/investigative/ledger.js";
 import type { ActState } from "../../../core/investigative/loop-tools.js";
 import type { Question } from "../../../core/investigative/types.js";
 import type { Judge } from "../../../core/judgment/judge.js";
-import { normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
-import { contentWords, readerLine } from "../../../core/text.js";
+import { readerLine } from "../../../core/text.js";
 import type { ActTurn } from "../../../ports/model.js";
 import { englishJudge } from "../../language/english-judge.js";
 import { challengePlan, challengeRunPlan, consolidationPlan, verdictPlan, verifyPlan } from "./investigative-claims.js";
@@ -69,8 +68,10 @@ import {
   byRelevance,
   callKey,
   can,
+  disputedClaim,
   leadClaim,
   liveClaims,
+  mentioningFocus,
   namedClaims,
   type Plan,
   type ProposedCall,
@@ -101,7 +102,7 @@ type Rule = (context: RuleContext) => Plan | undefined;
 
 function synthesisPlan(context: RuleContext): Plan | undefined {
   const { investigation } = context;
-  const report = offlineFinalReport(investigation);
+  const report = offlineFinalReport(investigation, context.judge);
   const hostSourceIds = investigation.ledger.sources.map((source) => source.id);
   if (finalizationGate(investigation, report, hostSourceIds).passed) {
     return {
@@ -285,10 +286,15 @@ function freshQueries(context: RuleContext, question: Question): string[] {
  * since a question may have fewer attempts left than queries to try).
  */
 function giveUpPlan(context: RuleContext, question: Question, why: string): Plan {
-  const answered = answeredElsewherePlan(context, question);
+  const disputed = disputedClaim(context.investigation, context.judge, question);
+  const answered = disputed ? undefined : answeredElsewherePlan(context, question);
   if (answered) return answered;
   const count = attemptCount(context.investigation.frontier, question.id);
   const focus = readerLine(focusOf(question.question), 200);
+  // Where the sources disagree, that is the truth to state, not that none settles it.
+  const assumption = disputed
+    ? `The sources read disagree on “${readerLine(disputed, 300)}”: the report shows it contested, with both sides quoted.`
+    : `No source read settles ${focus}; the report assumes nothing beyond the claims recorded for it.`;
   return {
     text: `Recording an inconclusive attempt on ${question.id}.`,
     calls: [
@@ -298,10 +304,7 @@ function giveUpPlan(context: RuleContext, question: Question, why: string): Plan
           id: question.id,
           new_query: freshQueries(context, question)[0] ?? readerLine(`${focus} attempt ${count + 1}`, 300),
           why: readerLine(why, 500),
-          assumption: readerLine(
-            `No source read settles ${focus}; the report assumes nothing beyond the claims recorded for it.`,
-            500,
-          ),
+          assumption: readerLine(assumption, 500),
         },
       },
     ],
@@ -318,20 +321,21 @@ const BORROWED_CLAIMS = 5;
  * "no source read settles it" would be false of what was read.
  */
 function answeredElsewherePlan(context: RuleContext, question: Question): Plan | undefined {
-  const { investigation, judge } = context;
+  const { investigation } = context;
   if (workClaims(investigation, question).length > 0 || namedClaims(investigation, question).length > 0)
     return undefined;
-  const focus = focusOf(question.question);
-  const words = [...new Set(contentWords(focus))];
-  if (words.length === 0) return undefined;
-  const forms = words.map((word) => judge.mentionsOf(word).map((form) => ` ${normalizePhrase(form)} `));
-  const answering = liveClaims(investigation).filter((claim) => {
-    const text = ` ${normalizePhrase(claim.text)} `;
-    const stems = stemSet(claim.text);
-    return forms.every(
-      (ways, index) => ways.some((way) => text.includes(way)) || stems.has(stem((words[index] ?? "").toLowerCase())),
-    );
-  });
+  const mentionsAll = mentioningFocus(context.judge, question, liveClaims(investigation));
+  // A facet asks the objective narrowed to it: the claims that answer the objective for a
+  // resolved facet beside it answer it too, whichever words the facet took from the question.
+  const siblings = investigation.frontier.questions.filter(
+    (other) => other.id !== question.id && other.parentId === question.parentId && other.status === "resolved",
+  );
+  const answeringSiblings =
+    focusOf(question.question) !== question.question ? siblings.flatMap((other) => other.claimIds) : [];
+  const answering =
+    mentionsAll.length > 0
+      ? mentionsAll
+      : liveClaims(investigation).filter((claim) => answeringSiblings.includes(claim.id));
   const cited = byRelevance(investigation, answering, questionQuery(investigation, question)).slice(0, BORROWED_CLAIMS);
   const first = cited[0];
   if (!first) return undefined;

@@ -11,12 +11,12 @@
 import { HEADING_SEPARATOR } from "../../../core/chunking.js";
 import { isMetadataLine, metadataMeaning } from "../../../core/doc-metadata.js";
 import type { Judge } from "../../../core/judgment/judge.js";
-import { hasVerb, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
+import { hasVerb, isVerbLike, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
 import { isRecordLine } from "../../../core/records.js";
 import { type SentenceSpan, splitSentences } from "../../../core/sentences.js";
 import { readerTextProblem } from "../../../core/synthesis/admission.js";
 import type { FactProposal, SynthesisOutput } from "../../../core/synthesis/proposals.js";
-import { collapseWhitespace as squeezed } from "../../../core/text.js";
+import { contentWords, collapseWhitespace as squeezed } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
 import { englishJudge } from "../../language/english-judge.js";
 import { answerShapes, shapeLift, shapesOf } from "./answer-shape.js";
@@ -135,6 +135,15 @@ export function pointsBack(sentence: string): boolean {
   if (POINTS_FORWARD.test(text)) return false;
   const early = EARLY_PRONOUN.exec(text);
   if (!early) return false;
+  // A capitalised word that opens the sentence and is followed by its verb is the subject the
+  // pronoun refers to ("Norland gets 23 percent of its electricity …"), though it opens the sentence.
+  const subjectVerb = /^\p{Lu}[\p{L}-]+\s+(\p{Ll}+)\b/u.exec(early[1] ?? "")?.[1];
+  if (
+    subjectVerb !== undefined &&
+    (isVerbLike(subjectVerb) || /[^s]s$/.test(subjectVerb)) &&
+    contentWords(text.split(/\s/)[0] ?? "").length > 0
+  )
+    return false;
   return !namesIn(early[1] ?? "").some((name) => !name.initial || name.text.includes(" "));
 }
 
