@@ -92,6 +92,9 @@ function sameStem(a: Term, b: Term): boolean {
   return longer.startsWith(shorter.slice(0, -1));
 }
 
+/** Words that make a description name one thing: "the first cells", "the only bridge". */
+const UNIQUE_WORDS = new Set(["first", "last", "only", "original", "sole"]);
+
 /** Verbs of aspect: "began selling" says when selling started, and "never sold" still denies it. */
 const ASPECT_VERBS = new Set(["begin", "start", "commence", "continue", "resume", "keep"]);
 
@@ -408,9 +411,13 @@ export function createJudge(language: Language): Judge & {
     const sameSubject = subjectNouns
       .filter((term) => !term.name || term.initial === true)
       .every((term) => abbreviated.has(term) || termCarried(term, subjects)?.how === "same");
+    // A unique description ("the first commercial lithium-ion cells") names its thing as a name does.
+    const unique = proposition.terms.some(
+      (term) => term.role === "subject" && (UNIQUE_WORDS.has(term.lemma) || /\p{L}est$/u.test(term.text)),
+    );
     const named =
       subjectNouns.length > 0 &&
-      claimNames.length > 0 &&
+      (claimNames.length > 0 || (unique && subjectNouns.every((term) => !missing.includes(term.text)))) &&
       sameSubject &&
       claimNames.every((term) => !missing.includes(term.text));
     const predicateCarried = predicateOf(proposition, missing);
@@ -420,8 +427,10 @@ export function createJudge(language: Language): Judge & {
     const hasValue = fits.some(
       (fit) => fit.quantity.kind !== "time" && fit.quantity.kind !== "duration" && !fit.quantity.identifies,
     );
-    const frames = fits.filter((fit) => (hasValue && fit.quantity.kind === "time") || fit.quantity.identifies);
-    const values = fits.filter((fit) => !frames.includes(fit));
+    // (A figure that says which thing is meant may be absent: the passage may name it otherwise.)
+    const frames = fits.filter((fit) => hasValue && fit.quantity.kind === "time" && !fit.quantity.identifies);
+    const identifying = fits.filter((fit) => fit.quantity.identifies);
+    const values = fits.filter((fit) => !frames.includes(fit) && !identifying.includes(fit));
     // A time said earlier in the sentence frames its later clauses too ("In 2020 …, but it produced 1.4 million tonnes").
     const earlierTimes = earlier.flatMap((each) => each.quantities).filter((quantity) => quantity.kind === "time");
     const sameMoment = frames.every(
@@ -481,7 +490,9 @@ export function createJudge(language: Language): Judge & {
     if (
       conflict &&
       named &&
-      predicateCarried &&
+      // A measure, a price or a share says what it is of by its unit: "reached 90 Wh/kg" and
+      // "stored 80 watt-hours per kilogram" are values of one attribute, whatever their verbs.
+      (predicateCarried || ["measure", "money", "percent"].includes(conflict.quantity.kind)) &&
       objectsAgree &&
       sameMoment &&
       !clause.negated &&
@@ -534,7 +545,26 @@ export function createJudge(language: Language): Judge & {
         term.wordClass === "noun" &&
         !proposition.terms.some((own) => carries(own, term) === "same" || carries(term, own) === "same"),
     );
-    return extra.length === 0;
+    if (extra.length > 0) return false;
+    // Adjuncts may be missing on either side ("opened to traffic in 1932", "was inaugurated in
+    // 1929"), but not differ under one preposition ("… from wind", "… from hydropower").
+    const own = (term: Term) =>
+      proposition.terms.some((mine) => carries(mine, term) === "same" || carries(term, mine) === "same");
+    const differing = proposition.terms.filter(
+      (term) =>
+        term.role === "adjunct" &&
+        term.wordClass === "noun" &&
+        term.preposition !== undefined &&
+        missing.includes(term.text) &&
+        clause.terms.some(
+          (other) =>
+            other.role === "adjunct" &&
+            other.wordClass === "noun" &&
+            other.preposition === term.preposition &&
+            !own(other),
+        ),
+    );
+    return differing.length === 0;
   }
 
   function judge(claimText: string, passage: PassageInContext): Judgement {

@@ -278,7 +278,13 @@ const OWN_UNITS: Record<string, { unit: string; factor: number }> = {
   knots: { unit: "speed", factor: 0.514444 },
   mah: { unit: "charge", factor: 1 },
   "wh/kg": { unit: "specific energy", factor: 1 },
+  "watt-hours per kilogram": { unit: "specific energy", factor: 1 },
+  "watt-hours per kg": { unit: "specific energy", factor: 1 },
+  "wh per kg": { unit: "specific energy", factor: 1 },
+  "kwh/kg": { unit: "specific energy", factor: 1000 },
   "wh/l": { unit: "energy density", factor: 1 },
+  "watt-hours per litre": { unit: "energy density", factor: 1 },
+  "watt-hours per liter": { unit: "energy density", factor: 1 },
   kcal: { unit: "food energy", factor: 1 },
   calories: { unit: "food energy", factor: 1 },
 };

@@ -23,6 +23,8 @@ export interface Term {
   name: boolean;
   /** It opens its sentence: a capital there may be only the sentence's ("Construction of …"). */
   initial?: boolean;
+  /** For an adjunct: the preposition that opens its phrase ("from" in "from wind"). */
+  preposition?: string;
   start: number;
   end: number;
   /** Where it stands: before the main verb (the subject), the main predicate itself, its object, or an adjunct. */
@@ -90,10 +92,17 @@ const CLAUSE_BREAK_WORDS = new Set(["but", "whereas", "while", "although", "thou
 const isContent = (token: WordToken): boolean => {
   const wordClass = wordClassOf(token.pos);
   if (!wordClass) return false;
-  if (token.pos !== "PROPN" && LIGHT_LEMMAS.has(token.lemma)) return false;
-  if (token.pos === "ADV" && !/ly$/.test(token.text)) return false;
+  if (token.pos !== "PROPN" && (LIGHT_LEMMAS.has(token.lemma) || APPROXIMATORS.has(token.lemma))) return false;
+  // "first", "last" say which one even where tagged as adverbs ("the first commercial cells").
+  if (token.pos === "ADV" && !/ly$/.test(token.text) && !ORDINAL_WORDS.has(token.lemma)) return false;
   return /\p{L}/u.test(token.text);
 };
+
+/** Words that only say how exact a figure is ("roughly 80"): part of its quantity, not of what is said. */
+const APPROXIMATORS = new Set(["roughly", "nearly", "almost", "approximately", "around", "about", "some", "circa"]);
+
+/** Ordinal words a tagger may take for adverbs. */
+const ORDINAL_WORDS = new Set(["first", "last", "second", "third"]);
 
 /** Whether a token is a proper-noun word: tagged PROPN, or capitalised inside the sentence. */
 const isNameWord = (token: WordToken, index: number, tokens: readonly WordToken[]): boolean => {
@@ -117,6 +126,9 @@ function mainVerb(tokens: readonly WordToken[], from: number, to: number): numbe
     // "advertised", "published" before a noun are adjectives in effect ("the advertised range").
     const previous = tokens[i - 1];
     const determined = previous?.pos === "DET" || (previous?.pos === "PRON" && POSSESSIVES.has(previous.lemma));
+    // A participle set off by a comma ("The cells, introduced by Sony in 1991, reached …") is not the main verb.
+    const appositive = previous?.text === "," && /(?:ed|en)$/i.test(token.text) && tokens[i + 1]?.lemma === "by";
+    if (appositive) continue;
     if (token.pos === "VERB" && !(tokens[i + 1]?.pos === "NOUN" && determined)) {
       // A copula before it with a noun phrase between is the main verb ("He is the coach …, a
       // position he held"): the later verb belongs to a clause of its own.
@@ -226,11 +238,14 @@ function termsOf(
   const terms: Term[] = [];
   const fronted = frontedPhrase(tokens, from, verb);
   let afterPreposition = false;
+  let preposition = "";
   for (let i = from; i < to; i++) {
     const token = tokens[i];
     if (!token) continue;
-    if (i > verb && (token.pos === "ADP" || token.pos === "SCONJ" || (token.pos === "PART" && token.lemma === "to")))
+    if (i > verb && (token.pos === "ADP" || token.pos === "SCONJ" || (token.pos === "PART" && token.lemma === "to"))) {
       afterPreposition = true;
+      preposition = token.lemma;
+    }
     // A unit or a number word is part of its quantity ("500 km", "eight years").
     if (quantities.some((quantity) => token.start < quantity.end && token.end > quantity.start)) continue;
     // A number that is not a quantity names something with the name before it ("Heinkel HD 39", "Boeing 747").
@@ -288,6 +303,7 @@ function termsOf(
       wordClass,
       name: isNameWord(token, i, tokens),
       ...(i === 0 ? { initial: true } : {}),
+      ...(role === "adjunct" && preposition ? { preposition } : {}),
       start: token.start,
       end: token.end,
       role,
@@ -324,9 +340,14 @@ function deniedQuantity(tokens: readonly WordToken[], text: string, quantity: Qu
  * main verb between an article or a possessive and a noun ("The 1997–98 NBA season was …",
  * "In its 2020 survey, BNEF reported …").
  */
-function identifying(tokens: readonly WordToken[], quantity: Quantity, verb: number): boolean {
+function identifying(tokens: readonly WordToken[], quantity: Quantity, verb: number, fronted: number): boolean {
   const verbStart = tokens[verb]?.start ?? Number.POSITIVE_INFINITY;
   if (quantity.start >= verbStart) return false;
+  // Within the subject (not a phrase put before it: "In 1991 Sony began …"), a figure describes which thing it is:
+  // "The first cells, introduced by Sony in 1991, reached …".
+  const inFront = (tokens[fronted - 1]?.end ?? -1) >= quantity.end;
+  const subjectStart = tokens[fronted]?.start ?? 0;
+  if (!inFront && quantity.start > subjectStart && verb >= 0 && quantity.kind === "time") return true;
   const index = tokens.findIndex((token) => token.start >= quantity.start);
   const after = tokens.findIndex((token) => token.start >= quantity.end);
   const before = tokens[index - 1];
@@ -370,7 +391,7 @@ function readSpan(
     quantities: own.map((quantity) => ({
       ...quantity,
       ...(deniedQuantity(tokens, text, quantity) ? { denied: true } : {}),
-      ...(identifying(tokens, quantity, verb) ? { identifies: true } : {}),
+      ...(identifying(tokens, quantity, verb, frontedPhrase(tokens, from, verb)) ? { identifies: true } : {}),
     })),
     ...(predicate ? { predicate } : {}),
     negated,

@@ -6,6 +6,7 @@
 import { Command } from "commander";
 import { AssayError, UserError } from "../../core/errors.js";
 import { version } from "../../version.js";
+import { registerCheckCommand } from "./commands/check.js";
 import { registerEvalCommand } from "./commands/evaluation.js";
 import { registerMcpCommand } from "./commands/mcp.js";
 import { registerQueueCommands } from "./commands/queue.js";
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerQueueCommands(program); // worker, queue list | retry | purge-dead
   registerRunsCommands(program); // health, search, runs list | show | export
   registerEvalCommand(program); // eval
+  registerCheckCommand(program); // check
   registerMcpCommand(program); // mcp
   registerServerCommands(program); // serve, tokens create | list | revoke
   registerTuiCommand(program); // tui

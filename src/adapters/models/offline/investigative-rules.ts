@@ -330,8 +330,10 @@ function answeredElsewherePlan(context: RuleContext, question: Question): Plan |
   const siblings = investigation.frontier.questions.filter(
     (other) => other.id !== question.id && other.parentId === question.parentId && other.status === "resolved",
   );
-  const answeringSiblings =
-    focusOf(question.question) !== question.question ? siblings.flatMap((other) => other.claimIds) : [];
+  // Not a facet that names something ("Exxon"): what no claim names is not answered by the others.
+  const focus = focusOf(question.question);
+  const names = /(?:^|\s)\p{Lu}/u.test(focus);
+  const answeringSiblings = focus !== question.question && !names ? siblings.flatMap((other) => other.claimIds) : [];
   const answering =
     mentionsAll.length > 0
       ? mentionsAll
