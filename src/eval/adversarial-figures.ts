@@ -2,7 +2,7 @@
  * Figures of the adversarial corpora (issue 42), per category and strategy: how many cases
  * show a claim verified that must not be, how many controls are verified, how many
  * contradictions are shown contested with the other side quoted, and how many false gaps.
- * Runs every corpus through the built binary: `node dist/eval/adversarial-figures.js
+ * Runs every corpus as `assay run` does, in this process: `node dist/eval/adversarial-figures.js
  * [investigative|pipeline …]`. Prints a table and the problems of each case that has any.
  */
 import { ADVERSARIAL_CASES } from "../testing/adversarial-corpora.js";

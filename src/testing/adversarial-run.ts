@@ -1,13 +1,23 @@
 /**
- * Runs one adversarial corpus (adversarial-corpora.ts) through the built `assay` binary, as a
- * user would, and reads what the report shows: which findings are verified or contested,
- * which gaps it states, and what of that is wrong for the case. Shared by the end-to-end
- * tests and the figures script (`node dist/eval/adversarial-figures.js`).
+ * Runs one adversarial corpus (adversarial-corpora.ts) as a user would, and reads what the
+ * report shows: which findings are verified or contested, which gaps it states, and what of
+ * that is wrong for the case. Shared by the end-to-end tests and the figures script
+ * (`node dist/eval/adversarial-figures.js`).
+ *
+ * `via: "process"` runs the built `assay run` binary; `via: "wiring"` (the default) builds the
+ * run the way `assay run` does (its request, its runtime, a SQLite file and a corpus folder of
+ * its own, the offline engine) inside this process, so that a hundred corpora do not each pay
+ * for a process and a language model loaded again. Both publish the same report files.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createOfflineModel } from "../adapters/models/offline/offline-model.js";
 import { unescapeMarkdown } from "../core/render/markdown.js";
 import type { Finding } from "../core/report/report-document.js";
+import { dataPaths } from "../shells/cli/paths.js";
+import { buildRequest } from "../shells/cli/run-request.js";
+import { openStore } from "../shells/cli/stores.js";
+import { buildRuntime } from "../shells/cli/wiring.js";
 import type { AdversarialCase } from "./adversarial-corpora.js";
 import { runCli } from "./cli.js";
 import { publishedReport } from "./read-report.js";
@@ -40,17 +50,23 @@ const isOneOf = (text: string, sentences: readonly string[]): boolean =>
 const MENTION_GAP = /^The sources read do not mention (.+)\.$/;
 
 /** Runs `item` with `strategy` in a fresh home and corpus; the report is read back from report.json and report.md. */
-export async function runAdversarialCase(item: AdversarialCase, strategy: Strategy): Promise<CaseOutcome> {
+export async function runAdversarialCase(
+  item: AdversarialCase,
+  strategy: Strategy,
+  via: "process" | "wiring" = "wiring",
+): Promise<CaseOutcome> {
   const dir = tempDir("assay-judgment-");
   try {
     const corpus = join(dir.path, "corpus");
     mkdirSync(corpus);
     for (const [name, text] of Object.entries(item.documents)) writeFileSync(join(corpus, name), text);
     const out = join(dir.path, "report");
-    const result = await runCli(["run", item.question, "--corpus", corpus, "--strategy", strategy, "--out", out], {
-      home: dir.path,
-    });
-    if (result.code !== 0) throw new Error(`assay run failed (${result.code}): ${result.stderr}`);
+    if (via === "process") {
+      const result = await runCli(["run", item.question, "--corpus", corpus, "--strategy", strategy, "--out", out], {
+        home: dir.path,
+      });
+      if (result.code !== 0) throw new Error(`assay run failed (${result.code}): ${result.stderr}`);
+    } else await runInProcess(item.question, dir.path, corpus, strategy, out);
     const doc = publishedReport(join(out, "report.json"));
     const markdown = unescapeMarkdown(readFileSync(join(out, "report.md"), "utf8"));
     return judgeOutcome(
@@ -62,6 +78,24 @@ export async function runAdversarialCase(item: AdversarialCase, strategy: Strate
     );
   } finally {
     dir.cleanup();
+  }
+}
+
+/** `assay run QUESTION --corpus CORPUS --strategy STRATEGY --out OUT` with ASSAY_HOME=HOME, in this process. */
+async function runInProcess(question: string, home: string, corpus: string, strategy: Strategy, out: string) {
+  const paths = dataPaths({ ASSAY_HOME: home });
+  const request = await buildRequest(
+    question,
+    { corpus, strategy, out, language: "en", config: false },
+    { model: "offline", file: undefined },
+  );
+  const store = await openStore(paths, undefined);
+  try {
+    const outcome = await buildRuntime(paths, store, createOfflineModel(), {}).run(request);
+    if (outcome.status !== "finished")
+      throw new Error(`the run ended ${outcome.status}: ${outcome.error ?? outcome.failure ?? "no reason given"}`);
+  } finally {
+    await store.close();
   }
 }
 

@@ -116,12 +116,16 @@ function readTokens(text: string): WordToken[] {
  * Mends tagging slips the model makes: a word tagged as a verb between a determiner, name or
  * adjective and an auxiliary is the noun of the subject ("The Arden lock was built", "the
  * Harbour bridge was opened"), since a verb is not followed by the auxiliary of its own clause;
- * and the second half of a hyphenated compound is an adjective ("EC-based").
+ * the second half of a hyphenated compound is an adjective ("EC-based"); and "according to"
+ * is a preposition.
  */
 function retagged(tokens: WordToken[], text: string): WordToken[] {
   return tokens.map((token, index) => {
     const before = tokens[index - 1];
     const after = tokens[index + 1];
+    // "According to", "owing to", "due to": a preposition, not the clause's verb.
+    if (/^(?:according|owing|due)$/i.test(token.text) && after?.lemma === "to")
+      return { ...token, pos: "ADP" as const };
     // The second half of a hyphenated compound is not a verb: "EC-based", "oil-fired".
     if (token.pos === "VERB" && text[token.start - 1] === "-") return { ...token, pos: "ADJ" as const };
     // "The ticket costs €2.40": a plural-looking noun between the subject and a figure is its verb.
@@ -129,7 +133,8 @@ function retagged(tokens: WordToken[], text: string): WordToken[] {
       token.pos === "NOUN" &&
       /[^s]s$/.test(token.text) &&
       before !== undefined &&
-      (before.pos === "NOUN" || before.pos === "PROPN") &&
+      // (The subject may end in a letter that names it: "Cell A stores 5 Wh".)
+      (before.pos === "NOUN" || before.pos === "PROPN" || /^\p{Lu}$/u.test(before.text)) &&
       after !== undefined &&
       (after.pos === "NUM" || after.pos === "SYM") &&
       !tokens.some((other) => other.pos === "VERB")

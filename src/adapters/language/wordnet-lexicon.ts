@@ -49,7 +49,8 @@ export class WordNetLexicon {
   readonly #senses = new Map<string, number[]>();
   readonly #synsets = new Map<string, Synset>();
   readonly #hypernyms = new Map<string, Set<number>>();
-  readonly #relations = new Map<string, WordRelation | undefined>();
+  /** Relations found, by word class, then the first word, then the second (no key strings to build). */
+  readonly #relations = new Map<WordClass, Map<string, Map<string, WordRelation | undefined>>>();
 
   constructor(folder = wordnetFolder()) {
     this.#folder = folder;
@@ -132,10 +133,13 @@ export class WordNetLexicon {
   /** How `a` relates to `b` in `wordClass` (see `WordRelation`), or undefined. */
   relation(a: string, b: string, wordClass: WordClass): WordRelation | undefined {
     if (a === b) return "same";
-    const key = `${wordClass}:${a}:${b}`;
-    if (this.#relations.has(key)) return this.#relations.get(key);
+    const byClass = this.#relations.get(wordClass) ?? new Map<string, Map<string, WordRelation | undefined>>();
+    this.#relations.set(wordClass, byClass);
+    const ofA = byClass.get(a) ?? new Map<string, WordRelation | undefined>();
+    byClass.set(a, ofA);
+    if (ofA.has(b)) return ofA.get(b);
     const found = this.#relate(a, b, wordClass);
-    this.#relations.set(key, found);
+    ofA.set(b, found);
     return found;
   }
 

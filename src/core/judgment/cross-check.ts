@@ -8,6 +8,8 @@ import { stemSet } from "../lexicon.js";
 import type { CitedPassages, VerificationMap } from "../report/synthesized-items.js";
 import type { FactProposal } from "../synthesis/proposals.js";
 import type { Judge } from "./judge.js";
+import { CORRECTION, DENIAL } from "./markers.js";
+import { comparable, type Quantity, quantitiesIn } from "./quantities.js";
 
 /** At most this many contradicting sources are cited against one finding. */
 export const MAX_CONTRADICTIONS = 2;
@@ -26,8 +28,35 @@ export interface ReadSource {
   chunks: readonly { id: string; text: string; section?: string }[];
 }
 
-/** Content stems shared from which a passage is worth judging against a finding. */
+/**
+ * Content stems shared (with the passage, its heading and its source's title) from which a
+ * passage is worth judging against a finding: two. No more: a contradiction in other words
+ * ("opened to traffic in 1932", "the crossing was inaugurated in 1929") shares little else.
+ */
 const SHARED_STEMS = 2;
+
+/** A negation or a denial: what a passage needs to deny a claim outright. */
+const NEGATION = /\b(?:not|never|no|none|neither|nor|without|cannot)\b|n['’]t\b/iu;
+
+/** A passage that shares this share of a finding's stems may state its opposite ("fell" for "rose"). */
+const OPPOSITE_SHARE = 0.5;
+
+/**
+ * Whether a passage could contradict a finding at all, by what every contradiction the judge
+ * finds needs: a value of the same kind as one of the finding's (another year, another length),
+ * a negation, a denial or a correction, or most of the finding's words (its opposite predicate).
+ * The judge decides; this only spares it the passages that could not.
+ */
+function mayContradict(
+  claim: { quantities: readonly Quantity[]; stems: ReadonlySet<string> },
+  passage: { text: string; quantities: () => readonly Quantity[]; shared: number },
+): boolean {
+  if (NEGATION.test(passage.text) || DENIAL.test(passage.text) || CORRECTION.test(passage.text)) return true;
+  if (passage.shared >= Math.ceil(claim.stems.size * OPPOSITE_SHARE)) return true;
+  if (claim.quantities.length === 0) return false;
+  const written = passage.quantities();
+  return claim.quantities.some((quantity) => written.some((other) => comparable(other, quantity)));
+}
 
 /**
  * The passages of `read` that contradict each text, by the text's id: at most
@@ -50,9 +79,19 @@ export function contradictionsOf(
     }
     return stems;
   };
+  const chunkQuantities = new Map<string, Quantity[]>();
+  const quantitiesOf = (id: string, text: string): Quantity[] => {
+    let quantities = chunkQuantities.get(id);
+    if (!quantities) {
+      quantities = quantitiesIn(text);
+      chunkQuantities.set(id, quantities);
+    }
+    return quantities;
+  };
   const found = new Map<string, CitedPassages[]>();
   for (const text of texts) {
     const own = stemSet(text.text);
+    const claim = { quantities: quantitiesIn(text.text), stems: own };
     const needed = Math.min(SHARED_STEMS, own.size);
     const against: CitedPassages[] = [];
     for (const source of read) {
@@ -60,8 +99,11 @@ export function contradictionsOf(
       if (exclude(text, source.id)) continue;
       for (const [index, chunk] of source.chunks.entries()) {
         let shared = 0;
-        for (const stem of stemsOf(chunk.id, chunk.text)) if (own.has(stem) && ++shared >= needed) break;
+        const context = `${source.title}\n${chunk.section ?? ""}\n${chunk.text}`;
+        for (const stem of stemsOf(chunk.id, context)) if (own.has(stem)) shared++;
         if (shared < needed) continue;
+        const passage = { text: chunk.text, quantities: () => quantitiesOf(chunk.id, chunk.text), shared };
+        if (!mayContradict(claim, passage)) continue;
         const previous = index > 0 ? source.chunks[index - 1]?.text : undefined;
         const judgement = judge.judge(text.text, {
           text: chunk.text,

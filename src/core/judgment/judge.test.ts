@@ -122,6 +122,83 @@ describe("the judge", () => {
     expect(judgement.missing).toEqual(["was rebuilt after a fire"]);
     expect(judgement.passage.map((span) => span.text)).toEqual(["It opened in 1904."]);
   });
+
+  it.each([
+    ["a heading", "Lithium cobalt oxide (LCO)", "Lithium cobalt oxide (LCO) was the first commercial cathode."],
+    ["a heading worded as a question", "What a cathode material has to do", "What a cathode material has to do"],
+    ["a heading with a colon", "Fast charging: what limits it", "Fast charging: what limits it"],
+    ["a question", "How fast can a lithium-ion battery be charged?", "How fast can a lithium-ion battery be charged?"],
+  ])("a claim that states nothing is supported by nothing, not even itself: %s", (_, claim, passage) => {
+    const judgement = judge.judge(claim, { text: passage });
+    expect(judgement.verdict).toBe("unrelated");
+    expect(judgement.reason).toMatch(/states nothing/);
+  });
+
+  it.each([
+    [
+      "a negation of what another named subject did",
+      "1985 Cell with petroleum-coke anode and LiCoO2 cathode; patent filed.",
+      "According to accounts Goodenough gave later in life, the University of Oxford was not interested in filing a patent on the discovery.",
+    ],
+    [
+      "a heading, whose initials only look like the claim's words",
+      "Black mass: The powder produced by shredding and screening spent lithium-ion cells.",
+      "What a BMS cannot do",
+    ],
+    [
+      "a heading with a negation",
+      "Lithium metal anodes can be recharged safely.",
+      "Why lithium metal anodes cannot be recharged",
+    ],
+  ])("no contradiction from the example corpus: %s", (_, claim, passage) => {
+    expect(verdict(claim, passage)).not.toBe("contradicts");
+  });
+
+  it("a claim whose subject only refers back is neither stated nor denied; the sentence before names it", () => {
+    const passage = "Cobalt, the costliest cathode metal, was progressively replaced with nickel.";
+    expect(verdict("Both replace most of the cobalt with nickel.", passage)).toSatisfy(neither);
+    expect(verdict("It opened in 1904.", "The museum opened in 1904.")).toSatisfy(neither);
+    expect(
+      verdict(
+        "Black mass is a powder made from spent cells. It is the main feedstock for recycling.",
+        "Black mass is a powder made from spent cells. Black mass is the main feedstock for recycling.",
+      ),
+    ).toBe("supports");
+  });
+
+  it("a unique description is another thing without its unique word: LFP cells are not the first cells", () => {
+    expect(
+      verdict(
+        "The first cells stored roughly 80 watt-hours per kilogram.",
+        "LFP cells sit lower in specific energy, commonly around 160-200 Wh/kg at cell level.",
+      ),
+    ).not.toBe("contradicts");
+    expect(
+      verdict("The first cells stored roughly 80 watt-hours per kilogram.", "The first cells stored about 90 Wh/kg."),
+    ).toBe("contradicts");
+  });
+
+  it("a letter names the thing: cell B's figure is not another value for cell A's", () => {
+    expect(verdict("Cell A stores 5 Wh of energy.", "Cell B stores 7 Wh. Cell B is heavier than cell A.")).not.toBe(
+      "contradicts",
+    );
+    expect(verdict("Cell A stores 5 Wh of energy.", "Cell A stores 7 Wh of energy.")).toBe("contradicts");
+  });
+
+  it("a record line is a statement: its cells are checked", () => {
+    const row = "Survey year: 2024; Average pack price (USD per kWh): 115; Reported in: BNEF 2024 survey";
+    expect(verdict(row, row)).toBe("supports");
+  });
+
+  it("gives the same verdict for the same claim and passage, and another where the context differs", () => {
+    const claim = "The Harbour Bridge opened to traffic in 1932.";
+    const passage = { text: "It was inaugurated in 1929." };
+    const alone = judge.judge(claim, passage);
+    expect(alone.verdict).not.toBe("contradicts");
+    expect(judge.judge(claim, { ...passage })).toEqual(alone);
+    expect(judge.judge(claim, { ...passage, heading: "Harbour Bridge" }).verdict).toBe("contradicts");
+    expect(judge.judge(claim, { ...passage }).verdict).toBe(alone.verdict);
+  });
 });
 
 describe("regressions from real sentences (HotpotQA, the example corpus)", () => {

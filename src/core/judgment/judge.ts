@@ -20,7 +20,7 @@
  *
  * Every verdict comes with the sentences that decide it and a reason in reader words.
  */
-import { recordLine } from "../records.js";
+import { isRecordLine, recordLine } from "../records.js";
 import { type SentenceSpan, splitSentences } from "../sentences.js";
 import { type Language, type WordClass, type WordToken, wordClassOf } from "./language.js";
 import { fitOf, type Quantity } from "./quantities.js";
@@ -92,6 +92,10 @@ function sameStem(a: Term, b: Term): boolean {
   return longer.startsWith(shorter.slice(0, -1));
 }
 
+/** Whether two words begin alike (three letters): a noun and the verb it is formed from do ("population", "populate"). */
+const sharePrefix = (a: string, b: string): boolean =>
+  a.length >= 3 && b.length >= 3 && a.slice(0, 3) === b.slice(0, 3);
+
 /** Words that make a description name one thing: "the first cells", "the only bridge". */
 const UNIQUE_WORDS = new Set(["first", "last", "only", "original", "sole"]);
 
@@ -143,6 +147,11 @@ const DIMENSION_WORDS: Record<string, readonly string[]> = {
 };
 
 const MEMO = 4_096;
+/** Verdicts remembered before the memo starts again (a few megabytes). */
+const VERDICT_MEMO = 65_536;
+
+/** What opens a question, or a heading worded as one ("What a cathode material has to do"). */
+const QUESTION_OPENING = /^(?:what|why|how|when|where|which|who|whom|whose)\b/iu;
 
 function remember<T>(memo: Map<string, T>, key: string, make: () => T): T {
   const known = memo.get(key);
@@ -193,6 +202,7 @@ export function createJudge(language: Language): Judge & {
   carries(claim: Term, passage: Term): "same" | "broader" | "antonym" | undefined;
 } {
   const claims = new Map<string, Proposition[]>();
+  const assertions = new Map<string, boolean>();
   const sentences = new Map<string, SentenceReading>();
   const readingOf = (text: string): SentenceReading => remember(sentences, text, () => readSentence(text, language));
   const claimOf = (text: string): Proposition[] => remember(claims, text, () => readClaim(text, language));
@@ -215,12 +225,14 @@ export function createJudge(language: Language): Judge & {
     if (
       claim.wordClass === "noun" &&
       passage.wordClass === "verb" &&
+      sharePrefix(claim.lemma, passage.lemma) &&
       language.derivedAcross(claim.lemma, passage.lemma)
     )
       return "same";
     if (
       claim.wordClass === "verb" &&
       passage.wordClass === "noun" &&
+      sharePrefix(claim.lemma, passage.lemma) &&
       language.derivedAcross(passage.lemma, claim.lemma)
     )
       return "same";
@@ -264,7 +276,8 @@ export function createJudge(language: Language): Judge & {
           letters += terms[j]?.lemma[0] ?? "";
           j++;
         }
-        if (letters.length >= 2 && letters.length >= initials.length - 1)
+        // Every letter ("BMS" is not "black mass"), or all but one of a longer one ("LiPON").
+        if (letters.length >= 2 && letters.length >= initials.length - (initials.length >= 4 ? 1 : 0))
           for (const term of terms.slice(i, j)) spelled.add(term);
       }
     }
@@ -275,6 +288,10 @@ export function createJudge(language: Language): Judge & {
     term: Term,
     candidates: readonly Term[],
   ): { how: "same" | "broader" | "antonym"; by: Term } | undefined {
+    // The word itself first (no lexicon lookup), then its relations.
+    for (const candidate of candidates) {
+      if (candidate.lemma === term.lemma) return { how: "same", by: candidate };
+    }
     let best: { how: "same" | "broader" | "antonym"; by: Term } | undefined;
     for (const candidate of candidates) {
       const how = carries(term, candidate);
@@ -338,7 +355,19 @@ export function createJudge(language: Language): Judge & {
     let subjectCarried = true;
     const subjectNouns = proposition.terms.filter((term) => term.role === "subject" && term.wordClass === "noun");
     const abbreviated = spelledByAbbreviation(proposition.terms, [...clause.terms, ...outside, ...borrowed]);
-    for (const term of proposition.terms) {
+    // The subject first: a clause about something else is left before its other words are looked up.
+    const subjectFirst = [
+      ...proposition.terms.filter((term) => term.role === "subject"),
+      ...proposition.terms.filter((term) => term.role !== "subject"),
+    ];
+    for (const [index, term] of subjectFirst.entries()) {
+      if (
+        index > 0 &&
+        term.role !== "subject" &&
+        subjectFirst[index - 1]?.role === "subject" &&
+        (!subjectCarried || (subjectNouns.length > 0 && subjectNouns.every((noun) => missing.includes(noun.text))))
+      )
+        return { kind: "none" };
       let found = abbreviated.has(term) ? { how: "same" as const, by: term } : termCarried(term, clause.terms);
       if (found?.how !== "same" && term.role === "subject") {
         const resolved = termCarried(term, outside);
@@ -415,9 +444,18 @@ export function createJudge(language: Language): Judge & {
     const unique = proposition.terms.some(
       (term) => term.role === "subject" && (UNIQUE_WORDS.has(term.lemma) || /\p{L}est$/u.test(term.text)),
     );
+    // (The passage must write the unique word too: "LFP cells" are not "the first cells".)
+    const uniqueCarried =
+      unique &&
+      proposition.terms.every(
+        (term) =>
+          term.role !== "subject" ||
+          !(UNIQUE_WORDS.has(term.lemma) || /\p{L}est$/u.test(term.text)) ||
+          !missing.includes(term.text),
+      );
     const named =
       subjectNouns.length > 0 &&
-      (claimNames.length > 0 || (unique && subjectNouns.every((term) => !missing.includes(term.text)))) &&
+      (claimNames.length > 0 || (uniqueCarried && subjectNouns.every((term) => !missing.includes(term.text)))) &&
       sameSubject &&
       claimNames.every((term) => !missing.includes(term.text));
     const predicateCarried = predicateOf(proposition, missing);
@@ -453,10 +491,15 @@ export function createJudge(language: Language): Judge & {
     const deniedValue = values.find((fit) => fit.denied && fit.fit !== "entails" && !fit.quantity.denied);
     if (deniedValue?.denied && predicateCarried && sameMoment)
       return { kind: "contradicts", why: `it denies ${deniedValue.denied.text}` };
-    // A denial or a negation of the whole statement.
-    if (clause.denial && carriedForContradiction && valuesEntailed && !proposition.denied)
+    // A denial or a negation of the whole statement, about the claim's subject: not of what
+    // another named subject did ("Oxford was not interested in filing a patent" denies nothing
+    // of "patent filed").
+    const otherNamed = clause.terms.some(
+      (term) => term.role === "subject" && term.name && !termCarried(term, proposition.terms),
+    );
+    if (clause.denial && carriedForContradiction && valuesEntailed && !proposition.denied && !otherNamed)
       return { kind: "contradicts", why: `it says the statement is not so (“${clause.denial}”)` };
-    if (carriedForContradiction && valuesEntailed && clause.negated !== proposition.negated)
+    if (carriedForContradiction && valuesEntailed && clause.negated !== proposition.negated && !otherNamed)
       return { kind: "contradicts", why: clause.negated ? "a negation governs it" : "it states what the claim denies" };
     // A word of the claim the clause writes only under a negation ("not cholesterol"); another mention of it outside the negation carries it.
     const negatedTerm = proposition.terms.find((term) => {
@@ -464,7 +507,7 @@ export function createJudge(language: Language): Judge & {
       const carriers = clause.terms.filter((candidate) => carries(term, candidate) === "same");
       return carriers.length > 0 && carriers.every((candidate) => candidate.negated);
     });
-    if (allCarried && valuesEntailed && negatedTerm && !proposition.negated)
+    if (allCarried && valuesEntailed && negatedTerm && !proposition.negated && !otherNamed)
       return { kind: "contradicts", why: `it denies “${negatedTerm.text}”` };
     // The opposite predicate ("fell" for "rose"), everything else of the claim written in the clause itself.
     // (Adverbs aside: "rose sharply" is still denied by "fell".)
@@ -567,12 +610,77 @@ export function createJudge(language: Language): Judge & {
     return differing.length === 0;
   }
 
+  const UNRELATED: Judgement = Object.freeze({
+    verdict: "unrelated",
+    reason: "The passage does not state it.",
+    passage: [],
+    claim: [],
+    missing: [],
+  }) as Judgement;
+  const NO_STATEMENT: Judgement = Object.freeze({
+    verdict: "unrelated",
+    reason: "It states nothing a passage could support: it is a heading, a label or a question, not a sentence.",
+    passage: [],
+    claim: [],
+    missing: [],
+  }) as Judgement;
+
+  /**
+   * Whether the claim asserts anything a passage could support: a record line ("Year: 2024;
+   * Price: 115"), a sentence that ends with a full stop, or a line with a verb that is not
+   * worded as a question; not a heading or a label ("Lithium cobalt oxide (LCO)", "What a
+   * cathode material has to do", "Fast charging: what limits it") or a question.
+   */
+  const asserts = (text: string): boolean =>
+    remember(assertions, text, () => {
+      const trimmed = text.trim();
+      if (isRecordLine(trimmed)) return true;
+      if (trimmed.endsWith("?")) return false;
+      // A sentence ends with a full stop (whatever the tagger makes of its verb: "Cell A stores 5 Wh.").
+      if (/[.!]["”’)]?$/u.test(trimmed)) return true;
+      // A line without one is a heading unless it has a verb, and is not worded as a question
+      // ("What a cathode material has to do", "Fast charging: what limits it").
+      if (trimmed.split(/:\s+/u).some((part) => QUESTION_OPENING.test(part))) return false;
+      return language.tokens(trimmed).some((token) => token.pos === "VERB" || token.pos === "AUX");
+    });
+
+  /**
+   * Verdicts already given, by claim and passage text (then title, heading and the text
+   * before): a run judges the same claim against the same passages turn after turn. The keys
+   * are the callers' own strings, so a lookup costs no concatenation.
+   */
+  const verdicts = new Map<string, Map<string, { passage: PassageInContext; judgement: Judgement }[]>>();
+  let remembered = 0;
+
   function judge(claimText: string, passage: PassageInContext): Judgement {
+    const byText = verdicts.get(claimText)?.get(passage.text);
+    const known = byText?.find(
+      (entry) =>
+        entry.passage.title === passage.title &&
+        entry.passage.heading === passage.heading &&
+        entry.passage.before === passage.before,
+    );
+    if (known) return known.judgement;
+    const judgement = judgeAfresh(claimText, passage);
+    if (remembered >= VERDICT_MEMO) {
+      verdicts.clear();
+      remembered = 0;
+    }
+    const forClaim =
+      verdicts.get(claimText) ?? new Map<string, { passage: PassageInContext; judgement: Judgement }[]>();
+    verdicts.set(claimText, forClaim);
+    const entries = forClaim.get(passage.text) ?? [];
+    entries.push({ passage: { ...passage }, judgement });
+    forClaim.set(passage.text, entries);
+    remembered++;
+    return judgement;
+  }
+
+  function judgeAfresh(claimText: string, passage: PassageInContext): Judgement {
+    if (!asserts(claimText)) return NO_STATEMENT;
     const propositions = claimOf(claimText);
     const spans = sentencesOf(passage.text);
-    if (propositions.length === 0 || spans.length === 0) {
-      return { verdict: "unrelated", reason: "The passage does not state it.", passage: [], claim: [], missing: [] };
-    }
+    if (propositions.length === 0 || spans.length === 0) return UNRELATED;
     const heading = [
       passage.title ?? "",
       passage.heading ?? "",
@@ -582,12 +690,18 @@ export function createJudge(language: Language): Judge & {
             .map((span) => span.text)
         : []),
     ].filter((text) => text.trim() !== "");
-    const readings = tableRowsAsRecords(spans.map((span) => span.text)).map((text) => readingOf(text));
+    const statements = tableRowsAsRecords(spans.map((span) => span.text));
+    const readings = statements.map((text) => readingOf(text));
     const results = propositions.map((proposition) => {
       let best: { fit: Fit; index: number } = { fit: { kind: "none" }, index: -1 };
       readings.forEach((reading, index) => {
         const before = spans.slice(Math.max(0, index - 2), index).map((span) => span.text);
-        const fit = assess(proposition, reading, [...heading, ...before]);
+        const assessed = assess(proposition, reading, [...heading, ...before]);
+        // What a claim says of something it does not name is neither stated nor denied by a passage.
+        const fit: Fit =
+          proposition.unanchored && (assessed.kind === "supports" || assessed.kind === "contradicts")
+            ? { kind: "about", missing: ["what it is about"] }
+            : assessed;
         if (FIT_ORDER[fit.kind] > FIT_ORDER[best.fit.kind]) best = { fit, index };
       });
       return { proposition, ...best };
@@ -602,7 +716,10 @@ export function createJudge(language: Language): Judge & {
       text: proposition.text,
     });
     const attributionAt = (index: number): string | undefined => readings[index]?.attribution;
-    const contradiction = results.find((result) => result.fit.kind === "contradicts");
+    // A heading or a question states nothing, so it contradicts nothing ("What a BMS cannot do").
+    const contradiction = results.find(
+      (result) => result.fit.kind === "contradicts" && asserts(statements[result.index] ?? ""),
+    );
     if (contradiction && contradiction.fit.kind === "contradicts") {
       const quote = spans[contradiction.index]?.text ?? "";
       return {

@@ -117,10 +117,26 @@ const isNameWord = (token: WordToken, index: number, tokens: readonly WordToken[
     : false;
 };
 
+/**
+ * Where the search for a clause's verb starts: after a phrase that opens with a preposition and
+ * ends with a comma ("According to accounts Goodenough gave, the University …"), when a verb
+ * follows; else at the clause's start.
+ */
+function phraseBefore(tokens: readonly WordToken[], from: number, to: number): number {
+  const first = tokens[from];
+  if (!first || first.pos !== "ADP" || first.lemma === "of") return from;
+  for (let i = from + 1; i < to; i++) {
+    if (tokens[i]?.text !== ",") continue;
+    const rest = tokens.slice(i + 1, to);
+    return rest.some((token) => token.pos === "VERB" || token.pos === "AUX") ? i + 1 : from;
+  }
+  return from;
+}
+
 /** The index of the clause's main predicate: its first lexical verb, else its first auxiliary (a copula). */
 function mainVerb(tokens: readonly WordToken[], from: number, to: number): number {
   let auxiliary = -1;
-  for (let i = from; i < to; i++) {
+  for (let i = phraseBefore(tokens, from, to); i < to; i++) {
     const token = tokens[i];
     if (!token) continue;
     // "advertised", "published" before a noun are adjectives in effect ("the advertised range").
@@ -215,6 +231,8 @@ function refersBack(tokens: readonly WordToken[], from: number, verb: number): b
 function frontedPhrase(tokens: readonly WordToken[], from: number, verb: number): number {
   const first = tokens[from];
   if (!first || first.pos !== "ADP" || first.lemma === "of" || verb <= from) return from;
+  // A comma before the verb closes the phrase, whatever it holds ("According to accounts he gave later, …").
+  for (let i = from + 1; i < verb; i++) if (tokens[i]?.text === ",") return i + 1;
   let sawNoun = false;
   for (let i = from + 1; i < verb; i++) {
     const token = tokens[i];
@@ -250,7 +268,12 @@ function termsOf(
     if (quantities.some((quantity) => token.start < quantity.end && token.end > quantity.start)) continue;
     // A number that is not a quantity names something with the name before it ("Heinkel HD 39", "Boeing 747").
     const previous = tokens[i - 1];
-    if (token.pos === "NUM" && /^\p{Nd}+$/u.test(token.text) && previous && /^\p{Lu}/u.test(previous.text)) {
+    // So does a capital letter after a noun ("Cell A", "cell A", "Plan B"), whatever the tagger makes of it.
+    const letter = /^\p{Lu}$/u.test(token.text) && (previous?.pos === "NOUN" || previous?.pos === "PROPN");
+    if (
+      letter ||
+      (token.pos === "NUM" && /^\p{Nd}+$/u.test(token.text) && previous && /^\p{Lu}/u.test(previous.text))
+    ) {
       terms.push({
         text: token.text,
         lemma: token.text,
@@ -501,6 +524,11 @@ export interface Proposition {
   denied: boolean;
   hedged: boolean;
   forecast: boolean;
+  /**
+   * Its subject is only a word that refers back ("Both replace most of the cobalt", "It opened
+   * in 1904"): read alone, it does not say what it is about, so no passage can state it.
+   */
+  unanchored?: boolean;
 }
 
 /**
@@ -511,12 +539,23 @@ export function readClaim(text: string, language: Language): Proposition[] {
   // A claim of several sentences ("A study … It found that …") is read a sentence at a time.
   const sentences = splitSentences(text);
   if (sentences.length > 1) {
+    // A sentence whose subject refers back ("… It is the main feedstock …") takes the subject of the one before.
+    let subject: Term[] = [];
     return sentences.flatMap((sentence) =>
-      readClaim(text.slice(sentence.start, sentence.end), language).map((proposition) => ({
-        ...proposition,
-        start: proposition.start + sentence.start,
-        end: proposition.end + sentence.start,
-      })),
+      readClaim(text.slice(sentence.start, sentence.end), language).map((proposition) => {
+        const placed = {
+          ...proposition,
+          start: proposition.start + sentence.start,
+          end: proposition.end + sentence.start,
+        };
+        if (placed.unanchored && subject.length > 0) {
+          const { unanchored: _, ...anchored } = placed;
+          return { ...anchored, terms: [...subject, ...placed.terms] };
+        }
+        const own = placed.terms.filter((term) => term.role === "subject");
+        if (own.length > 0) subject = own;
+        return placed;
+      }),
     );
   }
   const propositions: Proposition[] = [];
@@ -526,6 +565,7 @@ export function readClaim(text: string, language: Language): Proposition[] {
     // A complement ("… found that <clause>") has a subject of its own, never the reporter's.
     const hasSubject = own.some((term) => term.role === "subject") || clause.complement === true;
     if (hasSubject) subject = own.filter((term) => term.role === "subject");
+    const unanchored = subject.length === 0 && clause.refersBack && clause.predicate !== undefined;
     // A clause without a subject of its own has the one before ("… and was rebuilt after a fire").
     propositions.push({
       text: clause.text
@@ -540,6 +580,7 @@ export function readClaim(text: string, language: Language): Proposition[] {
       denied: clause.denial !== undefined,
       hedged: clause.hedge !== undefined,
       forecast: clause.forecast !== undefined,
+      ...(unanchored ? { unanchored } : {}),
     });
   }
   // A fragment with no word of its own ("After eight years,") says nothing to check apart from the rest.

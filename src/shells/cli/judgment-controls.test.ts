@@ -1,5 +1,5 @@
 /**
- * Issue 42, end to end through `assay run`: controls, where two independent sources state a
+ * Issue 42, end to end as `assay run` runs (in this process; a sample through the binary in judgment-contradictions): controls, where two independent sources state a
  * claim in other words (units, number formats, synonyms, the passive, "not the largest X, but
  * …", a figure of another year beside them). The investigative strategy verifies at least 90%
  * of them; no strategy marks one contested; no report invents a gap.

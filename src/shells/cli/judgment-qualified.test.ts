@@ -1,5 +1,5 @@
 /**
- * Issue 42, end to end through `assay run` with the investigative offline engine: a claim that
+ * Issue 42, end to end as `assay run` runs (in this process; a sample through the binary in judgment-contradictions) with the investigative offline engine: a claim that
  * a second source only hedges, forecasts, reports from one origin (a copy, a wire story, a
  * release and its rewrite, "as the Gazette reported", a mirror) or states only in part is never
  * shown verified (what both do state may be); a word written in other words is not a gap; a
