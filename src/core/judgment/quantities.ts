@@ -390,23 +390,34 @@ interface Taken {
 const overlaps = (taken: readonly Taken[], start: number, end: number): boolean =>
   taken.some((span) => start < span.end && end > span.start);
 
+/** A time written at `start`–`end` of `text`: the days from `low` to `high`. */
+function timeQuantity(
+  text: string,
+  start: number,
+  end: number,
+  [low, high]: [number, number],
+  approximate: boolean,
+): Quantity {
+  return {
+    kind: "time",
+    unit: "",
+    value: (low + high) / 2,
+    low,
+    high,
+    approximate,
+    start,
+    end,
+    text: text.slice(start, end),
+  };
+}
+
 /** Times written in `text`: dates, months, decades, centuries, year ranges and years. */
 function timesIn(text: string, taken: Taken[]): Quantity[] {
   const found: Quantity[] = [];
   const add = (start: number, end: number, [low, high]: [number, number]): void => {
     if (overlaps(taken, start, end)) return;
     taken.push({ start, end });
-    found.push({
-      kind: "time",
-      unit: "",
-      value: (low + high) / 2,
-      low,
-      high,
-      approximate: false,
-      start,
-      end,
-      text: text.slice(start, end),
-    });
+    found.push(timeQuantity(text, start, end, [low, high], false));
   };
   for (const match of text.matchAll(DATE_MONTH_FIRST)) {
     const month = monthNumber(match[1] ?? "");
@@ -659,17 +670,7 @@ export function quantitiesIn(text: string): Quantity[] {
       const year = Number(number.token);
       const [low, high] = yearSpan(year);
       taken.push({ start: number.start, end });
-      found.push({
-        kind: "time",
-        unit: "",
-        value: (low + high) / 2,
-        low,
-        high,
-        approximate,
-        start: number.start,
-        end,
-        text: text.slice(number.start, end),
-      });
+      found.push(timeQuantity(text, number.start, end, [low, high], approximate));
       continue;
     }
     // A word number counts only what it names ("eight workers"), never stands alone ("one of the").

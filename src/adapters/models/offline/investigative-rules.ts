@@ -57,7 +57,7 @@ import {
 import { frontierExhausted } from "../../../core/investigative/gates.js";
 import { supportingKeys } from "../../../core/investigative/ledger.js";
 import type { ActState } from "../../../core/investigative/loop-tools.js";
-import type { Question } from "../../../core/investigative/types.js";
+import type { Claim, Question } from "../../../core/investigative/types.js";
 import type { Judge } from "../../../core/judgment/judge.js";
 import { readerLine } from "../../../core/text.js";
 import type { ActTurn } from "../../../ports/model.js";
@@ -221,14 +221,20 @@ function resolvePlan(context: RuleContext): Plan | undefined {
   } else if (question.depth <= 1 || question.kind === "hypothesis") {
     reason = `The answer quotes ${ids}, VERIFIED: independent documents state it and its challenge survived; the offline engine challenges claims, not answers.`;
   }
+  return resolveTurn(question.id, cited, `Resolving ${question.id} with ${ids}.`, reason);
+}
+
+/** A turn that resolves question `id` with `cited` (the first one's words as the answer), saying why. */
+function resolveTurn(id: string, cited: readonly Claim[], text: string, reason: string | undefined): Plan {
+  const ids = cited.map((claim) => claim.id).join(", ");
   return {
-    text: `Resolving ${question.id} with ${ids}.`,
+    text,
     calls: [
       {
         name: "resolve_question",
         args: {
-          id: question.id,
-          answer: `${readerLine(first.text, 900)} [${ids}]`,
+          id,
+          answer: `${readerLine(cited[0]?.text ?? "", 900)} [${ids}]`,
           claim_ids: cited.map((claim) => claim.id),
           ...(reason ? { reason: reason.slice(0, 500) } : {}),
         },
@@ -342,20 +348,12 @@ function answeredElsewherePlan(context: RuleContext, question: Question): Plan |
   const first = cited[0];
   if (!first) return undefined;
   const ids = cited.map((claim) => claim.id).join(", ");
-  return {
-    text: `Resolving ${question.id} with ${ids}, recorded for other questions.`,
-    calls: [
-      {
-        name: "resolve_question",
-        args: {
-          id: question.id,
-          answer: `${readerLine(first.text, 900)} [${ids}]`,
-          claim_ids: cited.map((claim) => claim.id),
-          reason: `No page read for this question gave a claim of its own, but ${ids} ${cited.length === 1 ? "answers" : "answer"} it.`,
-        },
-      },
-    ],
-  };
+  return resolveTurn(
+    question.id,
+    cited,
+    `Resolving ${question.id} with ${ids}, recorded for other questions.`,
+    `No page read for this question gave a claim of its own, but ${ids} ${cited.length === 1 ? "answers" : "answer"} it.`,
+  );
 }
 
 function searchPlan(context: RuleContext): Plan | undefined {
