@@ -139,13 +139,19 @@ export function claimCheckBench(paths: readonly string[]): ClaimCheckFigures | u
   }
 }
 
-/** Prints the figures of `claimCheckBench`. */
-export function printClaimCheck(figures: ClaimCheckFigures | undefined): void {
+/**
+ * The floor the judge's precision of `supported` must keep on the labelled set: a wrong
+ * "supported" is worse than a missing one. Below it the bench fails (exit code 1).
+ */
+export const PRECISION_FLOOR = 0.8;
+
+/** Prints the figures of `claimCheckBench`; false when the judge's precision is under the floor. */
+export function printClaimCheck(figures: ClaimCheckFigures | undefined): boolean {
   if (!figures) {
     console.log(
       "\nClaim check (assay check on a labelled set): skipped; set ASSAY_CLAIM_DATASET to WiCE's claim JSON Lines (see src/bench/claim-check-bench.ts).",
     );
-    return;
+    return true;
   }
   const { judge, baselineAtHalfRecall: half, baselineBest: best } = figures;
   console.log(
@@ -161,9 +167,16 @@ export function printClaimCheck(figures: ClaimCheckFigures | undefined): void {
   console.log(
     `word coverage >= ${best.threshold.toFixed(2)} (best at any recall)    ${percent(best.precision).padStart(14)}  ${percent(best.recall).padStart(6)}  ${String(best.predicted).padStart(23)}`,
   );
+  const holds = judge.predicted === 0 || judge.precision >= PRECISION_FLOOR;
+  console.log(
+    holds
+      ? `the judge's precision holds its floor of ${percent(PRECISION_FLOOR)}`
+      : `FAILED: the judge's precision ${percent(judge.precision)} is under its floor of ${percent(PRECISION_FLOOR)}`,
+  );
+  return holds;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const paths = (process.env.ASSAY_CLAIM_DATASET ?? "").split(":").filter(Boolean);
-  printClaimCheck(claimCheckBench(paths));
+  if (!printClaimCheck(claimCheckBench(paths))) process.exitCode = 1;
 }

@@ -2,10 +2,13 @@
  * `npm run bench`: prints the Host's own overhead (persisting evidence, first durable
  * evidence, whole-run overhead) over fake providers of fixed latency, and the pure cost of
  * building and rendering a large report, and the investigative prompt size per turn over a
- * scripted 60-turn run of the investigative strategy. No assertions: it prints figures.
+ * scripted 60-turn run of the investigative strategy. It prints figures; the claim check
+ * alone has a floor (the judge's precision of "supported"), and exits 1 under it.
  *
  * Environment: ASSAY_BENCH_RUNS (measured runs per figure, default 7; one warm-up run is
- * added), ASSAY_BENCH_DOC_QUESTIONS (questions of the documentation check, default 20), TMPDIR (where the temporary store and output folders go; fsync cost depends on it).
+ * added), ASSAY_BENCH_DOC_QUESTIONS (questions of the documentation check, default 20),
+ * ASSAY_CLAIM_DATASET (WiCE's claim JSON Lines for the claim check; skipped without), TMPDIR
+ * (where the temporary store and output folders go; fsync cost depends on it).
  */
 import { statfsSync } from "node:fs";
 import { cpus } from "node:os";
@@ -22,6 +25,7 @@ import type { Admitted } from "../core/synthesis/admission.js";
 import { syntheticDocuments } from "../testing/fake-scope.js";
 import { concurrentRunsBench } from "./concurrent-runs-bench.js";
 import { criticalPathBench } from "./critical-path-bench.js";
+import { claimCheckBench, printClaimCheck } from "./claim-check-bench.js";
 import { docCheck } from "./doc-check.js";
 import { extractionBench } from "./extraction-bench.js";
 import { type Figure, printFigures } from "./figures.js";
@@ -534,6 +538,9 @@ async function main(): Promise<void> {
     await workerThroughputBench(temp.path);
 
     await docCheck(temp.path, DOC_QUESTIONS);
+
+    const claimSets = (process.env.ASSAY_CLAIM_DATASET ?? "").split(":").filter(Boolean);
+    if (!printClaimCheck(claimCheckBench(claimSets))) process.exitCode = 1;
   } finally {
     await extractionPool().close();
     temp.cleanup();
