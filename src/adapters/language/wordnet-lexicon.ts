@@ -15,8 +15,13 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { WordClass, WordRelation } from "../../core/judgment/language.js";
 
-/** Senses of a word (most frequent first) that take part in relations. */
-const SENSES = 4;
+/**
+ * Senses of a word (most frequent first) that take part in relations, by word class. A noun's
+ * fourth sense is already far from its use ("event" as "a phenomenon that follows and is
+ * caused by some previous phenomenon", a synonym of "result"); a verb's is not ("inaugurate"
+ * → "open").
+ */
+const SENSES: Record<WordClass, number> = { noun: 3, verb: 4, adj: 4, adv: 4 };
 /** Hypernym steps a narrower word may be from the broader one. */
 const HYPERNYM_DEPTH = 2;
 
@@ -144,8 +149,8 @@ export class WordNetLexicon {
   }
 
   #relate(a: string, b: string, wordClass: WordClass): WordRelation | undefined {
-    const sensesA = this.senses(a, wordClass).slice(0, SENSES);
-    const sensesB = this.senses(b, wordClass).slice(0, SENSES);
+    const sensesA = this.senses(a, wordClass).slice(0, SENSES[wordClass]);
+    const sensesB = this.senses(b, wordClass).slice(0, SENSES[wordClass]);
     if (sensesA.length === 0 || sensesB.length === 0) return undefined;
     const setB = new Set(sensesB);
     if (sensesA.some((sense) => setB.has(sense))) return "synonym";
@@ -199,7 +204,7 @@ export class WordNetLexicon {
   /** Synonyms, one-step hypernyms and hyponyms, and derived forms of `lemma` (first senses), spaces for underscores. */
   variants(lemma: string, wordClass: WordClass): string[] {
     const found = new Set<string>();
-    for (const sense of this.senses(lemma, wordClass).slice(0, SENSES)) {
+    for (const sense of this.senses(lemma, wordClass).slice(0, SENSES[wordClass])) {
       const synset = this.#synset(sense, wordClass);
       for (const word of synset.words) found.add(word);
       for (const pointer of synset.pointers) {
@@ -213,10 +218,10 @@ export class WordNetLexicon {
 
   /** Whether a noun and a verb are forms of one another ("founder" and "found", "population" and "populate"). */
   derivedAcross(noun: string, verb: string): boolean {
-    const verbs = new Set(this.senses(verb, "verb").slice(0, SENSES));
+    const verbs = new Set(this.senses(verb, "verb").slice(0, SENSES.verb));
     if (verbs.size === 0) return false;
     return this.senses(noun, "noun")
-      .slice(0, SENSES)
+      .slice(0, SENSES.noun)
       .some((sense) =>
         this.#synset(sense, "noun").pointers.some(
           (pointer) => pointer.symbol === "+" && pointer.wordClass === "verb" && verbs.has(pointer.offset),

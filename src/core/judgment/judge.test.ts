@@ -185,6 +185,36 @@ describe("the judge", () => {
     expect(verdict("Cell A stores 5 Wh of energy.", "Cell A stores 7 Wh of energy.")).toBe("contradicts");
   });
 
+  it.each([
+    [
+      "a kind of the claim's subject that only modifies another noun",
+      "Within the cell, materials dominate.",
+      "The precursor and cathode industries are dominated by a relatively small number of companies.",
+    ],
+    [
+      "a noun's far sense (event as a result)",
+      "Again, the result could be an internal short circuit.",
+      "The Boston event began with an internal short circuit in one cell.",
+    ],
+  ])("no support from the example corpus: %s", (_, claim, passage) => {
+    expect(verdict(claim, passage)).not.toBe("supports");
+  });
+
+  it("who a figure is attributed to, or who found it, is not part of it: another figure contradicts", () => {
+    expect(
+      verdict(
+        "In 2019 the Harbour Bridge carried about 160,000 vehicles a day, according to the city's traffic office.",
+        "In 2019 the Harbour Bridge carried about 200,000 vehicles a day, the review found.",
+      ),
+    ).toBe("contradicts");
+    expect(
+      verdict(
+        "In 2019 the Harbour Bridge carried about 160,000 vehicles a day, according to the city's traffic office.",
+        "In 2019 the Harbour Bridge carried about 160,000 vehicles a day.",
+      ),
+    ).toBe("supports");
+  });
+
   it("a record line is a statement: its cells are checked", () => {
     const row = "Survey year: 2024; Average pack price (USD per kWh): 115; Reported in: BNEF 2024 survey";
     expect(verdict(row, row)).toBe("supports");

@@ -294,6 +294,9 @@ export function createJudge(language: Language): Judge & {
     }
     let best: { how: "same" | "broader" | "antonym"; by: Term } | undefined;
     for (const candidate of candidates) {
+      // Another word carries a noun only as the head of its phrase: "precursor industries" are
+      // industries, not materials, whatever "precursor" is a kind of.
+      if (candidate.modifier && term.wordClass === "noun") continue;
       const how = carries(term, candidate);
       if (how === "same") return { how, by: candidate };
       if (how && !best) best = { how, by: candidate };

@@ -30,6 +30,8 @@ export interface Term {
   /** Where it stands: before the main verb (the subject), the main predicate itself, its object, or an adjunct. */
   role: "subject" | "predicate" | "object" | "adjunct";
   negated: boolean;
+  /** A noun that modifies the noun after it ("precursor" in "precursor industries"): not the thing itself. */
+  modifier?: boolean;
 }
 
 /** A span of the text with its words. */
@@ -74,7 +76,21 @@ const LIGHT_LEMMAS = new Set(
 const POSSESSIVES = new Set(["its", "his", "her", "their", "our", "my", "your"]);
 
 /** Verbs that report a statement ("…, officials said"). */
-const REPORTING = new Set(["say", "report", "tell", "announce", "add", "note", "state", "write", "claim"]);
+const REPORTING = new Set([
+  "say",
+  "report",
+  "tell",
+  "announce",
+  "add",
+  "note",
+  "state",
+  "write",
+  "claim",
+  "find",
+  "show",
+  "conclude",
+  "estimate",
+]);
 
 /** Reporting verbs a tagger may take for plural nouns before "that" ("The plan notes that …"). */
 const REPORTING_FORMS = new Set(
@@ -123,14 +139,22 @@ const isNameWord = (token: WordToken, index: number, tokens: readonly WordToken[
  * follows; else at the clause's start.
  */
 function phraseBefore(tokens: readonly WordToken[], from: number, to: number): number {
+  const comma = attributionComma(tokens, from, to);
+  if (comma < 0) return from;
+  const rest = tokens.slice(comma + 1, to);
+  return rest.some((token) => token.pos === "VERB" || token.pos === "AUX") ? comma + 1 : from;
+}
+
+/**
+ * The comma that closes an opening "According to …" (or "Owing to …", "Due to …") phrase, which
+ * may hold a verb of its own ("According to accounts Goodenough gave later in life, …"); -1 when
+ * the clause does not open with one.
+ */
+function attributionComma(tokens: readonly WordToken[], from: number, to: number): number {
   const first = tokens[from];
-  if (!first || first.pos !== "ADP" || first.lemma === "of") return from;
-  for (let i = from + 1; i < to; i++) {
-    if (tokens[i]?.text !== ",") continue;
-    const rest = tokens.slice(i + 1, to);
-    return rest.some((token) => token.pos === "VERB" || token.pos === "AUX") ? i + 1 : from;
-  }
-  return from;
+  if (!first || !/^(?:according|owing|due)$/iu.test(first.text) || tokens[from + 1]?.lemma !== "to") return -1;
+  for (let i = from + 2; i < to; i++) if (tokens[i]?.text === ",") return i;
+  return -1;
 }
 
 /** The index of the clause's main predicate: its first lexical verb, else its first auxiliary (a copula). */
@@ -231,8 +255,9 @@ function refersBack(tokens: readonly WordToken[], from: number, verb: number): b
 function frontedPhrase(tokens: readonly WordToken[], from: number, verb: number): number {
   const first = tokens[from];
   if (!first || first.pos !== "ADP" || first.lemma === "of" || verb <= from) return from;
-  // A comma before the verb closes the phrase, whatever it holds ("According to accounts he gave later, …").
-  for (let i = from + 1; i < verb; i++) if (tokens[i]?.text === ",") return i + 1;
+  // "According to …," ends at its comma, whatever it holds ("According to accounts he gave later, …").
+  const comma = attributionComma(tokens, from, verb);
+  if (comma >= 0) return comma + 1;
   let sawNoun = false;
   for (let i = from + 1; i < verb; i++) {
     const token = tokens[i];
@@ -255,6 +280,7 @@ function termsOf(
 ): Term[] {
   const terms: Term[] = [];
   const fronted = frontedPhrase(tokens, from, verb);
+  const attributedFrom = trailingAttribution(tokens, from, to, verb);
   let afterPreposition = false;
   let preposition = "";
   for (let i = from; i < to; i++) {
@@ -287,6 +313,8 @@ function termsOf(
       });
       continue;
     }
+    // Who a statement is attributed to ("…, according to the city's traffic office") is not part of it.
+    if (i >= attributedFrom) continue;
     if (!isContent(token)) continue;
     const wordClass = wordClassOf(token.pos);
     if (!wordClass) continue;
@@ -331,9 +359,30 @@ function termsOf(
       end: token.end,
       role,
       negated: token.negated || (negatedClause && i >= verb),
+      ...(wordClass === "noun" && modifiesNext(tokens, i) ? { modifier: true } : {}),
     });
   }
   return terms;
+}
+
+/** Where a trailing "according to …" starts after the verb (to the clause's end); `to` when there is none. */
+function trailingAttribution(tokens: readonly WordToken[], from: number, to: number, verb: number): number {
+  for (let i = Math.max(from, verb + 1); i < to - 1; i++) {
+    if (tokens[i]?.lemma === "according" || tokens[i]?.text.toLowerCase() === "according")
+      if (tokens[i + 1]?.lemma === "to") return i;
+  }
+  return to;
+}
+
+/**
+ * Whether the noun at `i` modifies a noun after it: "precursor industries", and through a
+ * coordination, "precursor and cathode industries".
+ */
+function modifiesNext(tokens: readonly WordToken[], i: number): boolean {
+  const nominal = (token: WordToken | undefined) => token?.pos === "NOUN" || token?.pos === "PROPN";
+  const next = tokens[i + 1];
+  if (nominal(next)) return true;
+  return next?.pos === "CCONJ" && nominal(tokens[i + 2]) && nominal(tokens[i + 3]);
 }
 
 /** Whether a negation governs the clause's main verb: the verb is in wink's negation scope, or "not"/"never"/"no longer" stands right before it. */
