@@ -20,11 +20,12 @@
  *
  * Every verdict comes with the sentences that decide it and a reason in reader words.
  */
-import { isRecordLine, recordLine } from "../records.js";
+import { recordLine } from "../records.js";
 import { type SentenceSpan, splitSentences } from "../sentences.js";
 import { type Language, type WordClass, type WordToken, wordClassOf } from "./language.js";
 import { fitOf, type Quantity } from "./quantities.js";
 import { type Clause, type Proposition, readClaim, readSentence, type SentenceReading, type Term } from "./reading.js";
+import { isStatement } from "./statement.js";
 
 export type Verdict = "supports" | "contradicts" | "partial" | "unrelated";
 
@@ -149,9 +150,6 @@ const DIMENSION_WORDS: Record<string, readonly string[]> = {
 const MEMO = 4_096;
 /** Verdicts remembered before the memo starts again (a few megabytes). */
 const VERDICT_MEMO = 65_536;
-
-/** What opens a question, or a heading worded as one ("What a cathode material has to do"). */
-const QUESTION_OPENING = /^(?:what|why|how|when|where|which|who|whom|whose)\b/iu;
 
 function remember<T>(memo: Map<string, T>, key: string, make: () => T): T {
   const known = memo.get(key);
@@ -635,17 +633,9 @@ export function createJudge(language: Language): Judge & {
    * cathode material has to do", "Fast charging: what limits it") or a question.
    */
   const asserts = (text: string): boolean =>
-    remember(assertions, text, () => {
-      const trimmed = text.trim();
-      if (isRecordLine(trimmed)) return true;
-      if (trimmed.endsWith("?")) return false;
-      // A sentence ends with a full stop (whatever the tagger makes of its verb: "Cell A stores 5 Wh.").
-      if (/[.!]["”’)]?$/u.test(trimmed)) return true;
-      // A line without one is a heading unless it has a verb, and is not worded as a question
-      // ("What a cathode material has to do", "Fast charging: what limits it").
-      if (trimmed.split(/:\s+/u).some((part) => QUESTION_OPENING.test(part))) return false;
-      return language.tokens(trimmed).some((token) => token.pos === "VERB" || token.pos === "AUX");
-    });
+    remember(assertions, text, () =>
+      isStatement(text, (line) => language.tokens(line).some((token) => token.pos === "VERB" || token.pos === "AUX")),
+    );
 
   /**
    * Verdicts already given, by claim and passage text (then title, heading and the text

@@ -11,6 +11,7 @@
 import { HEADING_SEPARATOR } from "../../../core/chunking.js";
 import { isMetadataLine, metadataMeaning } from "../../../core/doc-metadata.js";
 import type { Judge } from "../../../core/judgment/judge.js";
+import { isStatement } from "../../../core/judgment/statement.js";
 import { hasVerb, isVerbLike, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
 import { isRecordLine } from "../../../core/records.js";
 import { type SentenceSpan, splitSentences } from "../../../core/sentences.js";
@@ -82,9 +83,30 @@ interface Candidate {
 /** What a metadata line ("New in version 3.5.") is worth: short and verbless, but a whole statement about its section. */
 const METADATA_QUALITY = 0.8;
 
+/** A running header or footer, a page number, a licence line: text of the page, not of the document. */
+const RUNNING_LINE =
+  /\b(?:page \d+ of \d+|p\. ?\d+ ?\/ ?\d+)\b|\(cc[ -]by(?:[ -][a-z]{2}){0,3} \d\.\d\)|^\s*(?:page\s*)?\d+\s*$/iu;
+
+/** A list item that is a name and a relative clause, with no predicate of its own ("Yoshio Nishi, who led …"). */
+const RELATIVE_FRAGMENT = /^[^,]{1,80}, (?:who|whose|which|where)\b/u;
+
+/**
+ * Whether a text is content a finding may quote (decided once, for every format and strategy):
+ * a statement (`isStatement`, the judge's rule too) or a metadata line, and not a running header
+ * or footer, a page number or a list fragment with no predicate.
+ */
+export function isContent(text: string, listItem: boolean): boolean {
+  const trimmed = text.trim();
+  if (trimmed.endsWith("?")) return false;
+  if (RUNNING_LINE.test(trimmed)) return false;
+  if (listItem && RELATIVE_FRAGMENT.test(trimmed) && !hasVerb(trimmed.slice(0, trimmed.indexOf(",")))) return false;
+  return isMetadataLine(trimmed) || isStatement(trimmed, hasVerb);
+}
+
 /** How much a sentence is worth quoting, whatever it says: 0 (never) to 1. */
 function quality(text: string, standalone: boolean, listItem: boolean, title: string): number {
   if (readerTextProblem(text) !== undefined) return 0;
+  if (!isContent(text, listItem)) return 0;
   if (isMetadataLine(text)) return METADATA_QUALITY;
   // Table rows (cells joined by " | ") are not sentences a reader can check on their own.
   if ((text.match(/ \| /g) ?? []).length >= 2) return 0;

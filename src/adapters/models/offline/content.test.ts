@@ -1,0 +1,33 @@
+/**
+ * Issue 43 (point 4): what may become a finding is decided once, at extraction, for every
+ * format: never a question, a running header or footer, a page number, a heading or a list
+ * fragment with no predicate.
+ */
+import { describe, expect, it } from "vitest";
+import { isContent } from "./sentence-extraction.js";
+
+describe("only content becomes a finding", () => {
+  it.each([
+    ["a question", "How fast can a lithium-ion battery be charged?", false],
+    ["a PDF's running footer", "Technical Note TN-07 Thermal runaway (CC BY 4.0) Page 1 of 2", false],
+    ["a page number", "12", false],
+    ["a heading", "Lithium cobalt oxide (LCO)", false],
+    ["a heading worded as a question", "What a cathode material has to do", false],
+    [
+      "a list fragment with no predicate",
+      "Yoshio Nishi, who led the development at Sony that brought the first lithium-ion battery to market in 1991.",
+      false,
+    ],
+  ])("not %s", (_, text, expected) => {
+    expect(isContent(text, true)).toBe(expected);
+  });
+
+  it.each([
+    ["a sentence", "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery."],
+    ["a sentence with a relative clause", "Nishi, who led the work, named the battery in 1991."],
+    ["a table row with its headers", "Survey year: 2024; Average pack price (USD per kWh): 115"],
+    ["a short statement", "Hesby has 2150 residents."],
+  ])("but %s", (_, text) => {
+    expect(isContent(text, false)).toBe(true);
+  });
+});
