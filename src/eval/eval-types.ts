@@ -62,6 +62,11 @@ export interface EvalRunRow {
   citationPrecision: number | null;
   /** Whether an accepted answer appears in the report's findings; null when the case has none usable. */
   answerFound: boolean | null;
+  /**
+   * Whether an accepted answer appears in the report's first finding (its first direct finding,
+   * else its first finding); null as above. Rows recorded before this figure existed lack it.
+   */
+  answerFirst?: boolean | null;
   /** SciFact: the verdict the report states (null: none stated) and the expected label. */
   verdict: { expected: SciFactLabel | null; stated: SciFactLabel | null; agrees: boolean | null };
   latency: { firstSourcePersistedMs: number | null; terminalMs: number | null; wallMs: number };
@@ -94,6 +99,8 @@ export interface StrategySummary {
   goldRecall: Mean;
   citationPrecision: Mean;
   answerShare: Mean;
+  /** Share of the cases whose first finding holds an accepted answer. */
+  answerFirstShare: Mean;
   labelAgreement: { agree: number; stated: number; expected: number };
   firstSourceMs: Spread;
   terminalMs: Spread;

@@ -335,6 +335,19 @@ describe("scoreRun", () => {
     expect(score({ answers: ["yes"] }, undefined).answerFound).toBeNull();
   });
 
+  it("says whether the first finding holds the answer, apart from whether any finding does", () => {
+    const two = synthesizedReport([
+      "Akira Yoshino built a cell with a petroleum-coke anode.",
+      "John Goodenough found the cobalt oxide cathode.",
+    ]);
+    const first = [...two.directFindings, ...two.findings][0]?.text ?? "";
+    const [inFirst, later] = first.includes("Yoshino") ? ["Yoshino", "Goodenough"] : ["Goodenough", "Yoshino"];
+    expect(score({ answers: [inFirst] }, two)).toMatchObject({ answerFound: true, answerFirst: true });
+    expect(score({ answers: [later] }, two)).toMatchObject({ answerFound: true, answerFirst: false });
+    expect(score({ answers: ["yes"] }, two).answerFirst).toBeNull();
+    expect(score({ answers: ["Yoshino"] }, undefined).answerFirst).toBe(false);
+  });
+
   it("compares the stated verdict with the expected label", () => {
     const supported = synthesizedReport(["The claim is supported by the account of the 1985 cell."]);
     expect(score({ label: "SUPPORT" }, supported).verdict).toEqual({

@@ -39,6 +39,11 @@ export function reportText(doc: ReportDocument): string {
   ].join("\n");
 }
 
+/** The report's first finding: its first direct finding, else its first finding ("" when it has none). */
+export function firstFinding(doc: ReportDocument): string {
+  return (doc.directFindings[0] ?? doc.findings[0])?.text ?? "";
+}
+
 const VERDICT_PATTERNS: readonly [SciFactLabel, RegExp][] = [
   [
     "NOT_ENOUGH_INFO",
@@ -132,6 +137,7 @@ export type Scores = Pick<
   | "goldRecall"
   | "citationPrecision"
   | "answerFound"
+  | "answerFirst"
   | "verdict"
   | "usage"
 > & { latency: Omit<EvalRunRow["latency"], "wallMs"> };
@@ -158,6 +164,7 @@ export function scoreRun(input: ScoreInput): Scores {
     goldRecall: gold.size === 0 ? null : goldFound / gold.size,
     citationPrecision: gold.size === 0 || cited.length === 0 ? null : citedGold / cited.length,
     answerFound: usable ? (doc ? containsAnswer(reportText(doc), testCase.answers) : false) : null,
+    answerFirst: usable ? (doc ? containsAnswer(firstFinding(doc), testCase.answers) : false) : null,
     verdict: {
       expected: testCase.label,
       stated,

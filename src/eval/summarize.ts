@@ -104,6 +104,7 @@ function summarizeStrategy(rows: readonly EvalRunRow[], strategy: string): Strat
     goldRecall: mean(clean.map((row) => row.goldRecall)),
     citationPrecision: mean(clean.map((row) => row.citationPrecision)),
     answerShare: mean(clean.map((row) => (row.answerFound === null ? null : row.answerFound ? 1 : 0))),
+    answerFirstShare: mean(clean.map((row) => (row.answerFirst == null ? null : row.answerFirst ? 1 : 0))),
     labelAgreement: {
       agree: count(clean, (row) => row.verdict.agrees === true),
       stated: count(clean, (row) => row.verdict.stated !== null && row.verdict.expected !== null),

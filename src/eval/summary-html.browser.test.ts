@@ -31,6 +31,7 @@ const STRATEGY_HEADERS = [
   "Gold-document recall",
   "Citation precision",
   "Answer share",
+  "Answer in the first finding",
   "Label agreement: agree/stated (expected)",
   "Verified claims per run",
   "Unverified claims per run",
@@ -189,7 +190,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)(
         expect(items[2]).toContain("investigative 3.25 vs simple n/a");
         expect(await section.isVisible()).toBe(true);
         const investigative = page.locator('table[data-table="strategies"] tbody tr', { hasText: "investigative" });
-        expect((await investigative.locator("td").allInnerTexts()).slice(7, 11)).toEqual([
+        expect((await investigative.locator("td").allInnerTexts()).slice(8, 12)).toEqual([
           "3.25 (n=12)",
           "1.50 (n=12)",
           "0.50 (n=12)",

@@ -61,6 +61,7 @@ function emptyStrategy(strategy: string): StrategySummary {
     goldRecall: { n: 0, mean: null },
     citationPrecision: { n: 0, mean: null },
     answerShare: { n: 0, mean: null },
+    answerFirstShare: { n: 0, mean: null },
     labelAgreement: { agree: 0, stated: 0, expected: 0 },
     firstSourceMs: { n: 0, median: null, p90: null },
     terminalMs: { n: 0, median: null, p90: null },
@@ -132,7 +133,7 @@ describe("renderSummaryMarkdown", () => {
 
   it("compares the strategies cell by cell", () => {
     const rows = markdownTable(markdown, "Per strategy");
-    expect(rows[0]).toHaveLength(17);
+    expect(rows[0]).toHaveLength(18);
     expect(rows).toHaveLength(4);
     expect(rowOf(rows, "simple (baseline)")).toEqual([
       "simple (baseline)",
@@ -141,6 +142,7 @@ describe("renderSummaryMarkdown", () => {
       "0",
       "62.5% (n=12)",
       "43.2% (n=11)",
+      "50.0% (n=12)",
       "50.0% (n=12)",
       "—",
       "n/a",
@@ -155,12 +157,12 @@ describe("renderSummaryMarkdown", () => {
     ]);
     const pipeline = rowOf(rows, "pipeline");
     expect(pipeline[4]).toBe("81.3% (n=12)");
-    expect(pipeline[13]).toBe("1 min 05 s / 1 min 59 s");
+    expect(pipeline[14]).toBe("1 min 05 s / 1 min 59 s");
     const agent = rowOf(rows, "agent");
     expect(agent[6]).toBe("—");
-    expect(agent[12]).toBe("—");
-    expect(agent[15]).toBe("unknown");
-    expect(agent[16]).toBe("0/2");
+    expect(agent[13]).toBe("—");
+    expect(agent[16]).toBe("unknown");
+    expect(agent[17]).toBe("0/2");
   });
 
   it("shows label agreement as agree/stated (expected) where labels are expected", () => {
@@ -168,7 +170,7 @@ describe("renderSummaryMarkdown", () => {
     const first = summary.perStrategy[0];
     if (first) first.labelAgreement = { agree: 7, stated: 9, expected: 12 };
     const rows = markdownTable(renderSummaryMarkdown(summary), "Per strategy");
-    expect(rowOf(rows, "simple (baseline)")[7]).toBe("7/9 (12)");
+    expect(rowOf(rows, "simple (baseline)")[8]).toBe("7/9 (12)");
   });
 
   it("writes not scored, never a number, for a strategy the judge did not score", () => {
@@ -234,11 +236,11 @@ describe("renderSummaryMarkdown", () => {
     expect(text).toContain("## Faults\n\nNo faults were run.");
     expect(text).toContain("No candidate was compared with the baseline.");
     const row = rowOf(markdownTable(text, "Per strategy"), "empty");
-    expect(row.slice(4, 8)).toEqual(["—", "—", "—", "—"]);
+    expect(row.slice(4, 9)).toEqual(["—", "—", "—", "—", "—"]);
     // Verified and unverified claims do not apply to a strategy that verifies none; no contested or gaps figure without runs.
-    expect(row.slice(8, 12)).toEqual(["n/a", "n/a", "—", "—"]);
-    expect(row.slice(12, 14)).toEqual(["—", "—"]);
-    expect(row[16]).toBe("—");
+    expect(row.slice(9, 13)).toEqual(["n/a", "n/a", "—", "—"]);
+    expect(row.slice(13, 15)).toEqual(["—", "—"]);
+    expect(row[17]).toBe("—");
   });
 });
 
@@ -376,21 +378,21 @@ describe("seed 000: verified claims, gaps reported and the comparison with simpl
 
   it("adds verified, unverified and contested claims and gaps reported to the strategy table, n/a where not applicable", () => {
     const rows = markdownTable(markdown, "Per strategy");
-    expect(rows[0]?.slice(8, 12)).toEqual([
+    expect(rows[0]?.slice(9, 13)).toEqual([
       "Verified claims per run",
       "Unverified claims per run",
       "Contested claims per run",
       "Gaps reported per run",
     ]);
-    expect(rowOf(rows, "investigative").slice(8, 12)).toEqual([
+    expect(rowOf(rows, "investigative").slice(9, 13)).toEqual([
       "3.25 (n=12)",
       "1.50 (n=12)",
       "0.50 (n=12)",
       "2.00 (n=12)",
     ]);
-    expect(rowOf(rows, "investigative").slice(14, 16)).toEqual(["1,204,800 / 61,200", "$1.65"]);
-    expect(rowOf(rows, "simple (baseline)").slice(8, 12)).toEqual(["n/a", "n/a", "0.00 (n=12)", "0.50 (n=12)"]);
-    expect(rowOf(rows, "pipeline").slice(8, 12)).toEqual(["n/a", "n/a", "0.25 (n=12)", "1.25 (n=12)"]);
+    expect(rowOf(rows, "investigative").slice(15, 17)).toEqual(["1,204,800 / 61,200", "$1.65"]);
+    expect(rowOf(rows, "simple (baseline)").slice(9, 13)).toEqual(["n/a", "n/a", "0.00 (n=12)", "0.50 (n=12)"]);
+    expect(rowOf(rows, "pipeline").slice(9, 13)).toEqual(["n/a", "n/a", "0.25 (n=12)", "1.25 (n=12)"]);
   });
 
   it("shows the investigative turn budget beside the shared one", () => {
