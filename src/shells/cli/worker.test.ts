@@ -280,8 +280,16 @@ describe.runIf(POSTGRES_AVAILABLE)("assay run --queue and assay worker", () => {
     } finally {
       await store.close();
     }
-    const empty = await runCli(["queue", "list", "--db", url], { home: dir });
-    expect(empty.stdout).toContain("Queue: 0 queued, 0 active, 0 retrying, 0 dead-lettered");
+    // The worker records the run finished before it completes the job: wait for the queue to settle.
+    let listed = "";
+    await until(
+      async () => {
+        listed = (await runCli(["queue", "list", "--db", url], { home: dir })).stdout;
+        return listed.includes("Queue: 0 queued, 0 active, 0 retrying, 0 dead-lettered");
+      },
+      30_000,
+      () => `the queue to empty after the retried run finished; it lists: ${listed}`,
+    );
     const done = await runCli(["queue", "retry", String(runId), "--db", url], { home: dir });
     expect(done.code).toBe(2);
     expect(done.stderr).toContain(`run ${runId} finished; only a failed or dead-lettered run can be retried`);
