@@ -11,6 +11,7 @@ import {
   STOP_REASONS,
   stillPending,
   stopReason,
+  VERIFY_RATIONALE,
 } from "./breakers.js";
 import { finalReportSchema } from "./final-report.js";
 import type { QuestionStatus } from "./types.js";
@@ -226,12 +227,17 @@ describe("stop reasons and the cut-short note", () => {
   });
 
   const pending = [
-    { id: "q_004", question: "What batch size\ndoes the card assume?" },
-    { id: "q_007", question: "Is offload used?" },
+    { id: "q_004", question: "What batch size\ndoes the card assume?", rationale: "" },
+    { id: "q_007", question: "Is offload used?", rationale: "" },
+    {
+      id: "q_009",
+      question: "Is c_003 supported by an independent source: offload is used.",
+      rationale: VERIFY_RATIONALE,
+    },
   ];
 
   it("says what cut the investigation short and what was still pending", () => {
-    expect(cutShortNote("cost", pending)).toBe(
+    expect(cutShortNote("cost", pending.slice(0, 2))).toBe(
       "The investigation was cut short by breaker: cost; still pending: q_004: What batch size does the card " +
         "assume?; q_007: Is offload used?.",
     );
@@ -257,11 +263,11 @@ describe("stop reasons and the cut-short note", () => {
     const gaps = cutShortGaps("tokens", pending);
     expect(gaps).toEqual([
       {
-        text: 'Still open: the investigation was cut short by breaker: tokens before answering "What batch size does the card assume?".',
+        text: "Still open: “What batch size does the card assume?” (the investigation reached its limit of tokens before answering it).",
         questionIds: ["q_004"],
       },
       {
-        text: 'Still open: the investigation was cut short by breaker: tokens before answering "Is offload used?".',
+        text: "Still open: “Is offload used?” (the investigation reached its limit of tokens before answering it).",
         questionIds: ["q_007"],
       },
     ]);

@@ -14,6 +14,25 @@ import type { Question } from "./types.js";
 export type Phase = "exploration" | "synthesis";
 
 export const BREAKERS = ["iterations", "tokens", "cost", "wall_clock"] as const;
+
+/** The limit each breaker enforces, in reader words. */
+const BREAKER_LIMITS: Record<Breaker, string> = {
+  iterations: "its limit of turns",
+  tokens: "its limit of tokens",
+  cost: "its cost limit",
+  wall_clock: "its time limit",
+};
+
+/** The rationale of the questions the loop adds to verify a claim a resolved question cites. */
+export const VERIFY_RATIONALE =
+  "Final verification check: a resolved question cites this claim while it is UNVERIFIED.";
+
+/**
+ * Whether a question is the loop's own check of a claim ("Is c_001 supported by an independent
+ * source: …"): the report shows that claim unverified already, so it is never a gap.
+ */
+export const isVerificationQuestion = (question: Pick<Question, "rationale">): boolean =>
+  question.rationale === VERIFY_RATIONALE;
 export type Breaker = (typeof BREAKERS)[number];
 
 /** What the run has spent so far, both phases together (run totals, not per phase). */
@@ -201,10 +220,12 @@ export function cutShortNote(breaker: Breaker, pendingQuestions: readonly Pick<Q
 /** The still-pending questions as open gaps of the final report, one per question. Pure. */
 export function cutShortGaps(
   breaker: Breaker,
-  pendingQuestions: readonly Pick<Question, "id" | "question">[],
+  pendingQuestions: readonly Pick<Question, "id" | "question" | "rationale">[],
 ): FinalReport["gaps"] {
-  return pendingQuestions.map((question) => ({
-    text: `Still open: the investigation was cut short by breaker: ${breaker} before answering "${readerLine(question.question, QUESTION_CHARS)}".`,
-    questionIds: [question.id],
-  }));
+  return pendingQuestions
+    .filter((question) => !isVerificationQuestion(question))
+    .map((question) => ({
+      text: `Still open: “${readerLine(question.question, QUESTION_CHARS)}” (the investigation reached ${BREAKER_LIMITS[breaker]} before answering it).`,
+      questionIds: [question.id],
+    }));
 }

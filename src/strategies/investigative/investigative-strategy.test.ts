@@ -310,7 +310,9 @@ describe("the investigative strategy", () => {
     expect(notes).toContain("The investigation was cut short by breaker: iterations; still pending: q_002");
     const gaps = report(fixture).gaps.map((gap) => gap.text);
     expect(
-      gaps.some((gap) => gap.startsWith("Still open: the investigation was cut short by breaker: iterations")),
+      gaps.some(
+        (gap) => gap.startsWith("Still open: “") && gap.includes("the investigation reached its limit of turns"),
+      ),
     ).toBe(true);
     const phases = (await fixture.store.listEvents(outcome.runId)).filter(
       (event) => event.type === "investigative-phase",

@@ -31,6 +31,7 @@ import {
   type StopReason,
   stillPending,
   stopReason,
+  VERIFY_RATIONALE,
 } from "../../core/investigative/breakers.js";
 import { ownOpenChallenges } from "../../core/investigative/challenges.js";
 import { resolveInvestigationConfig } from "../../core/investigative/config.js";
@@ -67,7 +68,6 @@ import { breakerState, type LoopState, loopStateFrom, workedTurns } from "./loop
 const MAX_FAILED_TURNS = 3;
 
 /** Rationale of the questions the final verification check queues (how the loop recognizes them). */
-const VERIFY_RATIONALE = "Final verification check: a resolved question cites this claim while it is UNVERIFIED.";
 
 /** The event that records an accepted report, so a resumed run does not write it again. */
 const REPORT_EVENT = "report-finalized";

@@ -427,9 +427,8 @@ describe("the investigative strategy over an OpenAI-compatible server", () => {
       [...doc.directFindings, ...doc.findings].map((finding) => [finding.verification.status, finding.text]),
     ).toEqual([["unverified", CLAIM]]);
     expect(doc.producedBy).toContain("by the model openai-compatible:qwen2.5:7b");
-    expect(
-      doc.gaps.some((gap) => gap.text.startsWith("Still open: the investigation was cut short by breaker: iterations")),
-    ).toBe(true);
+    // The loop's own check of the claim, still pending, is no gap: the finding says unverified.
+    expect(doc.gaps.map((gap) => gap.text).join(" ")).not.toMatch(/independent source|breaker|\b[cq]_\d{3}\b/);
   });
 
   it("a malformed call is refused and the loop goes on; a turn the server answers with HTTP 500 fails and the loop goes on; three failed turns in a row end it (model_failed)", async () => {
