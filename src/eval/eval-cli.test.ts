@@ -239,7 +239,7 @@ describe("assay eval on the example fixtures", () => {
       /^\| Strategy \| .* \| Verified claims per run \| Unverified claims per run \| Contested claims per run \| Gaps reported per run \|/m,
     );
     expect(markdown).toMatch(
-      /^\| simple \(baseline\) \| (?:[^|]+\| ){7}n\/a \| n\/a \| \d+\.\d\d \(n=6\) \| \d+\.\d\d \(n=6\) \|/m,
+      /^\| simple \(baseline\) \| (?:[^|]+\| ){8}n\/a \| n\/a \| \d+\.\d\d \(n=6\) \| \d+\.\d\d \(n=6\) \|/m,
     );
     expect(markdown).not.toContain("Seed 000 comparison");
   });

@@ -251,7 +251,8 @@ describe.runIf(POSTGRES_AVAILABLE)("assay run --queue and assay worker", () => {
     // The worker's queue connections carry its name.
     expect(JSON.parse(health.stdout).workers.connected).toContain(`${hostname()}:${second.child.pid}`);
 
-    const retried = await runCli(["queue", "retry", String(runId), "--db", url], { home: dir });
+    // The retried attempt gets a lease a loaded machine cannot outrun (the dead job's was 2 s).
+    const retried = await runCli(["queue", "retry", String(runId), "--db", url, "--lease", "60"], { home: dir });
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.stdout).toContain(`Run ${runId} (failed) queued again`);
     const resumed = await waitFor(
