@@ -58,6 +58,18 @@ function mayContradict(
   return claim.quantities.some((quantity) => written.some((other) => comparable(other, quantity)));
 }
 
+/** `read` of a chunk's text, once per chunk id (within one cross-check). */
+function byChunk<T>(read: (text: string) => T): (id: string, text: string) => T {
+  const known = new Map<string, T>();
+  return (id, text) => {
+    const found = known.get(id);
+    if (found !== undefined) return found;
+    const made = read(text);
+    known.set(id, made);
+    return made;
+  };
+}
+
 /**
  * The passages of `read` that contradict each text, by the text's id: at most
  * `MAX_CONTRADICTIONS` sources, the first contradicting passage of each, with the sentence
@@ -70,24 +82,8 @@ export function contradictionsOf(
   judge: Judge,
   exclude: (text: CheckedText, sourceId: string) => boolean = (text, sourceId) => text.sourceId === sourceId,
 ): Map<string, CitedPassages[]> {
-  const chunkStems = new Map<string, Set<string>>();
-  const stemsOf = (id: string, text: string): Set<string> => {
-    let stems = chunkStems.get(id);
-    if (!stems) {
-      stems = stemSet(text);
-      chunkStems.set(id, stems);
-    }
-    return stems;
-  };
-  const chunkQuantities = new Map<string, Quantity[]>();
-  const quantitiesOf = (id: string, text: string): Quantity[] => {
-    let quantities = chunkQuantities.get(id);
-    if (!quantities) {
-      quantities = quantitiesIn(text);
-      chunkQuantities.set(id, quantities);
-    }
-    return quantities;
-  };
+  const stemsOf = byChunk(stemSet);
+  const quantitiesOf = byChunk(quantitiesIn);
   const found = new Map<string, CitedPassages[]>();
   for (const text of texts) {
     const own = stemSet(text.text);
