@@ -125,8 +125,9 @@ describe.runIf(POSTGRES_AVAILABLE)("assay run --queue and assay worker", () => {
       EXAMPLE_CORPUS,
       "--max-sources",
       "5",
+      // Long enough that the resumed attempt renews it on a loaded machine; short enough to wait out.
       "--lease",
-      "2",
+      "6",
       "--retry-delay",
       "1",
     ]);
