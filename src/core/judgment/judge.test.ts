@@ -134,24 +134,39 @@ describe("the judge", () => {
     expect(judgement.reason).toMatch(/states nothing/);
   });
 
-  it.each([
+  it.each<[string, string, string, Verdict]>([
     [
       "a negation of what another named subject did",
       "1985 Cell with petroleum-coke anode and LiCoO2 cathode; patent filed.",
       "According to accounts Goodenough gave later in life, the University of Oxford was not interested in filing a patent on the discovery.",
+      "contradicts",
     ],
     [
       "a heading, whose initials only look like the claim's words",
       "Black mass: The powder produced by shredding and screening spent lithium-ion cells.",
       "What a BMS cannot do",
+      "contradicts",
     ],
     [
       "a heading with a negation",
       "Lithium metal anodes can be recharged safely.",
       "Why lithium metal anodes cannot be recharged",
+      "contradicts",
     ],
-  ])("no contradiction from the example corpus: %s", (_, claim, passage) => {
-    expect(verdict(claim, passage)).not.toBe("contradicts");
+    [
+      "a kind of the claim's subject that only modifies another noun",
+      "Within the cell, materials dominate.",
+      "The precursor and cathode industries are dominated by a relatively small number of companies.",
+      "supports",
+    ],
+    [
+      "a noun's far sense (event as a result)",
+      "Again, the result could be an internal short circuit.",
+      "The Boston event began with an internal short circuit in one cell.",
+      "supports",
+    ],
+  ])("regressions from the example corpus, the wrong verdict refused: %s", (_, claim, passage, wrong) => {
+    expect(verdict(claim, passage)).not.toBe(wrong);
   });
 
   it("a claim whose subject only refers back is neither stated nor denied; the sentence before names it", () => {
@@ -183,21 +198,6 @@ describe("the judge", () => {
       "contradicts",
     );
     expect(verdict("Cell A stores 5 Wh of energy.", "Cell A stores 7 Wh of energy.")).toBe("contradicts");
-  });
-
-  it.each([
-    [
-      "a kind of the claim's subject that only modifies another noun",
-      "Within the cell, materials dominate.",
-      "The precursor and cathode industries are dominated by a relatively small number of companies.",
-    ],
-    [
-      "a noun's far sense (event as a result)",
-      "Again, the result could be an internal short circuit.",
-      "The Boston event began with an internal short circuit in one cell.",
-    ],
-  ])("no support from the example corpus: %s", (_, claim, passage) => {
-    expect(verdict(claim, passage)).not.toBe("supports");
   });
 
   it("who a figure is attributed to, or who found it, is not part of it: another figure contradicts", () => {

@@ -765,7 +765,7 @@ export function createJudge(language: Language): Judge & {
         missing,
       };
     }
-    return { verdict: "unrelated", reason: "The passage does not state it.", passage: [], claim: [], missing: [] };
+    return UNRELATED;
   }
 
   function mentionsOf(term: string): readonly string[] {
