@@ -3,6 +3,7 @@
  * stage and validate them, switch the pair atomically, and record it as events.
  */
 
+import { answerQuestion, type PartAnswer, sentencesRead, unansweredStatement } from "../core/answer/answer.js";
 import { describeError } from "../core/errors.js";
 import { checkedVerification } from "../core/judgment/cross-check.js";
 import { dropTopics, mentions, revisionFocus } from "../core/lineage/instruction.js";
@@ -123,8 +124,22 @@ export async function buildFromPersisted(
         ),
       }
     : undefined;
+  // How the published facts answer each part of the question, decided against every sentence read.
+  const answer = checked
+    ? {
+        parts: answerQuestion(
+          host.request.question,
+          checked.admitted.facts.map((fact) => ({ key: fact.id, text: fact.text, sourceId: fact.sourceId })),
+          sentencesRead(sources),
+          { judge: host.judge },
+        ),
+        statementOf: (part: PartAnswer) =>
+          unansweredStatement({ asked: part.part.asked, status: part.status }, host.phrasing),
+      }
+    : undefined;
   const doc = buildReport({
     ...(checked ? { synthesis: checked } : {}),
+    ...(answer ? { answer } : {}),
     ...(lineage ? { sourceNumbers: parentNumbers(parent?.report) } : {}),
     question: host.request.question,
     language: host.request.language,

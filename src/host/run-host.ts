@@ -4,6 +4,8 @@
  * the services built on it (acquisition, publication).
  */
 import { englishJudge } from "../adapters/language/english-judge.js";
+import { englishPhrasing } from "../adapters/language/english-phrasing.js";
+import type { Phrasing } from "../core/answer/answer.js";
 import {
   type BudgetKind,
   type BudgetUse,
@@ -70,6 +72,8 @@ export interface RunHostOptions {
   notes?: NotesFiles;
   /** Decides support, contradiction and absence for every strategy (default: the English judge). */
   judge?: Judge;
+  /** Words what the report says of a part of the question it cannot answer (default: English). */
+  phrasing?: Phrasing;
 }
 
 export class RunHost {
@@ -84,6 +88,7 @@ export class RunHost {
   readonly notes: NotesFiles | undefined;
   /** The one judge of support, contradiction and absence (DESIGN "Identities and truth"). */
   readonly judge: Judge;
+  readonly phrasing: Phrasing;
   /** The opened scope's own description, when it has one (see RunHostOptions.scopeLabel). */
   readonly scopeLabel: string | undefined;
   /** The run this one continues, with its report (a follow-up, a revision). */
@@ -127,6 +132,7 @@ export class RunHost {
     this.model = options.model;
     this.notes = options.notes;
     this.judge = options.judge ?? englishJudge();
+    this.phrasing = options.phrasing ?? englishPhrasing();
     this.scopeLabel = options.scopeLabel;
     this.parent = options.parent;
     const lineage = this.request.lineage;

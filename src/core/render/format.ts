@@ -298,3 +298,57 @@ export function lineageText(doc: ReportDocument): { lead: string; heading: strin
     lines,
   };
 }
+
+/** One sentence of the answer block: a finding's text around its marked answer, and where it comes from. */
+export interface AnswerLine {
+  finding: number;
+  /** The finding's text before the answer, the answer (empty when none is marked), and after it. */
+  before: string;
+  mark: string;
+  after: string;
+  /** "Via finding 2:" for a finding that names what the answering one is about. */
+  lead: string;
+  /** The verification word of the finding ("Contested"), or "". */
+  label: string;
+  citations: ReportDocument["findings"][number]["citations"];
+}
+
+/** One part of the question in the answer block: its lines, or what the report says instead. */
+export interface AnswerEntry {
+  asked: string;
+  lines: AnswerLine[];
+  /** Said where no finding answers the part (or settles a yes/no part). */
+  statement?: string;
+  relatedSources: number[];
+}
+
+/**
+ * The answer block of `doc` (pure), the same for every projection: each part of the question
+ * with the findings that answer it, their answer marked, bridges after answers; or the report's
+ * statement for a part they do not answer. Empty when the document has no answer block.
+ */
+export function answerEntries(doc: ReportDocument): AnswerEntry[] {
+  const findings = new Map([...doc.directFindings, ...doc.findings].map((item) => [item.number, item]));
+  return (doc.answer ?? []).map((part) => ({
+    asked: part.asked,
+    lines: part.findings.flatMap((use): AnswerLine[] => {
+      const item = findings.get(use.number);
+      if (!item) return [];
+      const at = use.mark ? item.text.indexOf(use.mark) : -1;
+      const mark = at >= 0 && use.mark ? use.mark : "";
+      return [
+        {
+          finding: use.number,
+          before: at >= 0 ? item.text.slice(0, at) : item.text,
+          mark,
+          after: at >= 0 ? item.text.slice(at + mark.length) : "",
+          lead: use.role === "bridge" ? `Via finding ${use.number}:` : `Finding ${use.number}:`,
+          label: VERIFICATION_LABEL[item.verification.status],
+          citations: item.citations,
+        },
+      ];
+    }),
+    ...(part.statement ? { statement: part.statement } : {}),
+    relatedSources: part.relatedSources,
+  }));
+}

@@ -4,6 +4,7 @@
  */
 import type { Citation, Quote, ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
 import {
+  answerEntries,
   citationLabel,
   citationText,
   type EvidencedItem,
@@ -209,6 +210,23 @@ export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string
         : "";
     return `<li value="${item.number}" data-kind="${item.kind}" data-verification="${item.verification.status}">${label(item)}<span class="text">${escapeHtml(item.text)}</span>${basis} ${cite(item.citations)}${checked(item.verification)}${evidence(item)}</li>`;
   };
+  const answers = answerEntries(doc);
+  if (answers.length > 0) {
+    const entry = (item: (typeof answers)[number]): string => {
+      const related =
+        item.relatedSources.length > 0
+          ? ` (see ${item.relatedSources.map((n) => `<a href="#source-${n}">[${n}]</a>`).join(", ")})`
+          : "";
+      const statement = item.statement ? ` <span class="statement">${escapeHtml(item.statement)}</span>${related}` : "";
+      const lines = item.lines.map((line) => {
+        const marked = line.mark ? `<mark>${escapeHtml(line.mark)}</mark>` : "";
+        const word = line.label ? `<strong class="label">${escapeHtml(line.label)}:</strong> ` : "";
+        return `<li><span class="lead">${escapeHtml(line.lead)}</span> ${word}${escapeHtml(line.before)}${marked}${escapeHtml(line.after)} ${cite(line.citations)}</li>`;
+      });
+      return `<li><strong class="asked">${escapeHtml(item.asked)}</strong>${statement}${lines.length > 0 ? `<ul>${lines.join("")}</ul>` : ""}</li>`;
+    };
+    body.push(`<section id="answer"><h2>Answer</h2><ul class="answer">${answers.map(entry).join("")}</ul></section>`);
+  }
   if (doc.directFindings.length > 0) {
     body.push(
       `<section id="direct-findings"><h2>Direct findings</h2><ol>${doc.directFindings.map(finding).join("")}</ol></section>`,

@@ -4,6 +4,7 @@
  */
 import type { Quote, ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
 import {
+  answerEntries,
   citationText,
   type EvidencedItem,
   evidenceNotes,
@@ -133,6 +134,26 @@ export function renderMarkdown(doc: ReportDocument): string {
     const indent = String(item.number).length + 2;
     return [head, ...checked(item.verification, indent), ...evidenceLines(item, indent)].join("\n");
   };
+  const answers = answerEntries(doc);
+  if (answers.length > 0) {
+    out.push("## Answer", "");
+    for (const entry of answers) {
+      const related =
+        entry.relatedSources.length > 0 ? ` (see ${entry.relatedSources.map((n) => `[${n}]`).join(", ")})` : "";
+      out.push(
+        `**${escapeMarkdown(entry.asked)}**${entry.statement ? ` ${escapeMarkdown(entry.statement)}${related}` : ""}`,
+        "",
+      );
+      for (const line of entry.lines) {
+        const marked = line.mark ? `**${escapeMarkdown(line.mark)}**` : "";
+        const label = line.label ? `**${line.label}:** ` : "";
+        out.push(
+          `- ${escapeMarkdown(line.lead)} ${label}${escapeMarkdown(line.before)}${marked}${escapeMarkdown(line.after)} ${citationText(line.citations)}`,
+        );
+      }
+      if (entry.lines.length > 0) out.push("");
+    }
+  }
   if (doc.directFindings.length > 0) {
     out.push("## Direct findings", "", ...doc.directFindings.map(finding), "");
   }

@@ -7,6 +7,7 @@
  */
 import type { Citation, Quote, ReportDocument, SourceEntry, Verification } from "../report/report-document.js";
 import {
+  answerEntries,
   citationLabel,
   type EvidencedItem,
   evidenceNotes,
@@ -139,6 +140,28 @@ export function reportOutline(doc: ReportDocument): Block[] {
       );
     }
   };
+  const answers = answerEntries(doc);
+  if (answers.length > 0) {
+    blocks.push({ kind: "heading", text: "Answer", level: 2 });
+    for (const entry of answers) {
+      const related =
+        entry.relatedSources.length > 0 ? ` (see ${entry.relatedSources.map((n) => `[${n}]`).join(", ")})` : "";
+      blocks.push({
+        kind: "item",
+        marker: "•",
+        label: entry.asked,
+        runs: entry.statement ? [`${entry.statement}${related}`] : [],
+      });
+      for (const line of entry.lines) {
+        // The answer itself is set off in brackets «…»: the page has no bold inside a line.
+        const text = line.mark ? `${line.before}«${line.mark}»${line.after}` : line.before;
+        blocks.push({
+          kind: "detail",
+          runs: spaced([`${line.lead}${line.label ? ` ${line.label}:` : ""} ${text}`, references(line.citations)]),
+        });
+      }
+    }
+  }
   findings("Direct findings", doc.directFindings);
   findings("Further findings", doc.findings);
   if (doc.recommendations.length > 0) {

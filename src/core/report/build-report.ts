@@ -5,13 +5,20 @@
  */
 
 import type { WorkMetadata } from "../../ports/search-provider.js";
+import type { PartAnswer } from "../answer/answer.js";
 import { readableTime } from "../render/format.js";
 import type { Admitted } from "../synthesis/admission.js";
 import { readerLine } from "../text.js";
 import { workLine } from "../works.js";
 import type { EvidenceLimits } from "./evidence.js";
 import { type ExcerptChunk, MIN_EXCERPT_CHARS, selectExcerpts } from "./excerpts.js";
-import { REPORT_SCHEMA_VERSION, type ReportDocument, type SourceCard, type SourceEntry } from "./report-document.js";
+import {
+  type AnswerPart,
+  REPORT_SCHEMA_VERSION,
+  type ReportDocument,
+  type SourceCard,
+  type SourceEntry,
+} from "./report-document.js";
 import { citedSourceIds, synthesizedItems, type VerificationMap } from "./synthesized-items.js";
 
 /** A persisted source as the builder sees it. */
@@ -65,6 +72,12 @@ export interface BuildInput {
   sourceNumbers?: ReadonlyMap<string, number>;
   /** Admitted synthesis proposals, when a synthesis ran, and how the strategy checked each fact (by fact id). */
   synthesis?: { admitted: Admitted; producedBy?: string; verification?: VerificationMap };
+  /**
+   * How the facts answer each part of the question (`answerQuestion`, keyed by fact id), and
+   * what to say of a part they do not answer: the answer block, and the facts that answer
+   * become the direct findings, in the order of the parts.
+   */
+  answer?: { parts: readonly PartAnswer[]; statementOf: (part: PartAnswer) => string };
 }
 
 const TITLE_CHARS = 200;
@@ -226,7 +239,47 @@ export function buildReport(input: BuildInput): ReportDocument {
     .filter((source): source is CatalogSource => source !== undefined);
   const reviewed = input.sources.filter((source) => !cited.includes(source));
   const numberOf = numbering([...cited, ...reviewed], input.sourceNumbers);
-  const items = synthesizedItems(admitted, input.sources, (id) => numberOf.get(id) ?? 0, limitsOf(input), verification);
+  // The facts that answer the question come first, in the order of its parts: they are the direct findings.
+  const answering = [
+    ...new Set(
+      (input.answer?.parts ?? []).flatMap((part) =>
+        [...part.uses].sort((a, b) => Number(a.role === "bridge") - Number(b.role === "bridge")).map((use) => use.key),
+      ),
+    ),
+  ].filter((id) => admitted.facts.some((fact) => fact.id === id));
+  const facts = [
+    ...answering.flatMap((id) => admitted.facts.filter((fact) => fact.id === id)),
+    ...admitted.facts.filter((fact) => !answering.includes(fact.id)),
+  ];
+  const items = synthesizedItems(
+    { ...admitted, facts },
+    input.sources,
+    (id) => numberOf.get(id) ?? 0,
+    limitsOf(input),
+    verification,
+    input.answer ? answering.length : undefined,
+  );
+  const findingOf = new Map(facts.map((fact, index) => [fact.id, index + 1]));
+  const answer = input.answer
+    ? input.answer.parts.map(
+        (part): AnswerPart => ({
+          asked: readerLine(part.part.asked, 600),
+          kind: part.part.kind,
+          status: part.status,
+          findings: part.uses.flatMap((use) => {
+            const number = findingOf.get(use.key);
+            if (number === undefined) return [];
+            const text =
+              [...items.directFindings, ...items.findings].find((item) => item.number === number)?.text ?? "";
+            return [{ number, role: use.role, ...(use.mark && text.includes(use.mark) ? { mark: use.mark } : {}) }];
+          }),
+          ...(part.status === "answered" ? {} : { statement: input.answer?.statementOf(part) ?? "" }),
+          relatedSources: part.related
+            .map((id) => numberOf.get(id))
+            .filter((n): n is number => n !== undefined && n > 0),
+        }),
+      )
+    : undefined;
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     status: "synthesized",
@@ -237,6 +290,7 @@ export function buildReport(input: BuildInput): ReportDocument {
     notice: synthesizedNotice(),
     boundary: boundary(input),
     ...(input.synthesis?.producedBy ? { producedBy: input.synthesis.producedBy } : {}),
+    ...(answer ? { answer } : {}),
     ...items,
     sourceCards: [],
     attemptedQueries: queriesRun(input.attemptedQueries),

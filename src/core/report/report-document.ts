@@ -140,6 +140,51 @@ const gapSchema = z.object({
 
 const numberSchema = z.number().int().positive();
 
+/** The kinds of answer a part of a question asks for (core/answer/asked.ts). */
+export const ANSWER_KINDS = [
+  "person",
+  "organisation",
+  "place",
+  "date",
+  "number",
+  "version",
+  "cause",
+  "superlative",
+  "yes-no",
+  "description",
+] as const;
+
+/**
+ * How the report answers one part of its question. `answered`: findings answer it (and
+ * `supported` / `contradicted` for a yes/no part the judge settled); `unsettled`: a source read
+ * may answer it but no finding does, or the sources read neither support nor contradict it;
+ * `not-said`: no sentence read answers it.
+ */
+export const ANSWER_STATUSES = ["answered", "supported", "contradicted", "unsettled", "not-said"] as const;
+
+const answerPartSchema = z.object({
+  /** The part of the question, as a question of its own. */
+  asked: z.string().min(1),
+  kind: z.enum(ANSWER_KINDS),
+  status: z.enum(ANSWER_STATUSES),
+  /**
+   * The findings that answer it, by number: `answer` where the finding answers it (`mark`: the
+   * words of the finding that are the answer, verbatim), `bridge` where it names what the
+   * answering finding is about (multi-hop).
+   */
+  findings: z.array(
+    z.object({
+      number: numberSchema,
+      role: z.enum(["answer", "bridge"]),
+      mark: z.string().min(1).optional(),
+    }),
+  ),
+  /** What the report says when no finding answers it, in reader words. */
+  statement: z.string().min(1).optional(),
+  /** Sources (by reference number) that bear on it, for an unsettled part. */
+  relatedSources: z.array(numberSchema),
+});
+
 /**
  * A follow-up's or a revision's relation to the report it continues, and what it adds to or
  * changes in that report (from the structural diff of the two documents). Sources keep the
@@ -194,6 +239,8 @@ export const reportDocumentSchema = z.object({
   producedBy: z.string().min(1).optional(),
   /** Set when the run continues another (a follow-up, a revision). */
   lineage: lineageSchema.optional(),
+  /** The answer block: each part of the question and how the findings answer it (absent in documents before it). */
+  answer: z.array(answerPartSchema).optional(),
   directFindings: z.array(findingSchema),
   findings: z.array(findingSchema),
   recommendations: z.array(recommendationSchema),
@@ -220,6 +267,7 @@ export type Recommendation = z.infer<typeof recommendationSchema>;
 export type Gap = z.infer<typeof gapSchema>;
 export type Verification = z.infer<typeof verificationSchema>;
 export type ReportLineage = z.infer<typeof lineageSchema>;
+export type AnswerPart = z.infer<typeof answerPartSchema>;
 
 /** The prefix version 1 wrote before the text of an investigative finding resting on an unverified claim. */
 const V1_UNVERIFIED = "Unverified: ";
@@ -317,8 +365,19 @@ export function checkReportClosure(doc: ReportDocument): Result<ReportDocument> 
     if (item.basedOn.some((number) => !numbersSeen.has(number)))
       return err("an item rests on a finding that is not published");
   }
+  const findingText = new Map(allFindings.map((finding) => [finding.number, finding.text]));
+  for (const part of doc.answer ?? []) {
+    for (const use of part.findings) {
+      const text = findingText.get(use.number);
+      if (text === undefined) return err("the answer rests on a finding that is not published");
+      if (use.mark !== undefined && !text.includes(use.mark))
+        return err("an answer's marked words are not in its finding");
+    }
+  }
   const allNumbers = new Set([...listed.values()].map((source) => source.number));
-  if (doc.gaps.some((gap) => gap.relatedSources.some((number) => !allNumbers.has(number)))) {
+  if (
+    [...doc.gaps, ...(doc.answer ?? [])].some((item) => item.relatedSources.some((number) => !allNumbers.has(number)))
+  ) {
     return err("a gap relates to a source that is not listed");
   }
   // 1..n in order; a follow-up or a revision keeps its parent's numbers, so its may have gaps.

@@ -113,6 +113,8 @@ export function synthesizedItems(
   numberOf: (sourceId: string) => number,
   limits: EvidenceLimits,
   verification: VerificationMap = new Map(),
+  /** How many of the first findings are direct (those that answer the question, when that is known). */
+  direct = DIRECT_FINDINGS,
 ): SynthesizedItems {
   const chunkOf = new Map(sources.flatMap((source) => source.chunks.map((chunk) => [chunk.id, chunk] as const)));
   const seqOf = (chunkId: string) => chunkOf.get(chunkId)?.seq ?? 1;
@@ -226,8 +228,8 @@ export function synthesizedItems(
     item.citation.evidence = evidence[index] ?? { quotes: [], omitted: 0 };
   });
   return {
-    directFindings: findings.slice(0, DIRECT_FINDINGS),
-    findings: findings.slice(DIRECT_FINDINGS),
+    directFindings: findings.slice(0, direct),
+    findings: findings.slice(direct),
     recommendations,
     gaps: admitted.gaps.map((gap) => ({
       text: readerLine(gap.text, 2_000),

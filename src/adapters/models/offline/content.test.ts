@@ -4,7 +4,7 @@
  * fragment with no predicate.
  */
 import { describe, expect, it } from "vitest";
-import { isContent } from "./sentence-extraction.js";
+import { isContent } from "../../../core/judgment/statement.js";
 
 describe("only content becomes a finding", () => {
   it.each([

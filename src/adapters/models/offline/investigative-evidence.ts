@@ -6,6 +6,8 @@
  * and the adversarial query of a challenge. Everything reuses the offline engine's own text
  * tools (sentence ranking, splitting, stemming and stop-words).
  */
+
+import { answerQuestion, sentencesRead } from "../../../core/answer/answer.js";
 import { normalizeQuery, queryTerms } from "../../../core/investigative/challenges.js";
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
 import type { ChallengeStrategy } from "../../../core/investigative/types.js";
@@ -114,11 +116,29 @@ export function rankedSentences(
     location: page.location,
     chunks: [...page.passages],
   }));
-  const ranked = rankSentences(query, packets);
-  const floor = (ranked[0]?.score ?? 0) * RELATIVE_FLOOR;
+  // The sentences that answer a part of the focus (core/answer) are considered first, whatever their rank.
+  const read = sentencesRead(
+    packets.map((packet) => ({
+      id: packet.id,
+      title: packet.title,
+      chunks: packet.chunks,
+    })),
+  );
+  const answering = answerQuestion(focus, read, read).flatMap((part) =>
+    part.uses.flatMap((use) => read.filter((sentence) => sentence.key === use.key).map((sentence) => sentence.text)),
+  );
+  const answers = (text: string): boolean => answering.some((sentence) => text.includes(sentence));
+  const all = rankSentences(query, packets);
+  const ranked = [
+    ...all.filter((candidate) => answers(candidate.text)),
+    ...all.filter((candidate) => !answers(candidate.text)),
+  ];
+  const floor = (all[0]?.score ?? 0) * RELATIVE_FLOOR;
   const chosen: { sentence: RankedPageSentence; stems: Set<string> }[] = [];
   // One sentence per part of the question first (`answersFirst`), then the others as ranked.
-  for (const candidate of answersFirst(ranked.filter((candidate) => candidate.score >= floor))) {
+  for (const candidate of answersFirst(
+    ranked.filter((candidate) => candidate.score >= floor || answers(candidate.text)),
+  )) {
     if (chosen.length >= limit) break;
     if (candidate.text.length > MAX_CLAIM_CHARS || !claimSized(candidate.text)) continue;
     const stems = stemSet(candidate.text);

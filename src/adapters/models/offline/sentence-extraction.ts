@@ -8,10 +8,11 @@
  * become gaps. Nothing is derived or recommended: an extractive engine cannot derive.
  */
 
+import { answerQuestion, sentencesRead } from "../../../core/answer/answer.js";
 import { HEADING_SEPARATOR } from "../../../core/chunking.js";
 import { isMetadataLine, metadataMeaning } from "../../../core/doc-metadata.js";
 import type { Judge } from "../../../core/judgment/judge.js";
-import { isStatement } from "../../../core/judgment/statement.js";
+import { isContent } from "../../../core/judgment/statement.js";
 import { hasVerb, isVerbLike, namesIn, normalizePhrase, stemSet } from "../../../core/lexicon.js";
 import { isRecordLine } from "../../../core/records.js";
 import { type SentenceSpan, splitSentences } from "../../../core/sentences.js";
@@ -38,6 +39,8 @@ export const DEFAULT_EXTRACTION_LIMITS: Readonly<ExtractionLimits> = Object.free
 
 /** A sentence below this share of the best score is not proposed. */
 const RELATIVE_FLOOR = 0.2;
+/** Below this share of the best sentence's score, a sentence is not background but beside the point. */
+const BACKGROUND_FLOOR = 0.45;
 /** Stem overlap (Jaccard) from which two sentences count as near-duplicates. */
 const DUPLICATE_OVERLAP = 0.6;
 /** Sentences that contribute bridge names in the second pass. */
@@ -82,26 +85,6 @@ interface Candidate {
 
 /** What a metadata line ("New in version 3.5.") is worth: short and verbless, but a whole statement about its section. */
 const METADATA_QUALITY = 0.8;
-
-/** A running header or footer, a page number, a licence line: text of the page, not of the document. */
-const RUNNING_LINE =
-  /\b(?:page \d+ of \d+|p\. ?\d+ ?\/ ?\d+)\b|\(cc[ -]by(?:[ -][a-z]{2}){0,3} \d\.\d\)|^\s*(?:page\s*)?\d+\s*$/iu;
-
-/** A list item that is a name and a relative clause, with no predicate of its own ("Yoshio Nishi, who led …"). */
-const RELATIVE_FRAGMENT = /^[^,]{1,80}, (?:who|whose|which|where)\b/u;
-
-/**
- * Whether a text is content a finding may quote (decided once, for every format and strategy):
- * a statement (`isStatement`, the judge's rule too) or a metadata line, and not a running header
- * or footer, a page number or a list fragment with no predicate.
- */
-export function isContent(text: string, listItem: boolean): boolean {
-  const trimmed = text.trim();
-  if (trimmed.endsWith("?")) return false;
-  if (RUNNING_LINE.test(trimmed)) return false;
-  if (listItem && RELATIVE_FRAGMENT.test(trimmed) && !hasVerb(trimmed.slice(0, trimmed.indexOf(",")))) return false;
-  return isMetadataLine(trimmed) || isStatement(trimmed, hasVerb);
-}
 
 /** How much a sentence is worth quoting, whatever it says: 0 (never) to 1. */
 function quality(text: string, standalone: boolean, listItem: boolean, title: string): number {
@@ -560,12 +543,57 @@ export function extractiveSynthesis(
   const limits = options.limits ?? DEFAULT_EXTRACTION_LIMITS;
   const profile = profileRequest(question);
   const ranked = rank(profile, candidatesOf(sources));
-  const facts: FactProposal[] = selectFacts(ranked, limits).map((candidate, index) => ({
-    id: `f${index + 1}`,
-    text: candidate.text,
-    sourceId: candidate.sourceId,
-    chunkIds: [candidate.chunkId],
-  }));
+  // The sentences that answer a part of the question come first (core/answer), then the best ranked.
+  const read = [...(options.read ?? []), ...sources];
+  const readSentences = sentencesRead(
+    [...new Map(read.map((source) => [source.id, source])).values()].map((source) => ({
+      id: source.id,
+      title: source.title,
+      chunks: source.chunks.map((chunk) => ({
+        id: chunk.id,
+        text: chunk.text,
+        ...(chunk.section ? { location: chunk.section } : {}),
+      })),
+    })),
+  );
+  const byKey = new Map(readSentences.map((sentence) => [sentence.key, sentence]));
+  const answering = answerQuestion(
+    question,
+    readSentences,
+    readSentences,
+    options.judge ? { judge: options.judge } : {},
+  )
+    .flatMap((part) => part.uses)
+    .flatMap((use) => {
+      const sentence = byKey.get(use.key);
+      return sentence
+        ? [{ text: sentence.text, sourceId: sentence.sourceId, chunkId: use.key.slice(0, use.key.lastIndexOf("#")) }]
+        : [];
+    });
+  const chosen = selectFacts(ranked, limits);
+  const best = chosen[0]?.score ?? 0;
+  const picked = [
+    ...answering,
+    // Background: ranked sentences that bear on the question well; the rest go nowhere.
+    ...chosen
+      .filter((candidate) => candidate.score >= best * BACKGROUND_FLOOR)
+      .map((candidate) => ({ text: candidate.text, sourceId: candidate.sourceId, chunkId: candidate.chunkId })),
+  ];
+  const seen = new Set<string>();
+  const facts: FactProposal[] = picked
+    .filter((item) => {
+      const key = normalizePhrase(item.text);
+      if (seen.has(key) || [...seen].some((other) => other.includes(key) || key.includes(other))) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, Math.max(limits.maxFacts, answering.length))
+    .map((item, index) => ({
+      id: `f${index + 1}`,
+      text: item.text,
+      sourceId: item.sourceId,
+      chunkIds: [item.chunkId],
+    }));
   const gaps = gapsFor(profile, mentionsOf([...(options.read ?? sources), ...sources]), {
     maxGaps: limits.maxGaps,
     language: options.language ?? "en",

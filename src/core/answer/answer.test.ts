@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { type AnswerSentence, answerQuestion, embeddedQuestion, sentencesRead, unansweredStatement } from "./answer.js";
+import { askedParts } from "./asked.js";
+
+const sentence = (key: string, text: string, sourceId = key, about?: string): AnswerSentence => ({
+  key,
+  text,
+  sourceId,
+  ...(about ? { about } : {}),
+});
+
+/** Background sentences that make the question's words rare enough to weigh. */
+const filler = Array.from({ length: 30 }, (_, index) =>
+  sentence(`filler${index}`, `The weather on day ${index} was mild and the river stayed calm.`),
+);
+
+describe("askedParts", () => {
+  it.each([
+    ["Who led the laboratory where LiCoO2 was discovered?", ["person"]],
+    ["When did Sony start selling cells?", ["date"]],
+    ["How many cells did Sony make in 1991?", ["number"]],
+    ["What was the average battery pack price in 2024?", ["number"]],
+    ["Why did prices rise in 2022?", ["cause"]],
+    ["Which tram station has the most daily riders?", ["superlative"]],
+    ["Is LFP cheaper than NMC?", ["yes-no"]],
+    [
+      "Which company recycles the scrap, who founded it, and which route recovers lithium best?",
+      ["organisation", "person", "superlative"],
+    ],
+    ["At which university did he work, and when did he move there?", ["place", "date"]],
+  ])("%s asks for %j", (question, kinds) => {
+    expect(askedParts(question).map((part) => part.kind)).toEqual(kinds);
+  });
+
+  it("takes what a bare part asks from the sentence before the question", () => {
+    const parts = askedParts("The head of the laboratory later moved to another university. Which one, and when?");
+    expect(parts.map((part) => part.kind)).toEqual(["place", "date"]);
+    expect(parts[0]?.terms).toContain("univers");
+  });
+
+  it("pins a part to a year after a preposition, not to one that describes a noun", () => {
+    expect(askedParts("Why did prices rise in 2022?")[0]?.pins).toEqual(["2022"]);
+    expect(askedParts("Why did Yoshino use coke for his 1985 anode?")[0]?.pins).toEqual([]);
+  });
+});
+
+describe("answerQuestion", () => {
+  it("marks the person who answers a who-question, not a name the question already gives", () => {
+    const read = [
+      ...filler,
+      sentence("a", "The laboratory at Oxford that found the cathode was headed by John B. Goodenough."),
+      sentence("b", "The Oxford laboratory published many papers on cathode chemistry."),
+    ];
+    const [part] = answerQuestion("Who headed the Oxford laboratory that found the cathode?", read, read);
+    expect(part?.status).toBe("answered");
+    expect(part?.uses[0]).toMatchObject({ key: "a", mark: "John B. Goodenough", role: "answer" });
+  });
+
+  it("shows both figures where two sources give different ones for the same measure", () => {
+    const read = [
+      ...filler,
+      sentence("x", "The first commercial cells reached around 90 Wh/kg.", "s1"),
+      sentence("y", "The first commercial cells stored roughly 80 watt-hours per kilogram.", "s2"),
+      sentence("z", "The first commercial cells were sold in 1991 by 3 companies.", "s3"),
+    ];
+    const [part] = answerQuestion("What was the specific energy of the first commercial cells?", read, read);
+    expect(part?.uses.map((use) => use.mark)).toEqual(["90 Wh/kg", "80 watt-hours per kilogram"]);
+  });
+
+  it("says a part is not said when no sentence read carries a figure of what is counted", () => {
+    const read = [
+      ...filler,
+      sentence("x", "Sony began selling the first lithium-ion cells in 1991."),
+      sentence("y", "The first Sony cells reached 80 Wh/kg in 1991."),
+    ];
+    const [part] = answerQuestion("How many lithium-ion cells did Sony make in 1991?", read, read);
+    expect(part?.status).toBe("not-said");
+  });
+
+  it("answers across two sentences when one names the bridge and the other answers about it", () => {
+    const read = [
+      ...filler,
+      sentence("hop1", "Sony's first commercial cell used a LiCoO2 cathode.", "sony"),
+      sentence("hop2", "LiCoO2 was discovered in a laboratory headed by John B. Goodenough.", "oxford"),
+      sentence("noise", "Sony's first commercial cell was sold in Japan.", "sony"),
+    ];
+    const [part] = answerQuestion(
+      "Who headed the laboratory where the cathode of Sony's first commercial cell was discovered?",
+      read,
+      read,
+    );
+    expect(part?.status).toBe("answered");
+    expect(part?.uses).toEqual([
+      { key: "hop2", mark: "John B. Goodenough", role: "answer" },
+      { key: "hop1", mark: "LiCoO2", role: "bridge" },
+    ]);
+  });
+
+  it("is unsettled, not 'not said', when a sentence read answers but no finding offered does", () => {
+    const read = [...filler, sentence("a", "Redwood Materials was founded in 2017 by JB Straubel.")];
+    const [part] = answerQuestion("Who founded Redwood Materials?", [filler[0] as AnswerSentence], read);
+    expect(part?.status).toBe("unsettled");
+    expect(part?.related).toEqual(["a"]);
+  });
+
+  it("needs the noun a what-question asks for: a warranty is not answered by the car's cathode", () => {
+    const read = [
+      ...filler,
+      sentence("a", "The first-generation Nissan Leaf used a cathode based on manganese spinel."),
+    ];
+    const [part] = answerQuestion("What battery warranty did Nissan offer on the first-generation Leaf?", read, read);
+    expect(part?.status).toBe("not-said");
+  });
+
+  it("picks the highest figure for a superlative", () => {
+    const read = [
+      ...filler,
+      sentence("a", "Station: Central; Daily riders: 1200"),
+      sentence("b", "Station: Harbour; Daily riders: 4100"),
+      sentence("c", "Station: Museum; Daily riders: 2300"),
+    ];
+    const [part] = answerQuestion("Which tram station has the most daily riders?", read, read);
+    expect(part?.uses).toEqual([{ key: "b", mark: "4100", role: "answer" }]);
+  });
+});
+
+describe("what the report says of a part it cannot answer", () => {
+  const phrasing = {
+    verbsOf: (text: string) => new Set(text.toLowerCase().match(/\b(?:make|offer|choose)\b/g) ?? []),
+    inflection: {
+      past: (verb: string) => ({ make: "made", offer: "offered" })[verb] ?? verb,
+      thirdPerson: (verb: string) => `${verb}s`,
+    },
+  };
+
+  it.each([
+    ["How many cells did Sony make in 1991?", "The sources read do not say how many cells Sony made in 1991."],
+    [
+      "What was the specific energy of the first cell?",
+      "The sources read do not say what the specific energy of the first cell was.",
+    ],
+    [
+      "Why would a storage project choose LFP cells?",
+      "The sources read do not say why a storage project would choose LFP cells.",
+    ],
+    ["Who led the laboratory?", "The sources read do not say who led the laboratory."],
+  ])("%s", (asked, statement) => {
+    expect(unansweredStatement({ asked, status: "not-said" }, phrasing)).toBe(statement);
+  });
+
+  it("quotes the question where it cannot be put as a clause", () => {
+    expect(embeddedQuestion("Which one?", () => false)).toBeUndefined();
+    expect(unansweredStatement({ asked: "Sony, 1991?", status: "not-said" })).toBe(
+      "The sources read do not answer this: “Sony, 1991?”",
+    );
+  });
+});
+
+describe("sentencesRead", () => {
+  it("keeps content only: no question, running footer or heading", () => {
+    const read = sentencesRead([
+      {
+        id: "s1",
+        title: "Notes",
+        chunks: [
+          {
+            id: "c1",
+            text: "How fast can a cell be charged?\n\nThe cell charges in 15 minutes.\n\nTN-07 (CC BY 4.0) Page 1 of 2\n\nThermal runaway",
+          },
+        ],
+      },
+    ]);
+    expect(read.map((item) => item.text)).toEqual(["The cell charges in 15 minutes."]);
+  });
+});

@@ -1,0 +1,543 @@
+/**
+ * Which sentences answer each part of a question, and what in them is the answer (pure). A
+ * sentence answers a part when it carries the part's words (weighted by how rare they are among
+ * the sentences read) and a candidate of the kind the part asks for: a name for "who", a year for
+ * "when", a figure with its unit for "how much", a "because" for "why". A part no single sentence
+ * answers may be answered across two (multi-hop): a sentence that carries most of the part names
+ * a bridge (the cathode "LiCoO2"), and a sentence about the bridge carries the answer. A part
+ * nothing read answers is `not-said`, decided over every sentence read: that is what lets a
+ * report write "The sources read do not say …".
+ */
+
+import type { Judge } from "../judgment/judge.js";
+import { isContent } from "../judgment/statement.js";
+import { namesIn, normalizePhrase, stemSet } from "../lexicon.js";
+import type { ANSWER_STATUSES } from "../report/report-document.js";
+import { splitSentences } from "../sentences.js";
+import { numberValue } from "../statements.js";
+import { type AnswerKind, type AskedPart, askedParts } from "./asked.js";
+
+/** A sentence (or a few) that may answer: a finding's text, or a sentence read. */
+export interface AnswerSentence {
+  /** Who holds it: a finding's id, or where the sentence stands. */
+  key: string;
+  text: string;
+  sourceId: string;
+  /** What it stands under (its document's title, its headings): their words count for half. */
+  about?: string;
+}
+
+export interface AnswerUse {
+  key: string;
+  /** The words of the sentence that are the answer (verbatim), or the bridge it names. */
+  mark?: string;
+  /** `answer`: it answers the part; `bridge`: it names what the answering sentence is about. */
+  role: "answer" | "bridge";
+}
+
+/** How a part is answered (`ANSWER_STATUSES` of the report document says what each means). */
+export type PartStatus = (typeof ANSWER_STATUSES)[number];
+
+export interface PartAnswer {
+  part: AskedPart;
+  status: PartStatus;
+  uses: AnswerUse[];
+  /** Sources that bear on the part (for an unsettled part: those that may answer it). */
+  related: string[];
+}
+
+/** How much of a part a sentence must carry (idf-weighted share of its words and the question's). */
+const ANSWER_FLOOR = 0.42;
+/** A second sentence is shown when it answers nearly as well (a conflict shows both figures). */
+const SECOND_SHARE = 0.8;
+/** A figure of the same measure from another sentence is shown at a lower share (a conflict of figures). */
+const SECOND_FIGURE_SHARE = 0.6;
+/** How much more two sentences must carry of a part than one, to answer it across both. */
+const BRIDGE_MARGIN = 0.15;
+/** At most this many sentences answer one part. */
+const MAX_ANSWERS = 3;
+
+const ORG_WORDS =
+  /\b(?:University|Universit[éy]|College|Institute|Laboratory|Laboratories|Lab|Company|Corporation|Corp|Inc|Ltd|Group|Materials|Industries|Agency|Association|Society|Department|School|Council|Academy|Foundation|Motors|Electric|Chemical|Bank|Office|Survey|Commission|Ministry|Gigafactory|BNEF|NEF)\b/u;
+const PLACE_WORDS =
+  /\b(?:University|College|Institute|Laboratory|City|Street|Station|Square|Park|River|Bay|Austin|Oxford|Cambridge|Texas|Nevada|Binghamton)\b/u;
+const CAUSE =
+  /\b(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|limits?|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|reasons?|since (?:the|it|they)|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|so\b|therefore|as a result)\b/iu;
+const VERSION = /\b(?:version|release|v)\s*\d+(?:\.\d+)*/iu;
+const YEAR = /\b(?:1[5-9]\d{2}|20\d{2})(?:s\b)?/gu;
+const MONTH =
+  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},?)?\s+(?:1[5-9]\d{2}|20\d{2})\b/gu;
+const UNIT =
+  "%|percent|per cent|Wh/kg|Wh/L|Wh/l|kWh|MWh|GWh|TWh|mAh|Ah|kW|MW|GW|V|volts?|°C|degrees(?: C| Celsius)?|tonnes?|tons?|t|km|kilometres?|kilometers?|miles?|mm|cm|kg|g|years?|months?|days?|hours?|minutes?|cycles?|times|fold|million|billion|thousand|dollars?|cents?|riders|passengers|people|cells?|watt-hours?(?: per (?:kilogram|litre|liter))?|(?:per|a) (?:kilowatt-hour|kWh|year|day)";
+const FIGURE = new RegExp(
+  `(?:[$€£¥]\\s?)?\\b\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:-|–|to)\\s?\\d[\\d,]*(?:\\.\\d+)?)?(?:\\s?(?:${UNIT})(?![\\p{L}]))?(?:\\s?(?:/|per)\\s?(?:kWh|kilowatt-hour|kg|L|year))?`,
+  "gu",
+);
+
+const YEAR_ONLY = /^(?:1[5-9]\d{2}|20\d{2})$/u;
+
+interface Read {
+  sentence: AnswerSentence;
+  stems: Set<string>;
+  /** Stems of what it stands under, not its own. */
+  under: Set<string>;
+}
+
+/** Words a figure's unit says it measures ("90 Wh/kg" is a specific energy). */
+const UNIT_WORDS: readonly [RegExp, string][] = [
+  [/wh\/kg|watt-hours? per kilogram/iu, "specific energy density"],
+  [/wh\/l|watt-hours? per lit/iu, "energy density volumetric"],
+  [/(?:\/|per )(?:kwh|kilowatt-hour)|dollars?|[$€£]/iu, "price cost"],
+  [/%|percent|per cent/iu, "share percentage proportion fraction"],
+  [/°c|degrees/iu, "temperature"],
+  [/tonnes?|tons?/iu, "production output supply"],
+];
+
+/** What a sentence holds of `kind` that the question does not already say. */
+function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): string[] {
+  const fresh = (mark: string): boolean => [...stemSet(mark)].some((term) => !asked.has(term));
+  // A capital that only opens the sentence names nothing ("According to…").
+  const names = (): string[] =>
+    namesIn(text)
+      .filter((name) => !name.initial || /\s/u.test(name.text))
+      .map((name) => name.text)
+      .filter(fresh);
+  switch (kind) {
+    case "person":
+      return names().filter(
+        (name) => /\s/u.test(name) && !ORG_WORDS.test(name) && !PLACE_WORDS.test(name) && !/^\p{Lu}+$/u.test(name),
+      );
+    case "organisation":
+      return names().sort((a, b) => Number(ORG_WORDS.test(b)) - Number(ORG_WORDS.test(a)));
+    case "place":
+      return names()
+        .filter((name) => PLACE_WORDS.test(name) || ORG_WORDS.test(name))
+        .sort((a, b) => Number(PLACE_WORDS.test(b)) - Number(PLACE_WORDS.test(a)));
+    case "date":
+      return [...text.matchAll(MONTH), ...text.matchAll(YEAR)].map((match) => match[0]).filter(fresh);
+    case "number":
+    case "superlative":
+      return figuresOf(text).filter((figure) => fresh(figure));
+    case "version":
+      return [...text.matchAll(new RegExp(VERSION.source, "giu"))].map((match) => match[0]);
+    case "cause": {
+      const match = CAUSE.exec(text);
+      if (!match) return [];
+      const rest = text.slice(match.index).split(/[;.](?:\s|$)/u)[0] ?? match[0];
+      return [rest.length > 160 ? match[0] : rest];
+    }
+    case "description":
+      return names();
+    case "yes-no":
+      return [];
+  }
+}
+
+/** The figures of a text, trimmed of the punctuation after them; a year alone is no figure. */
+const figuresOf = (text: string): string[] =>
+  [...text.matchAll(FIGURE)]
+    .map((match) => match[0].trim().replace(/[,.]+$/u, ""))
+    .filter((figure) => figure !== "" && !YEAR_ONLY.test(figure));
+
+/** Words of comparison a superlative's answer may carry instead of figures ("recovers lithium well"). */
+const COMPARISON =
+  /\b(?:best|better|well|most|highest|higher|high|more|greater|largest|only|lowest|lower|low|least|less|poorly|worse)\b(?![-\p{L}])/iu;
+
+/** Kinds a sentence must hold a candidate of to answer; a description and a cause need only the part's words. */
+const NEEDS_CANDIDATE = (kind: AnswerKind): boolean => kind !== "description" && kind !== "yes-no" && kind !== "cause";
+
+/** Distinct bridge names a sentence offers: names and formulas the question does not say. */
+function bridgesOf(text: string, asked: Set<string>): string[] {
+  const formulas = text.match(/\b[A-Z][a-z]?(?:[A-Z][a-z]?|\d)+\b/gu) ?? [];
+  const names = namesIn(text).map((name) => name.text);
+  return [...new Set([...formulas, ...names])].filter(
+    (name) => name.length > 2 && [...stemSet(name)].some((term) => !asked.has(term)),
+  );
+}
+
+/** How a bridge may be written again: whole, or a person's surname alone ("John B. Goodenough" → "Goodenough"). */
+function bridgePhrases(bridge: string): string[] {
+  const whole = ` ${normalizePhrase(bridge)} `;
+  const words = bridge.split(/\s+/u);
+  const last = words.at(-1) ?? "";
+  return words.length >= 2 && /^\p{Lu}\p{Ll}{3,}$/u.test(last) ? [whole, ` ${normalizePhrase(last)} `] : [whole];
+}
+
+/** Which measure a figure is of: its unit's class ("Wh/kg" and "watt-hours per kilogram" are one), else its unit. */
+function unitClass(figure: string): string {
+  const index = UNIT_WORDS.findIndex(([unit]) => unit.test(figure));
+  if (index >= 0) return `class ${index}`;
+  return figure
+    .replace(/[\d.,\s$€£¥]+/gu, " ")
+    .trim()
+    .toLowerCase();
+}
+
+/** The value a figure stands for, for comparing ("1,100" → 1100; "$137/kWh" → 137). */
+const figureValue = (figure: string): number =>
+  numberValue(figure.replace(/^[^\d]+/u, "").split(/\s|\/|[^\d.,]/u)[0] ?? "");
+
+export interface AnswerOptions {
+  /** Decides yes/no parts; its `mentionsOf` is not used (rare words are weighed by the sentences read). */
+  judge?: Judge;
+}
+
+/**
+ * How `question` is answered: each part by the best of `offered` (findings, or the sentences an
+ * engine may choose from), decided against `read` (every sentence read, `offered` included or not).
+ */
+export function answerQuestion(
+  question: string,
+  offered: readonly AnswerSentence[],
+  read: readonly AnswerSentence[],
+  options: AnswerOptions = {},
+): PartAnswer[] {
+  const parts = askedParts(question);
+  const memo = new Map<AnswerSentence, Read>();
+  const toRead = (sentence: AnswerSentence): Read => {
+    let item = memo.get(sentence);
+    if (!item) {
+      const own = stemSet(sentence.text);
+      for (const [unit, words] of UNIT_WORDS)
+        if (unit.test(sentence.text)) for (const term of stemSet(words)) own.add(term);
+      item = { sentence, stems: own, under: stemSet(sentence.about ?? "") };
+      memo.set(sentence, item);
+    }
+    return item;
+  };
+  const offeredRead = offered.map(toRead);
+  const allRead = read.map(toRead);
+  const frequency = new Map<string, number>();
+  for (const item of allRead) for (const term of item.stems) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const total = Math.max(1, allRead.length);
+  const weight = (term: string): number => Math.log(1 + total / (1 + (frequency.get(term) ?? 0)));
+  const asked = stemSet(question);
+  /** The idf-weighted share of `terms` a sentence carries: its own words fully, what it stands under for half. */
+  const coverage = (
+    terms: readonly string[],
+    stems: ReadonlySet<string>,
+    under: ReadonlySet<string> = NO_TERMS,
+  ): number => {
+    let all = 0;
+    let carried = 0;
+    for (const term of terms) {
+      const w = weight(term);
+      all += w;
+      if (stems.has(term)) carried += w;
+      else if (under.has(term)) carried += w / 2;
+    }
+    return all === 0 ? 0 : carried / all;
+  };
+  /** A figure or year the part names pins it: a sentence without it answers another question. */
+  const pinned = (part: AskedPart, stems: ReadonlySet<string>, under: ReadonlySet<string>): boolean =>
+    part.pins.every((term) => stems.has(term) || under.has(term));
+  const scoreOf = (part: AskedPart, item: { stems: ReadonlySet<string>; under: ReadonlySet<string> }): number => {
+    if (!pinned(part, item.stems, item.under)) return 0;
+    if (part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
+    if (part.terms.length === 0) return coverage(part.context, item.stems, item.under);
+    if (part.context.length === 0) return coverage(part.terms, item.stems, item.under);
+    return 0.75 * coverage(part.terms, item.stems, item.under) + 0.25 * coverage(part.context, item.stems, item.under);
+  };
+  const marksOf = (part: AskedPart, text: string): string[] => {
+    const marks = candidatesOf(text, part.kind, asked);
+    if (part.kind === "number" && part.counted) {
+      const counted = part.counted;
+      return marks.filter((figure) => {
+        const after = text.slice(text.indexOf(figure) + figure.length).trimStart();
+        return stemSet(figure).has(counted) || stemSet(after.split(/\s+/u).slice(0, 2).join(" ")).has(counted);
+      });
+    }
+    if (part.kind === "superlative" && marks.length === 0) {
+      const match = COMPARISON.exec(text);
+      return match ? [match[0]] : [];
+    }
+    return marks;
+  };
+
+  const direct = (part: AskedPart, pool: readonly Read[]) =>
+    pool
+      .map((item) => {
+        const marks = marksOf(part, item.sentence.text);
+        // A cause marked by "because", "led to"… answers a "why" better than one that only shares its words.
+        const lift = (part.kind === "cause" || part.kind === "description") && marks.length > 0 ? 0.1 : 0;
+        return { item, score: scoreOf(part, item) + lift, marks };
+      })
+      .filter(({ score, marks }) => score >= ANSWER_FLOOR && (!NEEDS_CANDIDATE(part.kind) || marks.length > 0))
+      .sort((a, b) => b.score - a.score);
+
+  /** A part answered across two sentences: one names a bridge, the other answers about it. */
+  const bridged = (part: AskedPart, pool: readonly Read[]): { score: number; uses: AnswerUse[] } | undefined => {
+    const terms = [...part.terms, ...part.context];
+    const firstHops = pool
+      .map((item) => ({
+        item,
+        score: coverage(terms, item.stems, item.under),
+        bridges: bridgesOf(item.sentence.text, asked),
+      }))
+      .filter(({ score, bridges }) => score >= ANSWER_FLOOR / 2 && bridges.length > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 6);
+    let best: { score: number; uses: AnswerUse[] } | undefined;
+    for (const hop of firstHops) {
+      if (
+        NEEDS_CANDIDATE(part.kind) &&
+        marksOf(part, hop.item.sentence.text).length > 0 &&
+        scoreOf(part, hop.item) >= ANSWER_FLOOR
+      )
+        continue;
+      for (const bridge of hop.bridges) {
+        const phrases = bridgePhrases(bridge);
+        for (const item of pool) {
+          if (item === hop.item) continue;
+          const normalized = ` ${normalizePhrase(item.sentence.text)} `;
+          if (!phrases.some((phrase) => normalized.includes(phrase))) continue;
+          const marks = marksOf(part, item.sentence.text).filter(
+            (mark) => !phrases.some((phrase) => ` ${normalizePhrase(mark)} `.includes(phrase)),
+          );
+          if (NEEDS_CANDIDATE(part.kind) && marks.length === 0) continue;
+          const joined = {
+            stems: new Set([...hop.item.stems, ...item.stems]),
+            under: new Set([...hop.item.under, ...item.under]),
+          };
+          const score = scoreOf(part, joined);
+          // The answering sentence must carry the part itself, not only the bridge.
+          if (coverage(part.terms, item.stems, item.under) < ANSWER_FLOOR / 3 || score < ANSWER_FLOOR) continue;
+          if (best && best.score >= score) continue;
+          best = {
+            score,
+            uses: [
+              { key: item.sentence.key, ...(marks[0] ? { mark: marks[0] } : {}), role: "answer" },
+              { key: hop.item.sentence.key, mark: bridge, role: "bridge" },
+            ],
+          };
+        }
+      }
+    }
+    return best && { score: best.score, uses: best.uses };
+  };
+
+  const answerFrom = (part: AskedPart, pool: readonly Read[]): AnswerUse[] | undefined => {
+    const found = direct(part, pool);
+    const top = found[0];
+    // Two sentences that carry the part between them beat one that carries less of it.
+    const across = part.kind === "yes-no" ? undefined : bridged(part, pool);
+    if (across && (!top || across.score >= top.score + BRIDGE_MARGIN)) return across.uses;
+    if (!top) return undefined;
+    if (part.kind === "superlative") {
+      // The highest (or lowest) figure among the sentences that answer it well, whatever their order.
+      const ranked = found
+        .filter(({ score }) => score >= top.score * SECOND_SHARE)
+        .flatMap((entry) => entry.marks.map((mark) => ({ entry, mark, value: figureValue(mark) })))
+        .filter(({ value }) => Number.isFinite(value))
+        .sort((a, b) => (part.highest === false ? a.value - b.value : b.value - a.value));
+      const winner = ranked[0];
+      if (winner) return [{ key: winner.entry.item.sentence.key, mark: winner.mark, role: "answer" }];
+    }
+    // Different answers (a conflict) are all shown; the same answer twice is not, nor a figure of another measure.
+    const seen = new Set<string>();
+    const measure = part.kind === "number" ? unitClass(top.marks[0] ?? "") : undefined;
+    return found
+      .filter(({ score }) => score >= top.score * (measure === undefined ? SECOND_SHARE : SECOND_FIGURE_SHARE))
+      .filter(({ marks }) => measure === undefined || unitClass(marks[0] ?? "") === measure)
+      .filter(({ marks, item }) => {
+        const key = marks[0] ? normalizePhrase(marks[0]) : item.sentence.key;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .slice(0, MAX_ANSWERS)
+      .map(
+        ({ item, marks }): AnswerUse => ({
+          key: item.sentence.key,
+          ...(marks[0] ? { mark: marks[0] } : {}),
+          role: "answer",
+        }),
+      );
+  };
+
+  const sourceOf = new Map([...read, ...offered].map((sentence) => [sentence.key, sentence.sourceId]));
+  const sourcesOf = (uses: readonly AnswerUse[]): string[] =>
+    [...new Set(uses.map((use) => sourceOf.get(use.key) ?? ""))].filter((id) => id !== "");
+  const answers: PartAnswer[] = [];
+  for (const asked of parts) {
+    // "Who founded it?": the answer before it is what "it" is.
+    const previous = answers
+      .flatMap((answer) => answer.uses)
+      .filter((use) => use.role === "answer" && use.mark && !/\d/u.test(use.mark))
+      .at(-1)?.mark;
+    const part =
+      asked.refersBack && previous ? { ...asked, terms: [...new Set([...asked.terms, ...stemSet(previous)])] } : asked;
+    if (part.kind === "yes-no") {
+      answers.push(settle(part, offeredRead, allRead, scoreOf, options.judge));
+      continue;
+    }
+    const uses = answerFrom(part, offeredRead);
+    if (uses && uses.length > 0) {
+      answers.push({ part: asked, status: "answered", uses, related: sourcesOf(uses) });
+      continue;
+    }
+    const elsewhere = answerFrom(part, allRead);
+    answers.push(
+      elsewhere && elsewhere.length > 0
+        ? { part: asked, status: "unsettled", uses: [], related: sourcesOf(elsewhere) }
+        : { part: asked, status: "not-said", uses: [], related: [] },
+    );
+  }
+  return answers;
+}
+
+const NO_TERMS: ReadonlySet<string> = new Set();
+
+/** A yes/no part: the claim it asks about, judged against the sentences that carry its words. */
+function settle(
+  part: AskedPart,
+  offered: readonly Read[],
+  read: readonly Read[],
+  scoreOf: (part: AskedPart, item: Read) => number,
+  judge: Judge | undefined,
+): PartAnswer {
+  const claim = claimOf(part.asked);
+  const relevant = (pool: readonly Read[]) =>
+    pool.filter((item) => scoreOf(part, item) >= ANSWER_FLOOR).map((item) => item.sentence);
+  const verdicts = judge
+    ? relevant(offered).map((sentence) => ({ sentence, verdict: judge.judge(claim, { text: sentence.text }).verdict }))
+    : [];
+  const against = verdicts.filter(({ verdict }) => verdict === "contradicts");
+  const backing = verdicts.filter(({ verdict }) => verdict === "supports");
+  const related = relevant(read).map((sentence) => sentence.sourceId);
+  if (against.length > 0 && backing.length === 0)
+    return {
+      part,
+      status: "contradicted",
+      uses: against.map(({ sentence }) => ({ key: sentence.key, role: "answer" })),
+      related: [...new Set(against.map(({ sentence }) => sentence.sourceId))],
+    };
+  if (backing.length > 0 && against.length === 0)
+    return {
+      part,
+      status: "supported",
+      uses: backing.map(({ sentence }) => ({ key: sentence.key, role: "answer" })),
+      related: [...new Set(backing.map(({ sentence }) => sentence.sourceId))],
+    };
+  return {
+    part,
+    status: related.length > 0 ? "unsettled" : "not-said",
+    uses: [...backing, ...against].map(({ sentence }) => ({ key: sentence.key, role: "answer" })),
+    related: [...new Set(related)],
+  };
+}
+
+/** "Is LFP cheaper than NMC?" as the claim it asks about: "LFP is cheaper than NMC". */
+export function claimOf(asked: string): string {
+  const text = asked.replace(/\?+$/u, "").trim();
+  const match = /^(is|are|was|were|has|have|had|can|could|will|would|should|does|do|did)\s+(.+)$/iu.exec(text);
+  if (!match) return text;
+  const [, aux = "", rest = ""] = match;
+  // The subject: a name, or a noun phrase up to the first word after it that is lower case and not a determiner.
+  const name = namesIn(rest)[0];
+  if (name && name.start === 0) {
+    const after = rest.slice(name.text.length).trim();
+    const verb = /^(?:does|do|did)$/iu.test(aux) ? "" : `${aux.toLowerCase()} `;
+    return `${name.text} ${verb}${after}`.replace(/\s+/gu, " ");
+  }
+  return text;
+}
+
+/** How a verb is put in the past ("make" → "made") and the third person ("make" → "makes"): the language's. */
+export interface Inflection {
+  past(verb: string): string;
+  thirdPerson(verb: string): string;
+}
+
+const WH_PHRASE =
+  /^((?:(?:in|at|from|for|to|by|on|of|with|under)\s+)?(?:how(?:\s+[\w-]+){0,4}?|what(?:\s+[\w-]+){0,4}?|which(?:\s+[\w-]+){0,4}?|who|whom|whose\s+\w+|when|where|why))\s+(did|does|do|was|were|is|are|has|have|had|can|could|will|would|should|may|might)\s+(.+)$/iu;
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/**
+ * A part as a clause that can follow "do not say" ("How many cells did Sony make in 1991?" →
+ * "how many cells Sony made in 1991"): the auxiliary after the subject, or folded into the verb.
+ * The subject is taken to end before the first verb `isVerb` recognises; where none is found the
+ * question is quoted as asked.
+ */
+export function embeddedQuestion(
+  asked: string,
+  isVerb: (word: string) => boolean,
+  inflection?: Inflection,
+): string | undefined {
+  const text = asked
+    .replace(/\?+$/u, "")
+    .replace(/\s*\([^)]*\)/gu, "")
+    .trim();
+  const match = WH_PHRASE.exec(text);
+  // "Who led the laboratory…", "What limits fast charging…": the question is already a clause.
+  if (!match) return /^(?:who|what|which)\s+\S+\s+\S+/iu.test(text) ? lowerFirst(text) : undefined;
+  const [, wh = "", aux = "", rest = ""] = match;
+  const lowerWh = lowerFirst(wh);
+  const words = rest.split(/\s+/u);
+  const auxWord = aux.toLowerCase();
+  if (/^(?:was|were|is|are)$/u.test(auxWord)) {
+    // "what was the specific energy of the first cell" → "what the specific energy of the first cell was"
+    return `${lowerWh} ${rest} ${auxWord}`;
+  }
+  let verbAt = words.findIndex((word, index) => index > 0 && isVerb(word.toLowerCase()));
+  // A subject that is a name ("did Nissan offer"): the verb is the word after it, whatever a tagger made of it.
+  if (verbAt < 1)
+    verbAt = words.findIndex(
+      (word, index) => index > 0 && /^\p{Ll}/u.test(word) && /^\p{Lu}/u.test(words[index - 1] ?? ""),
+    );
+  if (verbAt < 1) return undefined;
+  const subject = words.slice(0, verbAt).join(" ");
+  const verb = words[verbAt] ?? "";
+  const after = words.slice(verbAt + 1).join(" ");
+  let said: string;
+  if (auxWord === "did") {
+    if (!inflection) return undefined;
+    said = inflection.past(verb);
+  } else if (auxWord === "does") {
+    if (!inflection) return undefined;
+    said = inflection.thirdPerson(verb);
+  } else if (auxWord === "do") said = verb;
+  else said = `${auxWord} ${verb}`;
+  return `${lowerWh} ${subject} ${said}${after ? ` ${after}` : ""}`;
+}
+
+/** How a language words what a report says of a question: its verbs, and their forms. */
+export interface Phrasing {
+  /** The words of `text` that are verbs there (lower case). */
+  verbsOf(text: string): ReadonlySet<string>;
+  inflection?: Inflection;
+}
+
+/** What the report says of a part no finding answers, in reader words. */
+export function unansweredStatement(part: { asked: string; status: PartStatus }, phrasing?: Phrasing): string {
+  const verbs = phrasing?.verbsOf(part.asked) ?? new Set<string>();
+  const clause = embeddedQuestion(part.asked, (word) => verbs.has(word), phrasing?.inflection);
+  if (part.status === "not-said")
+    return clause ? `The sources read do not say ${clause}.` : `The sources read do not answer this: “${part.asked}”`;
+  if (part.status === "unsettled") return "No finding answers this, but sources read bear on it: read them in full.";
+  return part.status === "supported" ? "The sources read support it." : "The sources read contradict it.";
+}
+
+/** A source as the answer reads it: its title and its passages. */
+export interface AnswerSource {
+  id: string;
+  title: string;
+  chunks: readonly { id: string; text: string; location?: string }[];
+}
+
+/** Every sentence of `sources` that is content (`isContent`: no heading, footer, question or fragment), as it may answer. */
+export function sentencesRead(sources: readonly AnswerSource[]): AnswerSentence[] {
+  return sources.flatMap((source) =>
+    source.chunks.flatMap((chunk) =>
+      splitSentences(chunk.text)
+        .filter((sentence) => isContent(sentence.text, sentence.listItem))
+        .map((sentence, index) => ({
+          key: `${chunk.id}#${index}`,
+          text: sentence.text,
+          sourceId: source.id,
+          about: chunk.location ? `${source.title} ${chunk.location}` : source.title,
+        })),
+    ),
+  );
+}

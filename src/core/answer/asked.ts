@@ -1,0 +1,184 @@
+/**
+ * What a question asks (pure): its parts, and for each the kind of answer it wants. "Which
+ * company recycles the scrap, who founded it, and which route recovers lithium best?" has three
+ * parts: an organisation, a person, a superlative. A sentence before the question ("The head of
+ * the Oxford laboratory later moved to another university. Which one, when…?") is context every
+ * part shares. English and lexical: the wh-word and the noun after it decide the kind.
+ */
+import { unframed } from "../framing.js";
+import { stem } from "../lexicon.js";
+import type { ANSWER_KINDS } from "../report/report-document.js";
+import { contentWords } from "../text.js";
+
+export type AnswerKind = (typeof ANSWER_KINDS)[number];
+
+export interface AskedPart {
+  /** The part as asked, a question of its own ("who founded it?"). */
+  asked: string;
+  kind: AnswerKind;
+  /** Stems of the part's own content words (not its wh-words). */
+  terms: string[];
+  /** Stems of the rest of the question (its other parts and the sentences before it). */
+  context: string[];
+  /** For a superlative: whether it asks for the highest (true) or the lowest (false). */
+  highest?: boolean;
+  /** For "how many N": the stem of what is counted ("cell"). */
+  counted?: string;
+  /** The part refers back ("who founded it", "when did he move there"): the answer before it is its subject. */
+  refersBack: boolean;
+  /** The noun a "what N did…" part asks for ("warranty"): an answer names it, unless it is generic ("material"). */
+  head?: string;
+  /** Stems of the figures and years that pin the part ("in 2022", "after 500 cycles"; not "his 1985 anode"). */
+  pins: string[];
+}
+
+/** A figure after a preposition pins what is asked to it; one before a noun only describes it. */
+const PIN =
+  /\b(?:in|by|since|after|before|from|between|during|at|and|to|until|of|over|under)\s+(\d+(?:[,.]\d+)*)(?!\d)/giu;
+
+const WH = "who|whom|whose|what|when|where|which|why|how";
+/** Where a question splits into parts: ", and which…", " and when…", ", who…". */
+const PART_BREAK = new RegExp(
+  `(?:,\\s*(?:and|or)\\s+|\\s+(?:and|or)\\s+|,\\s+)(?=(?:(?:in|at|from|for|to|by|on|of|with|under)\\s+)?(?:${WH})\\b)`,
+  "iu",
+);
+const YES_NO = /^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|may|might|must)\b/iu;
+
+/** Words of a question that say what kind of answer it wants, not what it is about. */
+const ASKING_WORDS = new Set(
+  `${WH.replace(/\|/g, " ")} one ones kind sort type year date decade century month name many much far long`
+    .split(" ")
+    .map(stem),
+);
+
+const SUPERLATIVE_HIGH =
+  /\b(?:most|highest|largest|biggest|greatest|best|fastest|longest|heaviest|strongest|oldest|busiest|top|maximum|peak)\b/iu;
+const SUPERLATIVE_LOW =
+  /\b(?:least|lowest|smallest|fewest|worst|slowest|shortest|cheapest|lightest|weakest|minimum)\b/iu;
+
+const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
+  ["yes-no", YES_NO],
+  ["version", /\b(?:which|what) (?:\w+ )?(?:version|release)\b/iu],
+  ["date", /^(?:(?:since|by|until) )?when\b|\b(?:what|which) (?:year|date|decade|century|month|day)\b/iu],
+  [
+    "cause",
+    /^why\b|\bwhat (?:\w+ )?(?:caused|causes|cause|drove|drives|explains|explained|led to|leads to|limits|limited|allowed|allows|made|makes|enabled|enables)\b|\bfor what reason\b|\b(?:what|which) (?:is|are|was|were) the (?:reason|cause)s?\b/iu,
+  ],
+  [
+    "number",
+    /^how (?:many|much|far|long|big|large|heavy|old|fast|often|high|low|dependent|deep|wide|tall|hot|cold|efficient)\b|\b(?:what|which) (?:is |are |was |were )?(?:the )?(?:[\w-]+ ){0,3}(?:percentage|percent|share|proportion|number|amount|price|cost|fraction|rate|energy|density|capacity|voltage|temperature|efficiency|range|size|weight|mass|output|population|speed|length|height|revenue|volume|count|total)\b/iu,
+  ],
+  [
+    "person",
+    /^(?:who|whom|whose)\b|\b(?:which|what) (?:person|people|scientist|researcher|chemist|physicist|engineer|author|founder|inventor|director|leader|head|chief|executive|ceo)\b/iu,
+  ],
+  [
+    "organisation",
+    /\b(?:which|what) (?:company|companies|firm|manufacturer|maker|supplier|organi[sz]ation|lab|laboratory|group|team|agency|institute|business|startup|carmaker|automaker)\b/iu,
+  ],
+  [
+    "place",
+    /^where\b|\b(?:which|what) (?:university|city|country|town|place|region|state|site|plant|station|factory|campus|province|county|continent)\b/iu,
+  ],
+];
+
+/** The kind of answer a part wants; a superlative wins over the noun it ranks ("which station has the most riders"). */
+function kindOf(part: string): Pick<AskedPart, "kind" | "highest"> {
+  if (!YES_NO.test(part)) {
+    if (SUPERLATIVE_HIGH.test(part)) return { kind: "superlative", highest: true };
+    if (SUPERLATIVE_LOW.test(part)) return { kind: "superlative", highest: false };
+  }
+  for (const [kind, pattern] of KIND_PATTERNS) if (pattern.test(part)) return { kind };
+  return { kind: "description" };
+}
+
+/** Verbs that only say a cause is asked for ("what caused", "what limits"). */
+const CAUSE_VERBS = new Set(
+  "cause caused causes drove drive drives explain explains explained lead leads led reason reasons allow allows allowed enable enables enabled limit limits limited make makes made"
+    .split(" ")
+    .map(stem),
+);
+const REFERS_BACK = /\b(?:it|its|he|his|him|she|her|they|their|them|there|that one|this)\b/iu;
+
+/** The noun after "what"/"which" that the part asks for, before its verb. */
+const HEAD =
+  /^(?:(?:in|at|from|for|to|by|on|of|with|under)\s+)?(?:what|which)\s+(?:[\w-]+\s+){0,3}?([\w-]+)(?:\s+\([^)]*\))?\s+(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b/iu;
+/** Heads any named thing answers ("which cathode material": "LiFePO4"). */
+const GENERIC_HEADS = new Set(
+  "chemistry material materials type kind form sort one thing compound substance technology product name"
+    .split(" ")
+    .map(stem),
+);
+
+const termsOf = (text: string): string[] => [
+  ...new Set(
+    contentWords(text).flatMap((word) =>
+      ASKING_WORDS.has(stem(word)) || SUPERLATIVE_HIGH.test(word) || SUPERLATIVE_LOW.test(word) ? [] : [stem(word)],
+    ),
+  ),
+];
+
+/** The last noun a context sentence ends on ("…moved to another university." → "university"). */
+const lastNoun = (text: string): string | undefined => contentWords(text).at(-1);
+
+function headOf(piece: string): { head?: string } {
+  const word = HEAD.exec(piece)?.[1];
+  if (!word) return {};
+  const head = stem(word.toLowerCase());
+  return GENERIC_HEADS.has(head) || ASKING_WORDS.has(head) ? {} : { head };
+}
+
+/** What a context sentence says happened last: its words from its last verb on ("later moved to another university"). */
+function lastClause(text: string): string[] {
+  const words = contentWords(text);
+  const verb = words.findLastIndex((word) => /(?:ed|ing)$/u.test(word) || word === "moved" || word === "went");
+  return termsOf(words.slice(Math.max(0, verb === -1 ? words.length - 3 : verb - 1)).join(" "));
+}
+
+/**
+ * The parts of `question`. A part with no words of its own ("when", "which one") takes its kind
+ * from what the context names ("Which one" after "…another university" asks for a place).
+ */
+export function askedParts(question: string): AskedPart[] {
+  const core = unframed(question).replace(/\s+/g, " ").trim();
+  const sentences = core.split(/(?<=[?.!])\s+(?=\p{Lu})/u).filter((sentence) => sentence.trim() !== "");
+  const isQuestion = (sentence: string): boolean =>
+    sentence.endsWith("?") || new RegExp(`^(?:${WH})\\b`, "iu").test(sentence) || YES_NO.test(sentence);
+  const asking = sentences.filter(isQuestion);
+  const context = sentences.filter((sentence) => !isQuestion(sentence));
+  const pieces = (asking.length > 0 ? asking : sentences).flatMap((sentence) =>
+    sentence
+      .split(PART_BREAK)
+      .map((piece) => piece.replace(/^[\s,;]+|[\s,;?.!]+$/gu, ""))
+      .filter((piece) => piece !== ""),
+  );
+  const parts = pieces.map((piece) => {
+    const asked = `${piece.charAt(0).toUpperCase()}${piece.slice(1)}?`;
+    let kind = kindOf(piece);
+    let terms = termsOf(piece);
+    if (kind.kind === "cause") terms = terms.filter((term) => !CAUSE_VERBS.has(term));
+    const counted = /^how many ([\p{L}-]+)/iu.exec(piece)?.[1];
+    const alone = terms.length === 0;
+    // "Which one", "when" after "…moved to another university": the context says what is asked.
+    if (terms.length <= 1 && context.length > 0) {
+      const before = context.at(-1) ?? "";
+      const noun = lastNoun(before);
+      if (kind.kind === "description" && noun && terms.length === 0) kind = kindOf(`which ${noun}`);
+      terms = [...new Set([...terms, ...lastClause(before)])];
+    }
+    return {
+      asked,
+      ...kind,
+      ...(counted ? { counted: stem(counted.toLowerCase()) } : {}),
+      terms,
+      refersBack: alone || REFERS_BACK.test(piece),
+      ...headOf(piece),
+      pins: [...piece.matchAll(PIN)].map((match) => stem((match[1] ?? "").replace(/[,.]+$/u, ""))),
+    };
+  });
+  return parts.map((part, index) => {
+    const others = [...context, ...pieces.filter((_, other) => other !== index)].join(" ");
+    const own = new Set(part.terms);
+    return { ...part, context: termsOf(others).filter((term) => !own.has(term)) };
+  });
+}
