@@ -51,7 +51,7 @@ const ANSWER_FLOOR = 0.42;
 /** A second sentence is shown when it answers nearly as well (a conflict shows both figures). */
 const SECOND_SHARE = 0.8;
 /** A figure of the same measure from another sentence is shown at a lower share (a conflict of figures). */
-const SECOND_FIGURE_SHARE = 0.6;
+const SECOND_FIGURE_SHARE = 0.75;
 /** How much more two sentences must carry of a part than one, to answer it across both. */
 const BRIDGE_MARGIN = 0.15;
 /** At most this many sentences answer one part. */
@@ -238,8 +238,14 @@ export function answerQuestion(
     if (part.context.length === 0) return coverage(part.terms, item.stems, item.under);
     return 0.75 * coverage(part.terms, item.stems, item.under) + 0.25 * coverage(part.context, item.stems, item.under);
   };
+  // A name some sentence read puts after "at" or "company" ("working at Asahi Kasei") names a body, not a person.
+  const bodies = new Set<string>();
+  for (const item of allRead)
+    for (const name of namesIn(item.sentence.text))
+      if (/\b(?:at|company|firm|maker)\s+$/iu.test(item.sentence.text.slice(0, name.start))) bodies.add(normalizePhrase(name.text));
   const marksOf = (part: AskedPart, text: string): string[] => {
-    const marks = candidatesOf(text, part.kind, asked);
+    const found = candidatesOf(text, part.kind, asked);
+    const marks = part.kind === "person" ? found.filter((name) => !bodies.has(normalizePhrase(name))) : found;
     if (part.kind === "number" && part.counted) {
       const counted = part.counted;
       return marks.filter((figure) => {

@@ -257,7 +257,7 @@ export function buildReport(input: BuildInput): ReportDocument {
     (id) => numberOf.get(id) ?? 0,
     limitsOf(input),
     verification,
-    input.answer ? answering.length : undefined,
+    directCount(input.answer?.parts, answering.length),
   );
   const findingOf = new Map(facts.map((fact, index) => [fact.id, index + 1]));
   const answer = input.answer
@@ -299,6 +299,17 @@ export function buildReport(input: BuildInput): ReportDocument {
     reviewedSources: entries(reviewed, numberOf),
     generatedAt: input.generatedAt,
   };
+}
+
+/**
+ * How many of the first findings are direct: those that answer a part of the question; none
+ * when the sources read say nothing of any part; the strategy's first few when the answer is
+ * unknown or unsettled (a finding may still bear on the question where no part is answered).
+ */
+function directCount(parts: readonly PartAnswer[] | undefined, answering: number): number | undefined {
+  if (!parts || parts.length === 0) return undefined;
+  if (answering > 0) return answering;
+  return parts.every((part) => part.status === "not-said") ? 0 : undefined;
 }
 
 function synthesizedNotice(): string {

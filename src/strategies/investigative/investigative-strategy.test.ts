@@ -218,7 +218,7 @@ describe("the investigative strategy", () => {
     const texts = [...doc.directFindings, ...doc.findings].map((finding) => finding.text);
     expect(texts).toEqual(["Cell A stores 5 Wh of energy."]);
     // Verified, with both sources that state it and the challenge it survived, all openable in the report.
-    const verification = doc.directFindings[0]?.verification;
+    const verification = [...doc.directFindings, ...doc.findings][0]?.verification;
     expect(verification?.status).toBe("verified");
     const numbers = new Map(doc.sources.map((source) => [source.path, source.number]));
     expect(verification?.supports.map((citation) => citation.number).sort()).toEqual(

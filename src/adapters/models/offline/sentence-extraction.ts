@@ -8,7 +8,6 @@
  * become gaps. Nothing is derived or recommended: an extractive engine cannot derive.
  */
 
-import { answerQuestion, sentencesRead } from "../../../core/answer/answer.js";
 import { HEADING_SEPARATOR } from "../../../core/chunking.js";
 import { isMetadataLine, metadataMeaning } from "../../../core/doc-metadata.js";
 import type { Judge } from "../../../core/judgment/judge.js";
@@ -39,8 +38,6 @@ export const DEFAULT_EXTRACTION_LIMITS: Readonly<ExtractionLimits> = Object.free
 
 /** A sentence below this share of the best score is not proposed. */
 const RELATIVE_FLOOR = 0.2;
-/** Below this share of the best sentence's score, a sentence is not background but beside the point. */
-const BACKGROUND_FLOOR = 0.45;
 /** Stem overlap (Jaccard) from which two sentences count as near-duplicates. */
 const DUPLICATE_OVERLAP = 0.6;
 /** Sentences that contribute bridge names in the second pass. */
@@ -543,57 +540,12 @@ export function extractiveSynthesis(
   const limits = options.limits ?? DEFAULT_EXTRACTION_LIMITS;
   const profile = profileRequest(question);
   const ranked = rank(profile, candidatesOf(sources));
-  // The sentences that answer a part of the question come first (core/answer), then the best ranked.
-  const read = [...(options.read ?? []), ...sources];
-  const readSentences = sentencesRead(
-    [...new Map(read.map((source) => [source.id, source])).values()].map((source) => ({
-      id: source.id,
-      title: source.title,
-      chunks: source.chunks.map((chunk) => ({
-        id: chunk.id,
-        text: chunk.text,
-        ...(chunk.section ? { location: chunk.section } : {}),
-      })),
-    })),
-  );
-  const byKey = new Map(readSentences.map((sentence) => [sentence.key, sentence]));
-  const answering = answerQuestion(
-    question,
-    readSentences,
-    readSentences,
-    options.judge ? { judge: options.judge } : {},
-  )
-    .flatMap((part) => part.uses)
-    .flatMap((use) => {
-      const sentence = byKey.get(use.key);
-      return sentence
-        ? [{ text: sentence.text, sourceId: sentence.sourceId, chunkId: use.key.slice(0, use.key.lastIndexOf("#")) }]
-        : [];
-    });
-  const chosen = selectFacts(ranked, limits);
-  const best = chosen[0]?.score ?? 0;
-  const picked = [
-    ...answering,
-    // Background: ranked sentences that bear on the question well; the rest go nowhere.
-    ...chosen
-      .filter((candidate) => candidate.score >= best * BACKGROUND_FLOOR)
-      .map((candidate) => ({ text: candidate.text, sourceId: candidate.sourceId, chunkId: candidate.chunkId })),
-  ];
-  const seen = new Set<string>();
-  const facts: FactProposal[] = picked
-    .filter((item) => {
-      const key = normalizePhrase(item.text);
-      if (seen.has(key) || [...seen].some((other) => other.includes(key) || key.includes(other))) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, Math.max(limits.maxFacts, answering.length))
-    .map((item, index) => ({
-      id: `f${index + 1}`,
-      text: item.text,
-      sourceId: item.sourceId,
-      chunkIds: [item.chunkId],
-    }));
+  const facts: FactProposal[] = selectFacts(ranked, limits).map((candidate, index) => ({
+    id: `f${index + 1}`,
+    text: candidate.text,
+    sourceId: candidate.sourceId,
+    chunkIds: [candidate.chunkId],
+  }));
   const gaps = gapsFor(profile, mentionsOf([...(options.read ?? sources), ...sources]), {
     maxGaps: limits.maxGaps,
     language: options.language ?? "en",

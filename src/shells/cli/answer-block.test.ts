@@ -1,0 +1,87 @@
+/**
+ * The answer block over the example corpus (issue 43), as a user runs it: the report opens with
+ * each part of the question and the findings that answer it, the answer marked; the questions the
+ * corpus cannot answer say so plainly, with no findings padding the report.
+ */
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { EXAMPLE_CORPUS, runCli } from "../../testing/cli.js";
+import { publishedReport } from "../../testing/read-report.js";
+import { tempDir } from "../../testing/temp-dir.js";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+async function report(question: string, strategy: string) {
+  const dir = tempDir("assay-answer-block-");
+  cleanups.push(dir.cleanup);
+  const out = join(dir.path, "report");
+  const result = await runCli(["run", question, "--corpus", EXAMPLE_CORPUS, "--strategy", strategy, "--out", out], {
+    home: dir.path,
+  });
+  expect(result.code, result.stderr).toBe(0);
+  const doc = publishedReport(join(out, "report.json"));
+  const { readFileSync } = await import("node:fs");
+  return { doc, markdown: readFileSync(join(out, "report.md"), "utf8") };
+}
+
+/** The marked answers of the block, part by part. */
+const marks = (doc: ReturnType<typeof publishedReport>): string[][] =>
+  (doc.answer ?? []).map((part) =>
+    part.findings.flatMap((use) => (use.role === "answer" && use.mark ? [use.mark] : [])),
+  );
+
+describe("the answer block over the example corpus", () => {
+  it("pipeline: the quick-start question is answered first, Yoshino marked, and the answering findings are the direct ones", async () => {
+    const { doc, markdown } = await report(
+      "Who built the first cell with a carbon anode and a lithium cobalt oxide cathode?",
+      "pipeline",
+    );
+    expect(marks(doc).flat()).toContain("Akira Yoshino");
+    // The block comes before the findings, and its findings are the direct ones.
+    expect(markdown.indexOf("## Answer")).toBeGreaterThan(0);
+    expect(markdown.indexOf("## Answer")).toBeLessThan(markdown.indexOf("## Direct findings"));
+    const answering = new Set(doc.answer?.flatMap((part) => part.findings.map((use) => use.number)));
+    expect(doc.directFindings.map((finding) => finding.number).every((number) => answering.has(number))).toBe(true);
+  });
+
+  it("pipeline: a conflict shows both figures, each with its source", async () => {
+    const { doc, markdown } = await report(
+      "What was the specific energy of the first commercial lithium-ion cell?",
+      "pipeline",
+    );
+    const [part] = doc.answer ?? [];
+    expect(part?.status).toBe("answered");
+    expect(marks(doc)[0]).toContain("90 Wh/kg");
+    // The answering finding is contested, and the other source's 80 Wh/kg is quoted under it in the block's finding.
+    const answer = doc.directFindings.find((finding) => finding.number === part?.findings[0]?.number);
+    expect(answer?.verification.status).toBe("contested");
+    const block = markdown.slice(markdown.indexOf("## Answer"), markdown.indexOf("## Further findings"));
+    expect(block).toContain("**Contested:**");
+    expect(block).toContain("80 watt-hours per kilogram");
+  });
+
+  it.each([
+    ["What was the average battery pack price in 2024?", "115"],
+    ["How much capacity did the test cell keep after 500 cycles?", "94 percent"],
+  ])("pipeline: %s is answered with %s marked", async (question, answer) => {
+    const { doc } = await report(question, "pipeline");
+    expect(marks(doc)[0]).toContain(answer);
+  });
+
+  it.each([
+    ["pipeline", "How many lithium-ion cells did Sony make in its first year of production, 1991?"],
+    ["investigative", "How many lithium-ion cells did Sony make in its first year of production, 1991?"],
+    ["pipeline", "What battery warranty (years or kilometres) did Nissan offer on the first-generation Leaf?"],
+    ["investigative", "What battery warranty (years or kilometres) did Nissan offer on the first-generation Leaf?"],
+  ])("%s: %s says the sources do not say it, with no direct finding", async (strategy, question) => {
+    const { doc, markdown } = await report(question, strategy);
+    expect(doc.answer?.map((part) => part.status)).toEqual(["not-said"]);
+    expect(doc.directFindings).toEqual([]);
+    expect(markdown).toMatch(
+      /The sources read do not say (?:how many lithium-ion cells Sony made|what battery warranty Nissan offered)/,
+    );
+  });
+});
