@@ -39,8 +39,11 @@ describe("askedParts", () => {
   });
 
   it("pins a part to a year after a preposition, not to one that describes a noun", () => {
-    expect(askedParts("Why did prices rise in 2022?")[0]?.pins).toEqual(["2022"]);
-    expect(askedParts("Why did Yoshino use coke for his 1985 anode?")[0]?.pins).toEqual([]);
+    expect(askedParts("Why did prices rise in 2022?")[0]?.pins).toEqual([["2022"]]);
+    expect(askedParts("How did costs change from 1980 to 2020?")[0]?.pins).toEqual([["1980", "2020"]]);
+    expect(askedParts("Why did Yoshino use coke for his 1985 anode?")[0]?.pins.flat()).not.toContain("1985");
+    // A name the part gives pins it too: a sentence about another subject does not answer it.
+    expect(askedParts("Why did Yoshino use coke for his 1985 anode?")[0]?.pins).toEqual([["yoshino"]]);
   });
 });
 

@@ -9,6 +9,7 @@
  * report write "The sources read do not say …".
  */
 
+import { metadataMeaning } from "../doc-metadata.js";
 import type { Judge } from "../judgment/judge.js";
 import { isContent } from "../judgment/statement.js";
 import { namesIn, normalizePhrase, stemSet } from "../lexicon.js";
@@ -48,6 +49,10 @@ export interface PartAnswer {
 
 /** How much of a part a sentence must carry (idf-weighted share of its words and the question's). */
 const ANSWER_FLOOR = 0.42;
+/** How much of a part two sentences must carry between them (each carries a different half of a multi-hop question). */
+const BRIDGED_FLOOR = 0.35;
+/** How many sentences that carry much of a part are tried as the first of two. */
+const FIRST_HOPS = 40;
 /** A second sentence is shown when it answers nearly as well (a conflict shows both figures). */
 const SECOND_SHARE = 0.8;
 /** A figure of the same measure from another sentence is shown at a lower share (a conflict of figures). */
@@ -58,9 +63,12 @@ const BRIDGE_MARGIN = 0.15;
 const MAX_ANSWERS = 3;
 
 const ORG_WORDS =
-  /\b(?:University|Universit[éy]|College|Institute|Laboratory|Laboratories|Lab|Company|Corporation|Corp|Inc|Ltd|Group|Materials|Industries|Agency|Association|Society|Department|School|Council|Academy|Foundation|Motors|Electric|Chemical|Bank|Office|Survey|Commission|Ministry|Gigafactory|BNEF|NEF)\b/u;
+  /\b(?:University|Universit[éy]|College|Institute|Laboratory|Laboratories|Lab|Company|Corporation|Corp|Inc|Ltd|Group|Materials|Industries|Agency|Association|Society|Department|School|Council|Academy|Foundation|Motors|Electric|Chemical|Bank|Office|Survey|Commission|Ministry|Gigafactory|Systems|Technologies|Energy|Power|Records|Studios|Press|Times|News)\b/u;
 const PLACE_WORDS =
-  /\b(?:University|College|Institute|Laboratory|City|Street|Station|Square|Park|River|Bay|Austin|Oxford|Cambridge|Texas|Nevada|Binghamton)\b/u;
+  /\b(?:University|College|Institute|Laboratory|City|Street|Station|Square|Park|River|Bay|Lake|Mount|County|Province|State|Republic|Kingdom)\b/u;
+/** A person's name: capitalised words and initials, no digits ("John B. Goodenough", "JB Straubel"). */
+const PERSON_NAME =
+  /^(?:\p{Lu}{1,2}\.?\s+)*\p{Lu}[\p{Ll}'’-]+(?:\s+(?:\p{Lu}\.|\p{Lu}{1,2}|\p{Lu}[\p{Ll}'’-]+|von|van|de|da|del|le|la|bin))*$/u;
 const CAUSE =
   /\b(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|limits?|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|reasons?|since (?:the|it|they)|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|so\b|therefore|as a result)\b/iu;
 const VERSION = /\b(?:version|release|v)\s*\d+(?:\.\d+)*/iu;
@@ -81,6 +89,8 @@ interface Read {
   stems: Set<string>;
   /** Stems of what it stands under, not its own. */
   under: Set<string>;
+  /** Its text as `normalizePhrase` writes it, between spaces (for finding a bridge in it). */
+  normalized: string;
 }
 
 /** Words a figure's unit says it measures ("90 Wh/kg" is a specific energy). */
@@ -105,7 +115,7 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
   switch (kind) {
     case "person":
       return names().filter(
-        (name) => /\s/u.test(name) && !ORG_WORDS.test(name) && !PLACE_WORDS.test(name) && !/^\p{Lu}+$/u.test(name),
+        (name) => /\s/u.test(name) && PERSON_NAME.test(name) && !ORG_WORDS.test(name) && !PLACE_WORDS.test(name),
       );
     case "organisation":
       return names().sort((a, b) => Number(ORG_WORDS.test(b)) - Number(ORG_WORDS.test(a)));
@@ -127,7 +137,8 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
       return [rest.length > 160 ? match[0] : rest];
     }
     case "description":
-      return names();
+      // A name answers "which material", "what chemistry"; a description is marked by nothing else.
+      return [];
     case "yes-no":
       return [];
   }
@@ -139,17 +150,16 @@ const figuresOf = (text: string): string[] =>
     .map((match) => match[0].trim().replace(/[,.]+$/u, ""))
     .filter((figure) => figure !== "" && !YEAR_ONLY.test(figure));
 
-/** Words of comparison a superlative's answer may carry instead of figures ("recovers lithium well"). */
-const COMPARISON =
-  /\b(?:best|better|well|most|highest|higher|high|more|greater|largest|only|lowest|lower|low|least|less|poorly|worse)\b(?![-\p{L}])/iu;
-
 /** Kinds a sentence must hold a candidate of to answer; a description and a cause need only the part's words. */
-const NEEDS_CANDIDATE = (kind: AnswerKind): boolean => kind !== "description" && kind !== "yes-no" && kind !== "cause";
+const NEEDS_CANDIDATE = (kind: AnswerKind): boolean =>
+  kind !== "description" && kind !== "yes-no" && kind !== "cause" && kind !== "superlative";
 
 /** Distinct bridge names a sentence offers: names and formulas the question does not say. */
 function bridgesOf(text: string, asked: Set<string>): string[] {
   const formulas = text.match(/\b[A-Z][a-z]?(?:[A-Z][a-z]?|\d)+\b/gu) ?? [];
-  const names = namesIn(text).map((name) => name.text);
+  const names = namesIn(text)
+    .filter((name) => !name.initial || /\s/u.test(name.text))
+    .map((name) => name.text);
   return [...new Set([...formulas, ...names])].filter(
     (name) => name.length > 2 && [...stemSet(name)].some((term) => !asked.has(term)),
   );
@@ -160,7 +170,10 @@ function bridgePhrases(bridge: string): string[] {
   const whole = ` ${normalizePhrase(bridge)} `;
   const words = bridge.split(/\s+/u);
   const last = words.at(-1) ?? "";
-  return words.length >= 2 && /^\p{Lu}\p{Ll}{3,}$/u.test(last) ? [whole, ` ${normalizePhrase(last)} `] : [whole];
+  const person = PERSON_NAME.test(bridge) && !ORG_WORDS.test(bridge) && !PLACE_WORDS.test(bridge);
+  return person && words.length >= 2 && /^\p{Lu}\p{Ll}{3,}$/u.test(last)
+    ? [whole, ` ${normalizePhrase(last)} `]
+    : [whole];
 }
 
 /** Which measure a figure is of: its unit's class ("Wh/kg" and "watt-hours per kilogram" are one), else its unit. */
@@ -197,10 +210,17 @@ export function answerQuestion(
   const toRead = (sentence: AnswerSentence): Read => {
     let item = memo.get(sentence);
     if (!item) {
-      const own = stemSet(sentence.text);
+      // "New in version 3.7." says the thing was added then: a question asks it in those words.
+      const line = sentence.text.slice(sentence.text.indexOf(": ") + 1);
+      const own = stemSet(`${sentence.text} ${metadataMeaning(sentence.text)} ${metadataMeaning(line)}`);
       for (const [unit, words] of UNIT_WORDS)
         if (unit.test(sentence.text)) for (const term of stemSet(words)) own.add(term);
-      item = { sentence, stems: own, under: stemSet(sentence.about ?? "") };
+      item = {
+        sentence,
+        stems: own,
+        under: stemSet(sentence.about ?? ""),
+        normalized: ` ${normalizePhrase(sentence.text)} `,
+      };
       memo.set(sentence, item);
     }
     return item;
@@ -230,19 +250,24 @@ export function answerQuestion(
   };
   /** A figure or year the part names pins it: a sentence without it answers another question. */
   const pinned = (part: AskedPart, stems: ReadonlySet<string>, under: ReadonlySet<string>): boolean =>
-    part.pins.every((term) => stems.has(term) || under.has(term));
+    part.pins.every((group) => group.some((term) => stems.has(term) || under.has(term)));
   const scoreOf = (part: AskedPart, item: { stems: ReadonlySet<string>; under: ReadonlySet<string> }): number => {
     if (!pinned(part, item.stems, item.under)) return 0;
     if (part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
     if (part.terms.length === 0) return coverage(part.context, item.stems, item.under);
     if (part.context.length === 0) return coverage(part.terms, item.stems, item.under);
-    return 0.75 * coverage(part.terms, item.stems, item.under) + 0.25 * coverage(part.context, item.stems, item.under);
+    // A part that refers back ("why did they rise") is about what the question before it names.
+    const own = part.refersBack ? 0.5 : 0.75;
+    return (
+      own * coverage(part.terms, item.stems, item.under) + (1 - own) * coverage(part.context, item.stems, item.under)
+    );
   };
   // A name some sentence read puts after "at" or "company" ("working at Asahi Kasei") names a body, not a person.
   const bodies = new Set<string>();
   for (const item of allRead)
     for (const name of namesIn(item.sentence.text))
-      if (/\b(?:at|company|firm|maker)\s+$/iu.test(item.sentence.text.slice(0, name.start))) bodies.add(normalizePhrase(name.text));
+      if (/\b(?:at|company|firm|maker)\s+$/iu.test(item.sentence.text.slice(0, name.start)))
+        bodies.add(normalizePhrase(name.text));
   const marksOf = (part: AskedPart, text: string): string[] => {
     const found = candidatesOf(text, part.kind, asked);
     const marks = part.kind === "person" ? found.filter((name) => !bodies.has(normalizePhrase(name))) : found;
@@ -253,9 +278,22 @@ export function answerQuestion(
         return stemSet(figure).has(counted) || stemSet(after.split(/\s+/u).slice(0, 2).join(" ")).has(counted);
       });
     }
-    if (part.kind === "superlative" && marks.length === 0) {
-      const match = COMPARISON.exec(text);
-      return match ? [match[0]] : [];
+    // "Which cathode material…", "which university…": a name that says what the part asks for.
+    if ((part.kind === "description" && part.named) || part.kind === "place" || part.kind === "organisation") {
+      const named =
+        part.kind === "description"
+          ? bridgesOf(text, asked).filter((name) => !ORG_WORDS.test(name) && !PLACE_WORDS.test(name))
+          : marks;
+      const head = part.head;
+      const fitting = head ? named.filter((name) => stemSet(name).has(head)) : named;
+      return [...new Set(fitting.length > 0 || part.kind === "description" ? fitting : head ? [] : named)];
+    }
+    if (part.kind === "number") {
+      // "What was the price": a figure in dollars before a share in percent.
+      const wanted = new Set([...part.terms, ...(part.head ? [part.head] : [])]);
+      const fits = (figure: string): boolean =>
+        UNIT_WORDS.some(([unit, words]) => unit.test(figure) && [...stemSet(words)].some((term) => wanted.has(term)));
+      return [...marks.filter(fits), ...marks.filter((figure) => !fits(figure))];
     }
     return marks;
   };
@@ -282,7 +320,7 @@ export function answerQuestion(
       }))
       .filter(({ score, bridges }) => score >= ANSWER_FLOOR / 2 && bridges.length > 0)
       .sort((a, b) => b.score - a.score)
-      .slice(0, 6);
+      .slice(0, FIRST_HOPS);
     let best: { score: number; uses: AnswerUse[] } | undefined;
     for (const hop of firstHops) {
       if (
@@ -295,7 +333,7 @@ export function answerQuestion(
         const phrases = bridgePhrases(bridge);
         for (const item of pool) {
           if (item === hop.item) continue;
-          const normalized = ` ${normalizePhrase(item.sentence.text)} `;
+          const normalized = item.normalized;
           if (!phrases.some((phrase) => normalized.includes(phrase))) continue;
           const marks = marksOf(part, item.sentence.text).filter(
             (mark) => !phrases.some((phrase) => ` ${normalizePhrase(mark)} `.includes(phrase)),
@@ -307,7 +345,7 @@ export function answerQuestion(
           };
           const score = scoreOf(part, joined);
           // The answering sentence must carry the part itself, not only the bridge.
-          if (coverage(part.terms, item.stems, item.under) < ANSWER_FLOOR / 3 || score < ANSWER_FLOOR) continue;
+          if (coverage(part.terms, item.stems, item.under) < ANSWER_FLOOR / 3 || score < BRIDGED_FLOOR) continue;
           if (best && best.score >= score) continue;
           best = {
             score,
@@ -372,7 +410,14 @@ export function answerQuestion(
       .filter((use) => use.role === "answer" && use.mark && !/\d/u.test(use.mark))
       .at(-1)?.mark;
     const part =
-      asked.refersBack && previous ? { ...asked, terms: [...new Set([...asked.terms, ...stemSet(previous)])] } : asked;
+      asked.refersBack && previous
+        ? {
+            ...asked,
+            terms: [...new Set([...asked.terms, ...stemSet(previous)])],
+            // What "it" is must be named by the answer or the sentence it stands on.
+            pins: [...asked.pins, [...stemSet(previous)]],
+          }
+        : asked;
     if (part.kind === "yes-no") {
       answers.push(settle(part, offeredRead, allRead, scoreOf, options.judge));
       continue;
@@ -383,9 +428,27 @@ export function answerQuestion(
       continue;
     }
     const elsewhere = answerFrom(part, allRead);
+    if (elsewhere && elsewhere.length > 0) {
+      answers.push({ part: asked, status: "unsettled", uses: [], related: sourcesOf(elsewhere) });
+      continue;
+    }
+    // "The sources read do not say" only where no sentence read even comes near: one that carries
+    // half as much of the part (with a candidate of its kind, where it needs one) bears on it.
+    const near = allRead
+      .filter(
+        (item) =>
+          scoreOf(part, item) >= ANSWER_FLOOR / 2 &&
+          (!NEEDS_CANDIDATE(part.kind) || marksOf(part, item.sentence.text).length > 0),
+      )
+      .sort((a, b) => scoreOf(part, b) - scoreOf(part, a));
     answers.push(
-      elsewhere && elsewhere.length > 0
-        ? { part: asked, status: "unsettled", uses: [], related: sourcesOf(elsewhere) }
+      near.length > 0
+        ? {
+            part: asked,
+            status: "unsettled",
+            uses: [],
+            related: [...new Set(near.map((item) => item.sentence.sourceId))].slice(0, MAX_ANSWERS),
+          }
         : { part: asked, status: "not-said", uses: [], related: [] },
     );
   }

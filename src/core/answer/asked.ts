@@ -6,7 +6,7 @@
  * part shares. English and lexical: the wh-word and the noun after it decide the kind.
  */
 import { unframed } from "../framing.js";
-import { stem } from "../lexicon.js";
+import { namesIn, stem, stemSet } from "../lexicon.js";
 import type { ANSWER_KINDS } from "../report/report-document.js";
 import { contentWords } from "../text.js";
 
@@ -26,10 +26,16 @@ export interface AskedPart {
   counted?: string;
   /** The part refers back ("who founded it", "when did he move there"): the answer before it is its subject. */
   refersBack: boolean;
+  /** A "which material", "what chemistry" part: a name answers it. */
+  named?: boolean;
   /** The noun a "what N did…" part asks for ("warranty"): an answer names it, unless it is generic ("material"). */
   head?: string;
-  /** Stems of the figures and years that pin the part ("in 2022", "after 500 cycles"; not "his 1985 anode"). */
-  pins: string[];
+  /**
+   * The figures and years that pin the part ("in 2022", "after 500 cycles"; not "his 1985
+   * anode"), as stems in groups: a sentence must carry one of each group (either end of "from
+   * 1980 to 2020" will do).
+   */
+  pins: string[][];
 }
 
 /** A figure after a preposition pins what is asked to it; one before a noun only describes it. */
@@ -103,6 +109,10 @@ const REFERS_BACK = /\b(?:it|its|he|his|him|she|her|they|their|them|there|that o
 /** The noun after "what"/"which" that the part asks for, before its verb. */
 const HEAD =
   /^(?:(?:in|at|from|for|to|by|on|of|with|under)\s+)?(?:what|which)\s+(?:[\w-]+\s+){0,3}?([\w-]+)(?:\s+\([^)]*\))?\s+(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b/iu;
+/** "Which cathode material", "what chemistry": parts a name answers. */
+const NAMED =
+  /^(?:(?:in|at|of|with)\s+)?(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:chemistry|material|materials|compound|cathode|anode|electrolyte|format|type|kind|model|product|technology|route|process|method)\b/iu;
+
 /** Heads any named thing answers ("which cathode material": "LiFePO4"). */
 const GENERIC_HEADS = new Set(
   "chemistry material materials type kind form sort one thing compound substance technology product name"
@@ -120,6 +130,25 @@ const termsOf = (text: string): string[] => [
 
 /** The last noun a context sentence ends on ("…moved to another university." → "university"). */
 const lastNoun = (text: string): string | undefined => contentWords(text).at(-1);
+
+/** A range ("from 1980 to 2020", "between 2010 and 2020") pins by either end. */
+const RANGE = /\b(?:from|between)\s+(\d+(?:[,.]\d+)*)\s+(?:to|and|until)\s+(\d+(?:[,.]\d+)*)(?!\d)/giu;
+
+function pinsOf(piece: string): string[][] {
+  const figure = (text: string | undefined): string => stem((text ?? "").replace(/[,.]+$/u, ""));
+  const ranges = [...piece.matchAll(RANGE)].map((match) => [figure(match[1]), figure(match[2])]);
+  const inRange = new Set(ranges.flat());
+  const single = [...piece.matchAll(PIN)].map((match) => figure(match[1])).filter((pin) => !inRange.has(pin));
+  return [...ranges, ...single.map((pin) => [pin])];
+}
+
+/** The names a part gives ("Sony", "the Nobel Prize"): a sentence about another subject does not answer it. */
+function namePins(piece: string): string[][] {
+  return namesIn(piece)
+    .filter((name) => !name.initial || /\s/u.test(name.text))
+    .map((name) => [...stemSet(name.text)].filter((term) => !ASKING_WORDS.has(term)))
+    .filter((group) => group.length > 0);
+}
 
 function headOf(piece: string): { head?: string } {
   const word = HEAD.exec(piece)?.[1];
@@ -160,10 +189,14 @@ export function askedParts(question: string): AskedPart[] {
     const counted = /^how many ([\p{L}-]+)/iu.exec(piece)?.[1];
     const alone = terms.length === 0;
     // "Which one", "when" after "…moved to another university": the context says what is asked.
+    let contextHead: string | undefined;
     if (terms.length <= 1 && context.length > 0) {
       const before = context.at(-1) ?? "";
       const noun = lastNoun(before);
-      if (kind.kind === "description" && noun && terms.length === 0) kind = kindOf(`which ${noun}`);
+      if (kind.kind === "description" && noun && terms.length === 0) {
+        kind = kindOf(`which ${noun}`);
+        contextHead = stem(noun);
+      }
       terms = [...new Set([...terms, ...lastClause(before)])];
     }
     return {
@@ -172,8 +205,9 @@ export function askedParts(question: string): AskedPart[] {
       ...(counted ? { counted: stem(counted.toLowerCase()) } : {}),
       terms,
       refersBack: alone || REFERS_BACK.test(piece),
-      ...headOf(piece),
-      pins: [...piece.matchAll(PIN)].map((match) => stem((match[1] ?? "").replace(/[,.]+$/u, ""))),
+      ...(contextHead ? { head: contextHead } : headOf(piece)),
+      ...(NAMED.test(piece) ? { named: true } : {}),
+      pins: [...pinsOf(piece), ...namePins(piece)],
     };
   });
   return parts.map((part, index) => {

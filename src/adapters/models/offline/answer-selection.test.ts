@@ -163,12 +163,9 @@ describe("one sentence per part of the question", () => {
     // Past the article's two: the only sentence that gives 2020, and the only one that gives a cause of the fall.
     expect(texts.join("\n")).toContain("In its 2020 survey, BNEF reported an average pack price");
     expect(texts.join("\n")).toContain("explains the fall");
-    // Listed best first, whatever order they were chosen in.
-    const scores = new Map(
-      rankSentences(question, [article, other]).map((sentence) => [sentence.text, sentence.score]),
-    );
-    const listed = texts.map((text) => scores.get(text) ?? 0);
-    expect(listed).toEqual([...listed].sort((a, b) => b - a));
+    // A sentence that answers a part comes first, before those that only share the question's words.
+    expect(texts[0]).toMatch(/97 percent|2020 survey|explains the fall/);
+    expect(texts.slice(0, 3).some((text) => text.startsWith("Battery cost figures"))).toBe(false);
   });
 
   it("lends the words of a title that names the question's subject to its own sentences", () => {

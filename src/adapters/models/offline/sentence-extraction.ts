@@ -8,6 +8,7 @@
  * become gaps. Nothing is derived or recommended: an extractive engine cannot derive.
  */
 
+import { answerQuestion } from "../../../core/answer/answer.js";
 import { HEADING_SEPARATOR } from "../../../core/chunking.js";
 import { isMetadataLine, metadataMeaning } from "../../../core/doc-metadata.js";
 import type { Judge } from "../../../core/judgment/judge.js";
@@ -59,6 +60,8 @@ interface Candidate {
   /** First sentence of its source that is not a heading: usually says what the source is about. */
   lead: boolean;
   quality: number;
+  /** Its source's title, as written. */
+  title: string;
   titleStems: Set<string>;
   /** Stems of the headings the passage stands under (its section), when its document has them. */
   sectionStems: Set<string>;
@@ -218,6 +221,7 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
           stems: stemSet(`${text} ${metadataMeaning(quoted)}`),
           lead,
           quality: worth,
+          title: source.title,
           titleStems,
           sectionStems: text === quoted ? sectionStems : outerStems,
           section: chunk.section ?? "",
@@ -508,6 +512,38 @@ function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
   return candidates.filter((candidate) => candidate.score > 0).sort(byScore);
 }
 
+/**
+ * The sentences that answer a part of `question` (core/answer, over the ranked sentences as
+ * quoted, with what they stand under) first, in the order of the parts, then `selected`; at most
+ * `limits.maxFacts`, or as many as answer. A sentence that only bears on the question's words
+ * comes after every one that answers it.
+ */
+function answeringFirst(
+  question: string,
+  ranked: readonly Candidate[],
+  selected: readonly Candidate[],
+  limits: ExtractionLimits,
+  judge: Judge | undefined,
+): Candidate[] {
+  const key = (candidate: Candidate): string => `${candidate.chunkId}:${candidate.position}`;
+  const byKey = new Map(ranked.map((candidate) => [key(candidate), candidate]));
+  const offered = ranked.map((candidate) => ({
+    key: key(candidate),
+    text: candidate.text,
+    sourceId: candidate.sourceId,
+    about: `${candidate.title} ${candidate.section}`,
+  }));
+  const answering = answerQuestion(question, offered, offered, judge ? { judge } : {})
+    .flatMap((part) => part.uses)
+    .flatMap((use) => byKey.get(use.key) ?? []);
+  const chosen: Candidate[] = [];
+  for (const candidate of [...answering, ...selected]) {
+    if (chosen.some((other) => other === candidate || covers(other, candidate) || overlaps(other, candidate))) continue;
+    chosen.push(candidate);
+  }
+  return chosen.slice(0, Math.max(limits.maxFacts, new Set(answering).size));
+}
+
 /** The packet's sentences that relate to `question`, best first, with their scores. */
 export function rankSentences(question: string, sources: readonly PacketSource[]): RankedSentence[] {
   return rank(profileRequest(question), candidatesOf(sources)).map(
@@ -540,7 +576,13 @@ export function extractiveSynthesis(
   const limits = options.limits ?? DEFAULT_EXTRACTION_LIMITS;
   const profile = profileRequest(question);
   const ranked = rank(profile, candidatesOf(sources));
-  const facts: FactProposal[] = selectFacts(ranked, limits).map((candidate, index) => ({
+  const facts: FactProposal[] = answeringFirst(
+    question,
+    ranked,
+    selectFacts(ranked, limits),
+    limits,
+    options.judge,
+  ).map((candidate, index) => ({
     id: `f${index + 1}`,
     text: candidate.text,
     sourceId: candidate.sourceId,
