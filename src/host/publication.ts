@@ -125,11 +125,25 @@ export async function buildFromPersisted(
       }
     : undefined;
   // How the published facts answer each part of the question, decided against every sentence read.
+  const titleOf = new Map(sources.map((source) => [source.id, source.title]));
+  const locationOf = new Map(
+    sources.flatMap((source) =>
+      source.chunks.flatMap((chunk) => (chunk.location ? [[chunk.id, chunk.location] as const] : [])),
+    ),
+  );
   const answer = checked
     ? {
         parts: answerQuestion(
           host.request.question,
-          checked.admitted.facts.map((fact) => ({ key: fact.id, text: fact.text, sourceId: fact.sourceId })),
+          checked.admitted.facts.map((fact) => ({
+            key: fact.id,
+            text: fact.text,
+            sourceId: fact.sourceId,
+            // What the fact stands under: its source's title and its passage's place, as for every sentence read.
+            about: [titleOf.get(fact.sourceId), ...fact.chunkIds.map((id) => locationOf.get(id))]
+              .filter((part): part is string => part !== undefined)
+              .join(" "),
+          })),
           sentencesRead(sources),
           { judge: host.judge },
         ),

@@ -12,10 +12,11 @@
 import { metadataMeaning } from "../doc-metadata.js";
 import type { Judge } from "../judgment/judge.js";
 import { isContent } from "../judgment/statement.js";
-import { namesIn, normalizePhrase, stemSet } from "../lexicon.js";
+import { namesIn, normalizePhrase, stem, stemSet } from "../lexicon.js";
 import type { ANSWER_STATUSES } from "../report/report-document.js";
 import { splitSentences } from "../sentences.js";
 import { numberValue } from "../statements.js";
+import { contentWords } from "../text.js";
 import { type AnswerKind, type AskedPart, askedParts } from "./asked.js";
 
 /** A sentence (or a few) that may answer: a finding's text, or a sentence read. */
@@ -70,7 +71,7 @@ const PLACE_WORDS =
 const PERSON_NAME =
   /^(?:\p{Lu}{1,2}\.?\s+)*\p{Lu}[\p{Ll}'’-]+(?:\s+(?:\p{Lu}\.|\p{Lu}{1,2}|\p{Lu}[\p{Ll}'’-]+|von|van|de|da|del|le|la|bin))*$/u;
 const CAUSE =
-  /\b(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|limits?|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|reasons?|since (?:the|it|they)|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|so\b|therefore|as a result)\b/iu;
+  /\b(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|limits?|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|reasons?|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|so\b|therefore|as a result)\b/iu;
 const VERSION = /\b(?:version|release|v)\s*\d+(?:\.\d+)*/iu;
 const YEAR = /\b(?:1[5-9]\d{2}|20\d{2})(?:s\b)?/gu;
 const MONTH =
@@ -148,7 +149,10 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
 const figuresOf = (text: string): string[] =>
   [...text.matchAll(FIGURE)]
     .map((match) => match[0].trim().replace(/[,.]+$/u, ""))
-    .filter((figure) => figure !== "" && !YEAR_ONLY.test(figure));
+    // A year alone, or a year's money ("2020 dollars"), is no amount.
+    .filter(
+      (figure) => figure !== "" && !YEAR_ONLY.test(figure) && !/^(?:1[5-9]\d{2}|20\d{2})\s+dollars?$/u.test(figure),
+    );
 
 /** Kinds a sentence must hold a candidate of to answer; a description and a cause need only the part's words. */
 const NEEDS_CANDIDATE = (kind: AnswerKind): boolean =>
@@ -609,4 +613,49 @@ export function sentencesRead(sources: readonly AnswerSource[]): AnswerSentence[
         })),
     ),
   );
+}
+
+/** Words of a part a bridge query adds: those its first sentence left unsaid, at most this many. */
+const BRIDGE_QUERY_WORDS = 4;
+
+/**
+ * Searches that may reach the second sentence of a multi-hop part (pure): for each part the
+ * sentences read do not answer, the bridges named by the sentences that carry most of it
+ * ("LiCoO2" in "Sony's cell used a LiCoO2 cathode"), each with the part's words that sentence
+ * leaves unsaid ("LiCoO2 led laboratory discovered"). Best first, distinct.
+ */
+export function bridgeQueries(question: string, read: readonly AnswerSentence[], limit = 3): string[] {
+  const answered = answerQuestion(question, read, read);
+  const asked = stemSet(question);
+  const queries: string[] = [];
+  for (const answer of answered) {
+    if (answer.status === "answered" || answer.part.kind === "yes-no") continue;
+    const terms = [...answer.part.terms, ...answer.part.context];
+    const hops = read
+      .map((sentence) => {
+        const stems = stemSet(`${sentence.text} ${sentence.about ?? ""}`);
+        const carried = terms.filter((term) => stems.has(term)).length;
+        // For a who-question the bridge is not another person (that would be a rival answer), nor a nationality.
+        const bridges = bridgesOf(sentence.text, asked).filter(
+          (name) =>
+            !(answer.part.kind === "person" && PERSON_NAME.test(name) && /\s/u.test(name)) &&
+            !/^\p{Lu}\p{Ll}+(?:ese|ish|ian|an|ic)$/u.test(name),
+        );
+        return { sentence, stems, carried, bridges };
+      })
+      .filter(({ carried, bridges }) => carried * 2 >= Math.min(terms.length, 6) && bridges.length > 0)
+      .sort((a, b) => b.carried - a.carried)
+      .slice(0, limit);
+    for (const hop of hops) {
+      // The part's words as written ("Nobel", not "nobel"), those the first sentence leaves unsaid.
+      const unsaid = (answer.part.asked.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [])
+        .filter((word) => contentWords(word).length > 0)
+        .filter(
+          (word) => !hop.stems.has(stem(word.toLowerCase())) && !/^(?:who|what|when|where|which|why|how)$/iu.test(word),
+        )
+        .slice(0, BRIDGE_QUERY_WORDS);
+      for (const bridge of hop.bridges.slice(0, 2)) queries.push([bridge, ...unsaid].join(" "));
+    }
+  }
+  return [...new Set(queries)].slice(0, limit);
 }

@@ -150,8 +150,12 @@ function namePins(piece: string): string[][] {
     .filter((group) => group.length > 0);
 }
 
+/** "Who led the laboratory…": what the person did something to; a person who led something else does not answer. */
+const WHO_OBJECT =
+  /^who\s+[\p{Ll}-]+\s+(?:the|a|an)\s+(?:[\p{Ll}-]+\s+){0,2}?([\p{Ll}-]+)\b(?=\s+(?:where|that|which|who|of|at|in|for|with)\b|\s*$)/u;
+
 function headOf(piece: string): { head?: string } {
-  const word = HEAD.exec(piece)?.[1];
+  const word = HEAD.exec(piece)?.[1] ?? WHO_OBJECT.exec(`${piece.charAt(0).toLowerCase()}${piece.slice(1)}`)?.[1];
   if (!word) return {};
   const head = stem(word.toLowerCase());
   return GENERIC_HEADS.has(head) || ASKING_WORDS.has(head) ? {} : { head };

@@ -9,6 +9,7 @@
  *   source left unanswered. This is what finds the second document of a two-hop question.
  */
 
+import { bridgeQueries, sentencesRead } from "../../../core/answer/answer.js";
 import { namesIn, normalizePhrase, quotedIn, stemSet, stems } from "../../../core/lexicon.js";
 import { splitSentences } from "../../../core/sentences.js";
 import { stripControl } from "../../../core/text.js";
@@ -200,7 +201,18 @@ const canonical = (query: string): string => [...stemSet(query)].sort().join(" "
 export function planQueries(question: string, bootstrap: readonly PacketSource[], limits: QueryLimits): string[] {
   const profile = profileRequest(question);
   const fromRequest = requestQueries(profile, bootstrap);
-  const fromFeedback = feedbackQueries(profile, bootstrap);
+  // A multi-hop part: the bridge the sentences carrying most of it name, with what they leave unsaid.
+  const bridges = bridgeQueries(
+    question,
+    sentencesRead(
+      bootstrap.map((source) => ({
+        id: source.id,
+        title: source.title,
+        chunks: source.chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })),
+      })),
+    ),
+  );
+  const fromFeedback = [...bridges, ...feedbackQueries(profile, bootstrap)];
   // A framed request: what the frame holds is searched first, on its own (the bootstrap search ran the whole).
   const merged: string[] = profile.core === question.trim() ? [] : [profile.core];
   for (let index = 0; index < Math.max(fromRequest.length, fromFeedback.length); index++) {
