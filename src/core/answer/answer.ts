@@ -180,6 +180,18 @@ function bridgePhrases(bridge: string): string[] {
     : [whole];
 }
 
+/** The stems of a name that say which one it is ("texa" of "University of Texas"), else all of them. */
+function specificStems(name: string): string[] {
+  const all = [...stemSet(name)];
+  const generic = stemSet(
+    [...name.matchAll(new RegExp(ORG_WORDS.source, "gu")), ...name.matchAll(new RegExp(PLACE_WORDS.source, "gu"))]
+      .map((match) => match[0])
+      .join(" "),
+  );
+  const specific = all.filter((term) => !generic.has(term));
+  return specific.length > 0 ? specific : all;
+}
+
 /** Which measure a figure is of: its unit's class ("Wh/kg" and "watt-hours per kilogram" are one), else its unit. */
 function unitClass(figure: string): string {
   const index = UNIT_WORDS.findIndex(([unit]) => unit.test(figure));
@@ -419,7 +431,7 @@ export function answerQuestion(
             ...asked,
             terms: [...new Set([...asked.terms, ...stemSet(previous)])],
             // What "it" is must be named by the answer or the sentence it stands on.
-            pins: [...asked.pins, [...stemSet(previous)]],
+            pins: [...asked.pins, specificStems(previous)],
           }
         : asked;
     if (part.kind === "yes-no") {
