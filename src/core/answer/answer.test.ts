@@ -112,7 +112,15 @@ describe("answerQuestion", () => {
       sentence("a", "The first-generation Nissan Leaf used a cathode based on manganese spinel."),
     ];
     const [part] = answerQuestion("What battery warranty did Nissan offer on the first-generation Leaf?", read, read);
-    expect(part?.status).toBe("not-said");
+    // Not answered; but the sentence is about the Leaf, so the report does not say the sources are silent.
+    expect(part?.status).toBe("unsettled");
+    // Asked for a figure ("years or kilometres"), no sentence read gives one: the sources do not say.
+    const [figure] = answerQuestion(
+      "What battery warranty (years or kilometres) did Nissan offer on the first-generation Leaf?",
+      read,
+      read,
+    );
+    expect(figure?.status).toBe("not-said");
   });
 
   it("picks the highest figure for a superlative", () => {

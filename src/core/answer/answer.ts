@@ -116,7 +116,13 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
   switch (kind) {
     case "person":
       return names().filter(
-        (name) => /\s/u.test(name) && PERSON_NAME.test(name) && !ORG_WORDS.test(name) && !PLACE_WORDS.test(name),
+        (name) =>
+          /\s/u.test(name) &&
+          PERSON_NAME.test(name) &&
+          !ORG_WORDS.test(name) &&
+          !PLACE_WORDS.test(name) &&
+          // "in the United States", "from New Zealand": a place.
+          !new RegExp(`\\b(?:in|from|of|to|across|throughout)\\s+(?:the\\s+)?${escapeRegExp(name)}`, "u").test(text),
       );
     case "organisation":
       return names().sort((a, b) => Number(ORG_WORDS.test(b)) - Number(ORG_WORDS.test(a)));
@@ -145,6 +151,8 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
   }
 }
 
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+
 /** The figures of a text, trimmed of the punctuation after them; a year alone is no figure. */
 const figuresOf = (text: string): string[] =>
   [...text.matchAll(FIGURE)]
@@ -153,6 +161,9 @@ const figuresOf = (text: string): string[] =>
     .filter(
       (figure) => figure !== "" && !YEAR_ONLY.test(figure) && !/^(?:1[5-9]\d{2}|20\d{2})\s+dollars?$/u.test(figure),
     );
+
+/** Kinds whose candidates are found reliably enough that a sentence without one does not bear on the part. */
+const RELIABLE_CANDIDATE = (kind: AnswerKind): boolean => kind === "number" || kind === "date";
 
 /** Kinds a sentence must hold a candidate of to answer; a description and a cause need only the part's words. */
 const NEEDS_CANDIDATE = (kind: AnswerKind): boolean =>
@@ -267,9 +278,18 @@ export function answerQuestion(
   /** A figure or year the part names pins it: a sentence without it answers another question. */
   const pinned = (part: AskedPart, stems: ReadonlySet<string>, under: ReadonlySet<string>): boolean =>
     part.pins.every((group) => group.some((term) => stems.has(term) || under.has(term)));
-  const scoreOf = (part: AskedPart, item: { stems: ReadonlySet<string>; under: ReadonlySet<string> }): number => {
-    if (!pinned(part, item.stems, item.under)) return 0;
-    if (part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
+  /**
+   * How much of `part` a sentence carries. `strict` (to answer): the figures, years and names
+   * that pin the part and the noun it asks for must be there; loose (to decide whether a
+   * sentence read bears on it, before saying the sources do not): they need not.
+   */
+  const scoreOf = (
+    part: AskedPart,
+    item: { stems: ReadonlySet<string>; under: ReadonlySet<string> },
+    strict = true,
+  ): number => {
+    if (strict && !pinned(part, item.stems, item.under)) return 0;
+    if (strict && part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
     if (part.terms.length === 0) return coverage(part.context, item.stems, item.under);
     if (part.context.length === 0) return coverage(part.terms, item.stems, item.under);
     // A part that refers back ("why did they rise") is about what the question before it names.
@@ -453,10 +473,12 @@ export function answerQuestion(
     const near = allRead
       .filter(
         (item) =>
-          scoreOf(part, item) >= ANSWER_FLOOR / 2 &&
-          (!NEEDS_CANDIDATE(part.kind) || marksOf(part, item.sentence.text).length > 0),
+          // Without its pins: a sentence about one of the names, or another year, still bears on the part.
+          scoreOf(part, item, false) >= ANSWER_FLOOR / 2 &&
+          // Only a figure or a year is found reliably enough to say the sources give none.
+          (!RELIABLE_CANDIDATE(part.kind) || marksOf(part, item.sentence.text).length > 0),
       )
-      .sort((a, b) => scoreOf(part, b) - scoreOf(part, a));
+      .sort((a, b) => scoreOf(part, b, false) - scoreOf(part, a, false));
     answers.push(
       near.length > 0
         ? {
@@ -478,7 +500,7 @@ function settle(
   part: AskedPart,
   offered: readonly Read[],
   read: readonly Read[],
-  scoreOf: (part: AskedPart, item: Read) => number,
+  scoreOf: (part: AskedPart, item: Read, strict?: boolean) => number,
   judge: Judge | undefined,
 ): PartAnswer {
   const claim = claimOf(part.asked);
@@ -489,7 +511,9 @@ function settle(
     : [];
   const against = verdicts.filter(({ verdict }) => verdict === "contradicts");
   const backing = verdicts.filter(({ verdict }) => verdict === "supports");
-  const related = relevant(read).map((sentence) => sentence.sourceId);
+  const related = read
+    .filter((item) => scoreOf(part, item, false) >= ANSWER_FLOOR / 2)
+    .map((item) => item.sentence.sourceId);
   if (against.length > 0 && backing.length === 0)
     return {
       part,

@@ -58,9 +58,9 @@ const ASKING_WORDS = new Set(
 );
 
 const SUPERLATIVE_HIGH =
-  /\b(?:most|highest|largest|biggest|greatest|best|fastest|longest|heaviest|strongest|oldest|busiest|top|maximum|peak)\b/iu;
+  /\b(?:most|highest|largest|biggest|greatest|best|fastest|longest|heaviest|strongest|oldest|busiest|top|maximum|peak|larger|bigger|greater|older|taller|longer|higher|heavier)\b/iu;
 const SUPERLATIVE_LOW =
-  /\b(?:least|lowest|smallest|fewest|worst|slowest|shortest|cheapest|lightest|weakest|minimum)\b/iu;
+  /\b(?:least|lowest|smallest|fewest|worst|slowest|shortest|cheapest|lightest|weakest|minimum|smaller|fewer|younger|shorter|lower|cheaper|lighter)\b/iu;
 
 const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
   ["yes-no", YES_NO],
@@ -84,12 +84,17 @@ const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
   ],
   [
     "place",
-    /^where\b|\b(?:which|what) (?:university|city|country|town|place|region|state|site|plant|station|factory|campus|province|county|continent)\b/iu,
+    /^where\b|\b(?:which|what) (?:university|city|country|town|place|region|state|province|county|continent)\b/iu,
   ],
 ];
 
 /** The kind of answer a part wants; a superlative wins over the noun it ranks ("which station has the most riders"). */
+/** "(years or kilometres)": the question says the answer is a figure in these units. */
+const UNIT_HINT =
+  /\((?:[^)]*\b(?:years?|months?|km|kilomet(?:re|er)s?|miles?|dollars?|euros?|percent|per cent|kg|tonnes?|hours?|days?|kWh|Wh)\b[^)]*)\)/iu;
+
 function kindOf(part: string): Pick<AskedPart, "kind" | "highest"> {
+  if (UNIT_HINT.test(part) && !YES_NO.test(part)) return { kind: "number" };
   if (!YES_NO.test(part)) {
     if (SUPERLATIVE_HIGH.test(part)) return { kind: "superlative", highest: true };
     if (SUPERLATIVE_LOW.test(part)) return { kind: "superlative", highest: false };
@@ -144,10 +149,12 @@ function pinsOf(piece: string): string[][] {
 
 /** The names a part gives ("Sony", "the Nobel Prize"): a sentence about another subject does not answer it. */
 function namePins(piece: string): string[][] {
-  return namesIn(piece)
+  const groups = namesIn(piece)
     .filter((name) => !name.initial || /\s/u.test(name.text))
     .map((name) => [...stemSet(name.text)].filter((term) => !ASKING_WORDS.has(term)))
     .filter((group) => group.length > 0);
+  // "Sid Haig or Vic Darchinyan": the options are alternatives, one of them will do.
+  return /\bor\b/iu.test(piece) && groups.length > 1 ? [groups.flat()] : groups;
 }
 
 /** "Who led the laboratory…": what the person did something to; a person who led something else does not answer. */
@@ -179,12 +186,20 @@ export function askedParts(question: string): AskedPart[] {
     sentence.endsWith("?") || new RegExp(`^(?:${WH})\\b`, "iu").test(sentence) || YES_NO.test(sentence);
   const asking = sentences.filter(isQuestion);
   const context = sentences.filter((sentence) => !isQuestion(sentence));
-  const pieces = (asking.length > 0 ? asking : sentences).flatMap((sentence) =>
+  const split = (asking.length > 0 ? asking : sentences).flatMap((sentence) =>
     sentence
       .split(PART_BREAK)
       .map((piece) => piece.replace(/^[\s,;]+|[\s,;?.!]+$/gu, ""))
       .filter((piece) => piece !== ""),
   );
+  // "Between Iain Banks and Irwin Shaw, which writer…": a piece that asks nothing is context of the next.
+  const asks = (piece: string): boolean =>
+    new RegExp(`^(?:(?:in|at|from|for|to|by|on|of|with|under)\\s+)?(?:${WH})\\b`, "iu").test(piece) ||
+    YES_NO.test(piece);
+  const pieces = split.filter(
+    (piece, index) => index === split.length - 1 || asks(piece) || !split.slice(index + 1).some(asks),
+  );
+  context.push(...split.filter((piece) => !pieces.includes(piece)));
   const parts = pieces.map((piece) => {
     const asked = `${piece.charAt(0).toUpperCase()}${piece.slice(1)}?`;
     let kind = kindOf(piece);
