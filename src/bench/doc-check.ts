@@ -81,7 +81,7 @@ export async function docCheck(tempRoot: string, count: number, verbose = false)
           ? { question, answer: docAnswer(parsed.value, question, web), ms }
           : {
               question,
-              answer: { read: false, versionQuoted: false, answered: false },
+              answer: { read: false, versionQuoted: false, answered: false, inAnswerBlock: false },
               ms,
               failure: parsed ? parsed.error : `exit ${result.code}: ${result.stderr.trim().split("\n").at(-1) ?? ""}`,
             };
@@ -105,7 +105,8 @@ export async function docCheck(tempRoot: string, count: number, verbose = false)
   console.log(`  source: ${docs.description}; ${pages.length} pages served on a loopback web (BM25 search).`);
   console.log(
     `  ${outcomes.length} questions (offline engine, pipeline, 5 sources): the page holding the answer read ${share((answer) => answer.read)}; ` +
-      `the version quoted from it ${share((answer) => answer.versionQuoted)}; the version and its entry both said ${share((answer) => answer.answered)}` +
+      `the version quoted from it ${share((answer) => answer.versionQuoted)}; the version and its entry both said ${share((answer) => answer.answered)}; ` +
+      `answered so in the report's answer block ${share((answer) => answer.inAnswerBlock)}` +
       `${failed.length > 0 ? `; ${failed.length} run(s) failed (${failed[0]?.failure})` : ""}.`,
   );
   console.log(

@@ -205,6 +205,8 @@ export interface DocAnswer {
   versionQuoted: boolean;
   /** …and says which entry it is about: its name is in the finding or in where the quoted passage stands. */
   answered: boolean;
+  /** …and that finding answers the question in the report's answer block. */
+  inAnswerBlock: boolean;
 }
 
 /** The last part of an entry's name, as a reader would look for it ("json.JSONDecoder.decode" -> "decode"). */
@@ -214,11 +216,12 @@ const shortName = (name: string): string => name.split(".").at(-1) ?? name;
 export function docAnswer(report: ReportDocument, question: DocQuestion, web: DocWeb): DocAnswer {
   const url = web.urlOf(question.page);
   const source = report.sources.find((entry) => entry.url === url);
-  if (!source) return { read: false, versionQuoted: false, answered: false };
+  if (!source) return { read: false, versionQuoted: false, answered: false, inAnswerBlock: false };
   const version = new RegExp(`\\bversion ${question.version.replace(/\./g, "\\.")}(?![\\d.]*\\d)`, "i");
   const name = shortName(question.name).toLowerCase();
   let versionQuoted = false;
   let answered = false;
+  const answering = new Set<number>();
   for (const finding of [...report.directFindings, ...report.findings]) {
     const cited = finding.citations.filter((citation) => citation.sourceId === source.id);
     if (cited.length === 0) continue;
@@ -229,7 +232,13 @@ export function docAnswer(report: ReportDocument, question: DocQuestion, web: Do
     const where = [finding.text, ...quotes.map((quote) => `${quote.location ?? ""} ${quote.text}`)]
       .join(" ")
       .toLowerCase();
-    if (where.includes(name)) answered = true;
+    if (where.includes(name)) {
+      answered = true;
+      answering.add(finding.number);
+    }
   }
-  return { read: true, versionQuoted, answered };
+  const inAnswerBlock = (report.answer ?? []).some((part) =>
+    part.findings.some((use) => use.role === "answer" && answering.has(use.number)),
+  );
+  return { read: true, versionQuoted, answered, inAnswerBlock };
 }

@@ -69,7 +69,12 @@ describe.skipIf(!root)("assay run --web over the Python library reference (skipp
       const parsed = parseReportDocument(JSON.parse(readFileSync(join(out, "report.json"), "utf8")));
       if (!parsed.ok) throw new Error(parsed.error);
       const report: ReportDocument = parsed.value;
-      expect(docAnswer(report, question, web)).toEqual({ read: true, versionQuoted: true, answered: true });
+      expect(docAnswer(report, question, web)).toEqual({
+        read: true,
+        versionQuoted: true,
+        answered: true,
+        inAnswerBlock: true,
+      });
       // The finding names the entry and quotes the line; its evidence says where in the page the line stands.
       const finding = [...report.directFindings, ...report.findings].find((item) =>
         item.text.includes(`version ${question.version}`),
