@@ -464,3 +464,17 @@ describe("property: what negates, corrects or gives another value never supports
     );
   });
 });
+
+describe("a word of a source is never a key of the judge's tables", () => {
+  // The Python reference's "…in 3.10: The SSLContext constructor…" once crashed a run: "constructor" after a figure read as a unit.
+  it.each([
+    [
+      "The context was deprecated in 3.10.",
+      "Changed in version 3.10: The SSLContext constructor without protocol is deprecated.",
+    ],
+    ["It weighs 3 kg.", "It weighs 3 toString and 4 __proto__, then 5 hasOwnProperty and 6 valueOf."],
+    ["Prices rose 3 percent.", "Prices rose 3 constructor and 2 prototype."],
+  ])("%s / %s", (claim, passage) => {
+    expect(() => judge.judge(claim, { text: passage })).not.toThrow();
+  });
+});

@@ -23,7 +23,7 @@
 import { recordLine } from "../records.js";
 import { type SentenceSpan, splitSentences } from "../sentences.js";
 import { type Language, type WordClass, type WordToken, wordClassOf } from "./language.js";
-import { fitOf, type Quantity } from "./quantities.js";
+import { entryOf, fitOf, type Quantity } from "./quantities.js";
 import { type Clause, type Proposition, readClaim, readSentence, type SentenceReading, type Term } from "./reading.js";
 import { isStatement } from "./statement.js";
 
@@ -311,7 +311,7 @@ export function createJudge(language: Language): Judge & {
   /** Whether the clause names what a measure of the claim is of: a word of its dimension. */
   function dimensionCarried(term: Term, quantities: readonly Quantity[]): boolean {
     return quantities.some((quantity) =>
-      (DIMENSION_WORDS[quantity.kind === "duration" ? "duration" : quantity.unit] ?? []).includes(term.lemma),
+      (entryOf(DIMENSION_WORDS, quantity.kind === "duration" ? "duration" : quantity.unit) ?? []).includes(term.lemma),
     );
   }
 

@@ -490,11 +490,19 @@ function countedNoun(after: string): string {
   return lower;
 }
 
+/**
+ * `record[key]` when `key` is one of its own entries: a word of a source ("constructor",
+ * "toString") must not reach the object's prototype.
+ */
+export function entryOf<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** A measure quantity's kind and value in its base unit, or undefined when `convert` cannot read the unit. */
 function measured(value: number, unit: string): { unit: string; value: number } | undefined {
-  const own = OWN_UNITS[unit.toLowerCase()];
+  const own = entryOf(OWN_UNITS, unit.toLowerCase());
   if (own) return { unit: own.unit, value: value * own.factor };
-  const id = UNITS[unit.toLowerCase()] ?? UNITS[unit];
+  const id = entryOf(UNITS, unit.toLowerCase()) ?? entryOf(UNITS, unit);
   if (!id) return undefined;
   try {
     const kind = getMeasureKind(id as Parameters<typeof getMeasureKind>[0]);
@@ -551,7 +559,7 @@ export function quantitiesIn(text: string): Quantity[] {
     });
   }
   for (const match of text.matchAll(WORD_NUMBER)) {
-    const value = WORD_NUMBERS[(match[1] ?? "").toLowerCase()];
+    const value = entryOf(WORD_NUMBERS, (match[1] ?? "").toLowerCase());
     if (value === undefined) continue;
     numbers.push({ start: match.index, end: match.index + match[0].length, token: match[0], value, word: true });
   }
@@ -597,7 +605,7 @@ export function quantitiesIn(text: string): Quantity[] {
     const currencyBefore = CURRENCY_BEFORE.exec(before);
     // "1.2 billion", "$5m", "€2 bn"; a bare "m" or "b" is a scale only after a currency ("5 m" is five metres).
     const scaleWord = scale?.[1]?.toLowerCase();
-    const factor = scaleWord ? SCALES[scaleWord] : undefined;
+    const factor = scaleWord ? entryOf(SCALES, scaleWord) : undefined;
     if (scale && factor && (scaleWord?.length !== 1 || currencyBefore !== null)) {
       value *= factor;
       // A round figure in words ("3 million") is rounded like "3,000,000".
@@ -631,7 +639,7 @@ export function quantitiesIn(text: string): Quantity[] {
       });
     };
     if (currencyBefore?.[1]) {
-      push("money", CURRENCY_SIGNS[currencyBefore[1].toLowerCase()] ?? currencyBefore[1], value, half, end);
+      push("money", entryOf(CURRENCY_SIGNS, currencyBefore[1].toLowerCase()) ?? currencyBefore[1], value, half, end);
       continue;
     }
     const percent = PERCENT_AFTER.exec(after);
@@ -653,7 +661,7 @@ export function quantitiesIn(text: string): Quantity[] {
     }
     if (unit?.[1]) {
       const word = unit[1];
-      const currency = CURRENCY_WORDS[word.toLowerCase()];
+      const currency = entryOf(CURRENCY_WORDS, word.toLowerCase());
       const unitEnd = unit.input === after ? end + unit[0].length : end;
       if (currency) {
         push("money", currency, value, half, unitEnd);
