@@ -302,14 +302,11 @@ export function buildReport(input: BuildInput): ReportDocument {
 }
 
 /**
- * How many of the first findings are direct: those that answer a part of the question; none
- * when the sources read say nothing of any part; the strategy's first few when the answer is
- * unknown or unsettled (a finding may still bear on the question where no part is answered).
+ * How many of the first findings are direct: those that answer a part of the question (none
+ * when no finding answers any part); the strategy's first few when the answer is not known.
  */
 function directCount(parts: readonly PartAnswer[] | undefined, answering: number): number | undefined {
-  if (!parts || parts.length === 0) return undefined;
-  if (answering > 0) return answering;
-  return parts.every((part) => part.status === "not-said") ? 0 : undefined;
+  return parts && parts.length > 0 ? answering : undefined;
 }
 
 function synthesizedNotice(): string {
