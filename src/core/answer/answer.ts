@@ -58,6 +58,8 @@ const FIRST_HOPS = 40;
 const SECOND_SHARE = 0.8;
 /** A figure of the same measure from another sentence is shown at a lower share (a conflict of figures). */
 const SECOND_FIGURE_SHARE = 0.75;
+/** A sentence that carries this much of a part answers it alone, however much two would carry. */
+const ALONE = 0.6;
 /** How much more two sentences must carry of a part than one, to answer it across both. */
 const BRIDGE_MARGIN = 0.15;
 /** At most this many sentences answer one part. */
@@ -401,7 +403,8 @@ export function answerQuestion(
     const top = found[0];
     // Two sentences that carry the part between them beat one that carries less of it.
     const across = part.kind === "yes-no" ? undefined : bridged(part, pool);
-    if (across && (!top || across.score >= top.score + BRIDGE_MARGIN)) return across.uses;
+    // A sentence that carries most of the part answers it alone; two are sought where none does.
+    if (across && (!top || (top.score < ALONE && across.score >= top.score + BRIDGE_MARGIN))) return across.uses;
     if (!top) return undefined;
     if (part.kind === "superlative") {
       // The highest (or lowest) figure among the sentences that answer it well, whatever their order.
