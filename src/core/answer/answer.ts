@@ -507,36 +507,26 @@ function settle(
   judge: Judge | undefined,
 ): PartAnswer {
   const claim = claimOf(part.asked);
-  const relevant = (pool: readonly Read[]) =>
-    pool.filter((item) => scoreOf(part, item) >= ANSWER_FLOOR).map((item) => item.sentence);
   const verdicts = judge
-    ? relevant(offered).map((sentence) => ({ sentence, verdict: judge.judge(claim, { text: sentence.text }).verdict }))
+    ? offered
+        .filter((item) => scoreOf(part, item) >= ANSWER_FLOOR)
+        .map(({ sentence }) => ({ sentence, verdict: judge.judge(claim, { text: sentence.text }).verdict }))
     : [];
   const against = verdicts.filter(({ verdict }) => verdict === "contradicts");
   const backing = verdicts.filter(({ verdict }) => verdict === "supports");
+  const settled = (status: PartStatus, judged: typeof verdicts, related: readonly string[]): PartAnswer => ({
+    part,
+    status,
+    uses: judged.map(({ sentence }) => ({ key: sentence.key, role: "answer" })),
+    related: [...new Set(related)],
+  });
+  const sourcesOf = (judged: typeof verdicts) => judged.map(({ sentence }) => sentence.sourceId);
+  if (against.length > 0 && backing.length === 0) return settled("contradicted", against, sourcesOf(against));
+  if (backing.length > 0 && against.length === 0) return settled("supported", backing, sourcesOf(backing));
   const related = read
     .filter((item) => scoreOf(part, item, false) >= ANSWER_FLOOR / 2)
     .map((item) => item.sentence.sourceId);
-  if (against.length > 0 && backing.length === 0)
-    return {
-      part,
-      status: "contradicted",
-      uses: against.map(({ sentence }) => ({ key: sentence.key, role: "answer" })),
-      related: [...new Set(against.map(({ sentence }) => sentence.sourceId))],
-    };
-  if (backing.length > 0 && against.length === 0)
-    return {
-      part,
-      status: "supported",
-      uses: backing.map(({ sentence }) => ({ key: sentence.key, role: "answer" })),
-      related: [...new Set(backing.map(({ sentence }) => sentence.sourceId))],
-    };
-  return {
-    part,
-    status: related.length > 0 ? "unsettled" : "not-said",
-    uses: [...backing, ...against].map(({ sentence }) => ({ key: sentence.key, role: "answer" })),
-    related: [...new Set(related)],
-  };
+  return settled(related.length > 0 ? "unsettled" : "not-said", [...backing, ...against], related);
 }
 
 /** "Is LFP cheaper than NMC?" as the claim it asks about: "LFP is cheaper than NMC". */

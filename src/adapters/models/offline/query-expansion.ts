@@ -202,16 +202,7 @@ export function planQueries(question: string, bootstrap: readonly PacketSource[]
   const profile = profileRequest(question);
   const fromRequest = requestQueries(profile, bootstrap);
   // A multi-hop part: the bridge the sentences carrying most of it name, with what they leave unsaid.
-  const bridges = bridgeQueries(
-    question,
-    sentencesRead(
-      bootstrap.map((source) => ({
-        id: source.id,
-        title: source.title,
-        chunks: source.chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })),
-      })),
-    ),
-  );
+  const bridges = bridgeQueries(question, sentencesRead(bootstrap));
   const fromFeedback = [...bridges, ...feedbackQueries(profile, bootstrap)];
   // A framed request: what the frame holds is searched first, on its own (the bootstrap search ran the whole).
   const merged: string[] = profile.core === question.trim() ? [] : [profile.core];
