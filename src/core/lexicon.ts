@@ -199,3 +199,9 @@ export const normalizePhrase = (text: string): string =>
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
+
+/** A nationality or a people's adjective ("English", "Australian", "Dutch"): it describes, it names no one thing. */
+export const isNationality = (word: string): boolean =>
+  /^(?:\p{Lu}\p{Ll}+(?:ese|ish|ian|ean|ican)|German|French|Dutch|Greek|Thai|Swiss|Welsh|Irish|Israeli|Iraqi|Pakistani)$/u.test(
+    word,
+  );

@@ -139,6 +139,7 @@ export async function buildFromPersisted(
             key: fact.id,
             text: fact.text,
             sourceId: fact.sourceId,
+            title: titleOf.get(fact.sourceId) ?? "",
             // What the fact stands under: its source's title and its passage's place, as for every sentence read.
             about: [titleOf.get(fact.sourceId), ...fact.chunkIds.map((id) => locationOf.get(id))]
               .filter((part): part is string => part !== undefined)

@@ -43,11 +43,132 @@ describe("askedParts", () => {
     expect(askedParts("How did costs change from 1980 to 2020?")[0]?.pins).toEqual([["1980", "2020"]]);
     expect(askedParts("Why did Yoshino use coke for his 1985 anode?")[0]?.pins.flat()).not.toContain("1985");
     // A name the part gives pins it too: a sentence about another subject does not answer it.
-    expect(askedParts("Why did Yoshino use coke for his 1985 anode?")[0]?.pins).toEqual([["yoshino"]]);
+    expect(askedParts("Why did Yoshino use coke for his 1985 anode?")[0]?.names).toEqual([["yoshino"]]);
+    // "From 1945-1949": a range written with a dash pins by either end; a nationality pins nothing.
+    expect(askedParts("From 1945-1949 he played for a team based in what state?")[0]?.pins).toEqual([["1945", "1949"]]);
+    expect(askedParts("Which English singer recorded it?")[0]?.names).toEqual([]);
+  });
+
+  it("says what a part asks of its answer: the words beside a trailing wh-word, not a name's", () => {
+    expect(askedParts("Kate Ramsay is a character from a soap opera created by who?")[0]).toMatchObject({
+      kind: "person",
+      focus: ["creat"],
+    });
+    expect(
+      askedParts("The soundtrack of Natural Born Killers was produced by a man born in what year?")[0]?.focus,
+    ).toEqual(["born"]);
+    // A relative "who" is not the asking word: the last wh-word is.
+    expect(askedParts("Scott Howell is a consultant who has worked with the mayor of what city?")[0]?.focus).toContain(
+      "mayor",
+    );
+  });
+
+  it("finds the names a choice is between, and asks for a place, not a body in it, for a city", () => {
+    expect(askedParts("Which band was formed first, The Exies or Circus Diablo?")[0]?.options).toEqual([
+      "Exies",
+      "Circus Diablo",
+    ]);
+    expect(askedParts("Toad Hall is in a university located in what Australian city?")[0]).toMatchObject({
+      kind: "place",
+      geographic: true,
+    });
+    // A superlative before the asking word describes; it does not make the part a superlative.
+    expect(askedParts("The best selling beer brand had an annual output of what in 2011?")[0]?.kind).not.toBe(
+      "superlative",
+    );
+  });
+
+  it("does not split a question after an initial", () => {
+    expect(askedParts("Which 1988 comedy produced by D.P. Varma had music by her?")).toHaveLength(1);
   });
 });
 
 describe("answerQuestion", () => {
+  const titled = (key: string, text: string, title: string): AnswerSentence => ({
+    key,
+    text,
+    sourceId: title,
+    about: title,
+    title,
+  });
+
+  it("answers across a bridge whose own document gives the answer, citing both sentences", () => {
+    const read = [
+      ...filler,
+      titled(
+        "hop",
+        "Wonderland by Night was recorded by Engelbert Humperdinck for his 1968 album.",
+        "Wonderland by Night",
+      ),
+      titled("ans", "He has sold more than 150 million records worldwide.", "Engelbert Humperdinck (singer)"),
+      titled("other", "The album sold well in Europe.", "A Man Without Love"),
+    ];
+    const [part] = answerQuestion(
+      '"Wonderland by Night" was recorded by a singer who has sold more than how many records worldwide?',
+      read,
+      read,
+    );
+    expect(part?.status).toBe("answered");
+    expect(part?.uses).toEqual([
+      { key: "ans", mark: "150 million", role: "answer" },
+      { key: "hop", mark: "Engelbert Humperdinck", role: "bridge" },
+    ]);
+  });
+
+  it("answers from the sentence that says what is asked of the answer, not one that only names the subject", () => {
+    const read = [
+      ...filler,
+      titled(
+        "kate",
+        "Kate Ramsay is a fictional character from the soap opera Neighbours, played by Ashleigh Brewer.",
+        "Kate Ramsay",
+      ),
+      titled("watson", "It was created by TV executive Reg Watson in 1985.", "Neighbours"),
+    ];
+    const [part] = answerQuestion("Kate Ramsay is a character from a soap opera created by who?", read, read);
+    expect(part?.uses[0]).toEqual({ key: "watson", mark: "Reg Watson", role: "answer" });
+    expect(part?.uses.map((use) => use.mark)).not.toContain("Ashleigh Brewer");
+  });
+
+  it("answers a city with a place, not the university the question's subject stands in", () => {
+    const read = [
+      ...filler,
+      titled("hall", "Toad Hall is a residential hall in Australian National University.", "Toad Hall"),
+      titled(
+        "anu",
+        "The Australian National University is a research university located in Canberra, the capital of Australia.",
+        "Australian National University",
+      ),
+    ];
+    const [part] = answerQuestion(
+      "Toad Hall is a residential hall in a university located in what Australian city?",
+      read,
+      read,
+    );
+    expect(part?.uses[0]).toEqual({ key: "anu", mark: "Canberra", role: "answer" });
+  });
+
+  it("settles a choice by date between the options the question names, citing both", () => {
+    const read = [
+      ...filler,
+      titled(
+        "diablo",
+        "Circus Diablo is an American rock band, formed in early 2006 by Billy Morrison.",
+        "Circus Diablo",
+      ),
+      titled("exies", "The Exies were an American rock band from Los Angeles, formed in 1997.", "The Exies"),
+    ];
+    const [part] = answerQuestion("Which band was formed first, The Exies or Circus Diablo?", read, read);
+    expect(part?.uses).toEqual([
+      { key: "exies", mark: "Exies", role: "answer" },
+      { key: "diablo", mark: "2006", role: "answer" },
+    ]);
+    // Without a year for one of them, nothing is chosen by date.
+    const undated = read.filter((item) => item.key !== "exies");
+    const [open] = answerQuestion("Which band was formed first, The Exies or Circus Diablo?", undated, undated);
+    expect(open?.uses.map((use) => use.mark)).not.toContain("Exies");
+  });
+
   it("marks the person who answers a who-question, not a name the question already gives", () => {
     const read = [
       ...filler,

@@ -12,11 +12,11 @@
 import { metadataMeaning } from "../doc-metadata.js";
 import type { Judge } from "../judgment/judge.js";
 import { isContent } from "../judgment/statement.js";
-import { namesIn, normalizePhrase, stem, stemSet } from "../lexicon.js";
+import { isNationality, namesIn, normalizePhrase, stem, stemSet } from "../lexicon.js";
 import type { ANSWER_STATUSES } from "../report/report-document.js";
 import { splitSentences } from "../sentences.js";
 import { numberValue } from "../statements.js";
-import { contentWords } from "../text.js";
+import { contentWords, escapeRegExp } from "../text.js";
 import { type AnswerKind, type AskedPart, askedParts } from "./asked.js";
 
 /** A sentence (or a few) that may answer: a finding's text, or a sentence read. */
@@ -27,6 +27,8 @@ export interface AnswerSentence {
   sourceId: string;
   /** What it stands under (its document's title, its headings): their words count for half. */
   about?: string;
+  /** Its document's title: a sentence in a document titled by a bridge ("Engelbert Humperdinck (singer)") is about it. */
+  title?: string;
 }
 
 export interface AnswerUse {
@@ -85,7 +87,21 @@ const FIGURE = new RegExp(
   "gu",
 );
 
+/** A choice by date asks for the earlier or the later one. */
+const EARLIER = /\b(?:first|earlier|earliest|older|oldest|before)\b/iu;
+const LATER = /\b(?:later|latest|younger|youngest|newer|newest|more recent|most recent|last)\b/iu;
+const CALENDAR =
+  /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/u;
 const YEAR_ONLY = /^(?:1[5-9]\d{2}|20\d{2})$/u;
+/** "National Football League" is also written "NFL": the initials of a name of three words or more, lower case. */
+const acronymsOf = (text: string): string[] =>
+  namesIn(text)
+    .map((name) => name.text.split(/\s+/u).filter((word) => /^\p{Lu}/u.test(word)))
+    .filter((words) => words.length >= 3)
+    .map((words) => words.map((word) => word.charAt(0).toLowerCase()).join(""));
+
+/** Dates in parentheses after a name: a life ("(1874 – 1958)", "(born 2 May 1936)"). */
+const LIFESPAN = /\((?:born\b[^()]*|[^()]*\b(?:1[5-9]\d{2}|20\d{2})\s*[–-]\s*[^()]*\b(?:1[5-9]\d{2}|20\d{2}))\)/u;
 
 interface Read {
   sentence: AnswerSentence;
@@ -94,6 +110,8 @@ interface Read {
   under: Set<string>;
   /** Its text as `normalizePhrase` writes it, between spaces (for finding a bridge in it). */
   normalized: string;
+  /** Its document's title as `normalizePhrase` writes it, without a parenthesis ("(singer)"), between spaces. */
+  normalizedTitle: string;
 }
 
 /** Words a figure's unit says it measures ("90 Wh/kg" is a specific energy). */
@@ -129,11 +147,13 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
     case "organisation":
       return names().sort((a, b) => Number(ORG_WORDS.test(b)) - Number(ORG_WORDS.test(a)));
     case "place":
-      return names()
-        .filter((name) => PLACE_WORDS.test(name) || ORG_WORDS.test(name))
-        .sort((a, b) => Number(PLACE_WORDS.test(b)) - Number(PLACE_WORDS.test(a)));
+      // Which names are places is decided over everything read (`answerQuestion`): those put after "in".
+      return names().sort((a, b) => Number(PLACE_WORDS.test(b)) - Number(PLACE_WORDS.test(a)));
     case "date":
-      return [...text.matchAll(MONTH), ...text.matchAll(YEAR)].map((match) => match[0]).filter(fresh);
+      // "31 July 2000" is no answer to a question that names 2000.
+      return [...text.matchAll(MONTH), ...text.matchAll(YEAR)]
+        .map((match) => match[0])
+        .filter((date) => fresh(date) && !asked.has(date.match(YEAR)?.[0] ?? ""));
     case "number":
     case "superlative":
       return figuresOf(text).filter((figure) => fresh(figure));
@@ -153,8 +173,6 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
   }
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
-
 /** The figures of a text, trimmed of the punctuation after them; a year alone is no figure. */
 const figuresOf = (text: string): string[] =>
   [...text.matchAll(FIGURE)]
@@ -171,11 +189,11 @@ const RELIABLE_CANDIDATE = (kind: AnswerKind): boolean => kind === "number" || k
 const NEEDS_CANDIDATE = (kind: AnswerKind): boolean =>
   kind !== "description" && kind !== "yes-no" && kind !== "cause" && kind !== "superlative";
 
-/** Distinct bridge names a sentence offers: names and formulas the question does not say. */
+/** Distinct bridge names a sentence offers: names and formulas the question does not say (not a month or a day). */
 function bridgesOf(text: string, asked: Set<string>): string[] {
   const formulas = text.match(/\b[A-Z][a-z]?(?:[A-Z][a-z]?|\d)+\b/gu) ?? [];
   const names = namesIn(text)
-    .filter((name) => !name.initial || /\s/u.test(name.text))
+    .filter((name) => (!name.initial || /\s/u.test(name.text)) && !CALENDAR.test(name.text))
     .map((name) => name.text);
   return [...new Set([...formulas, ...names])].filter(
     (name) => name.length > 2 && [...stemSet(name)].some((term) => !asked.has(term)),
@@ -244,11 +262,17 @@ export function answerQuestion(
       const own = stemSet(`${sentence.text} ${metadataMeaning(sentence.text)} ${metadataMeaning(line)}`);
       for (const [unit, words] of UNIT_WORDS)
         if (unit.test(sentence.text)) for (const term of stemSet(words)) own.add(term);
+      // "(15 June 1924 – 24 April 2005)", "(born 1939)": a life's dates say when its subject was born and died.
+      if (LIFESPAN.test(sentence.text)) for (const term of stemSet("born birth died death")) own.add(term);
+      for (const term of acronymsOf(sentence.text)) own.add(term);
+      const under = stemSet(sentence.about ?? "");
+      for (const term of acronymsOf(sentence.about ?? "")) under.add(term);
       item = {
         sentence,
         stems: own,
-        under: stemSet(sentence.about ?? ""),
+        under,
         normalized: ` ${normalizePhrase(sentence.text)} `,
+        normalizedTitle: ` ${normalizePhrase((sentence.title ?? "").replace(/\s*\([^)]*\)\s*$/u, ""))} `,
       };
       memo.set(sentence, item);
     }
@@ -277,9 +301,12 @@ export function answerQuestion(
     }
     return all === 0 ? 0 : carried / all;
   };
-  /** A figure or year the part names pins it: a sentence without it answers another question. */
+  /**
+   * A figure or year the part names pins it: a sentence without it answers another question. So
+   * do the names it gives, but one of them will do.
+   */
   const pinned = (part: AskedPart, stems: ReadonlySet<string>, under: ReadonlySet<string>): boolean =>
-    part.pins.every((group) => group.some((term) => stems.has(term) || under.has(term)));
+    [...part.pins, ...part.names].every((group) => group.some((term) => stems.has(term) || under.has(term)));
   /**
    * How much of `part` a sentence carries. `strict` (to answer): the figures, years and names
    * that pin the part and the noun it asks for must be there; loose (to decide whether a
@@ -300,15 +327,28 @@ export function answerQuestion(
       own * coverage(part.terms, item.stems, item.under) + (1 - own) * coverage(part.context, item.stems, item.under)
     );
   };
-  // A name some sentence read puts after "at" or "company" ("working at Asahi Kasei") names a body, not a person.
+  // A name some sentence read puts after "at" or "company" ("working at Asahi Kasei") names a body, and one
+  // after "in" or "from" ("born in Botswana", "in the United States") a place: neither is a person.
   const bodies = new Set<string>();
+  const places = new Set<string>();
   for (const item of allRead)
-    for (const name of namesIn(item.sentence.text))
-      if (/\b(?:at|company|firm|maker)\s+$/iu.test(item.sentence.text.slice(0, name.start)))
-        bodies.add(normalizePhrase(name.text));
+    for (const name of namesIn(item.sentence.text)) {
+      const before = item.sentence.text.slice(0, name.start);
+      if (/\b(?:at|company|firm|maker)\s+$/iu.test(before)) bodies.add(normalizePhrase(name.text));
+      if (/\b(?:in|from|near)\s+(?:the\s+)?$/iu.test(before)) places.add(normalizePhrase(name.text));
+    }
   const marksOf = (part: AskedPart, text: string): string[] => {
     const found = candidatesOf(text, part.kind, asked);
-    const marks = part.kind === "person" ? found.filter((name) => !bodies.has(normalizePhrase(name))) : found;
+    const marks =
+      part.kind === "person"
+        ? found.filter((name) => !bodies.has(normalizePhrase(name)) && !places.has(normalizePhrase(name)))
+        : part.kind === "place"
+          ? found.filter(
+              (name) =>
+                (PLACE_WORDS.test(name) || ORG_WORDS.test(name) || places.has(normalizePhrase(name))) &&
+                !(part.geographic && ORG_WORDS.test(name)),
+            )
+          : found;
     if (part.kind === "number" && part.counted) {
       const counted = part.counted;
       return marks.filter((figure) => {
@@ -317,14 +357,20 @@ export function answerQuestion(
       });
     }
     // "Which cathode material…", "which university…": a name that says what the part asks for.
-    if ((part.kind === "description" && part.named) || part.kind === "place" || part.kind === "organisation") {
+    if (
+      (part.kind === "description" && (part.named || part.nameAsked)) ||
+      part.kind === "place" ||
+      part.kind === "organisation"
+    ) {
       const named =
         part.kind === "description"
-          ? bridgesOf(text, asked).filter((name) => !ORG_WORDS.test(name) && !PLACE_WORDS.test(name))
+          ? bridgesOf(text, asked).filter((name) => !part.named || (!ORG_WORDS.test(name) && !PLACE_WORDS.test(name)))
           : marks;
       const head = part.head;
       const fitting = head ? named.filter((name) => stemSet(name).has(head)) : named;
-      return [...new Set(fitting.length > 0 || part.kind === "description" ? fitting : head ? [] : named)];
+      if (fitting.length > 0) return [...new Set(fitting)];
+      // "What medal", "which rapper": any name the question does not give; "which university": one that says so.
+      return part.kind === "description" && !part.named ? [...new Set(named)] : head ? [] : [...new Set(named)];
     }
     if (part.kind === "number") {
       // "What was the price": a figure in dollars before a share in percent.
@@ -336,8 +382,12 @@ export function answerQuestion(
     return marks;
   };
 
+  /** The sentence that gives the answer says what is asked of it (`AskedPart.focus`). */
+  const focused = (part: AskedPart, item: Read): boolean =>
+    part.focus.length === 0 || part.focus.some((term) => item.stems.has(term));
   const direct = (part: AskedPart, pool: readonly Read[]) =>
     pool
+      .filter((item) => focused(part, item))
       .map((item) => {
         const marks = marksOf(part, item.sentence.text);
         // A cause marked by "because", "led to"… answers a "why" better than one that only shares its words.
@@ -361,8 +411,10 @@ export function answerQuestion(
       .slice(0, FIRST_HOPS);
     let best: { score: number; uses: AnswerUse[] } | undefined;
     for (const hop of firstHops) {
+      // A sentence that answers the part alone is no first hop.
       if (
         NEEDS_CANDIDATE(part.kind) &&
+        focused(part, hop.item) &&
         marksOf(part, hop.item.sentence.text).length > 0 &&
         scoreOf(part, hop.item) >= ANSWER_FLOOR
       )
@@ -370,9 +422,9 @@ export function answerQuestion(
       for (const bridge of hop.bridges) {
         const phrases = bridgePhrases(bridge);
         for (const item of pool) {
-          if (item === hop.item) continue;
+          if (item === hop.item || !focused(part, item)) continue;
           const normalized = item.normalized;
-          if (!phrases.some((phrase) => normalized.includes(phrase))) continue;
+          if (!phrases.some((phrase) => normalized.includes(phrase) || item.normalizedTitle === phrase)) continue;
           const marks = marksOf(part, item.sentence.text).filter(
             (mark) => !phrases.some((phrase) => ` ${normalizePhrase(mark)} `.includes(phrase)),
           );
@@ -382,8 +434,13 @@ export function answerQuestion(
             under: new Set([...hop.item.under, ...item.under]),
           };
           const score = scoreOf(part, joined);
-          // The answering sentence must carry the part itself, not only the bridge.
-          if (coverage(part.terms, item.stems, item.under) < ANSWER_FLOOR / 3 || score < BRIDGED_FLOOR) continue;
+          // The answering sentence must carry the part itself, not only the bridge: what it asks of
+          // the answer (`focused`, above), or some of its words where no word says that.
+          if (
+            (part.focus.length === 0 && coverage(part.terms, item.stems, item.under) < ANSWER_FLOOR / 3) ||
+            score < BRIDGED_FLOOR
+          )
+            continue;
           if (best && best.score >= score) continue;
           best = {
             score,
@@ -398,7 +455,41 @@ export function answerQuestion(
     return best && { score: best.score, uses: best.uses };
   };
 
+  /**
+   * A choice by date ("which band was formed first, The Exies or Circus Diablo?", "who is older"):
+   * the sentence about each option that gives a year and carries most of the part; the earlier
+   * (or later) year wins. Both sentences are cited; none when either gives no year or both the same.
+   */
+  const chosen = (part: AskedPart, pool: readonly Read[]): AnswerUse[] | undefined => {
+    const direction = EARLIER.test(part.asked) ? -1 : LATER.test(part.asked) ? 1 : 0;
+    if (!part.options || direction === 0) return undefined;
+    const picks = part.options.map((option) => {
+      const phrases = bridgePhrases(option);
+      const best = pool
+        .filter((item) => phrases.some((phrase) => item.normalized.includes(phrase) || item.normalizedTitle === phrase))
+        .map((item) => ({
+          item,
+          year: item.sentence.text.match(YEAR)?.[0],
+          score: coverage(part.terms, item.stems, item.under),
+        }))
+        .filter((entry): entry is typeof entry & { year: string } => entry.year !== undefined)
+        .sort((a, b) => b.score - a.score)[0];
+      return best && { ...best, option };
+    });
+    const [one, other] = picks;
+    if (!one || !other || Number.parseInt(one.year, 10) === Number.parseInt(other.year, 10)) return undefined;
+    const [winner, loser] =
+      (Number.parseInt(one.year, 10) - Number.parseInt(other.year, 10)) * direction > 0 ? [one, other] : [other, one];
+    const named = winner.item.sentence.text.match(new RegExp(escapeRegExp(winner.option), "iu"))?.[0];
+    return [
+      { key: winner.item.sentence.key, mark: named ?? winner.year, role: "answer" },
+      { key: loser.item.sentence.key, mark: loser.year, role: "answer" },
+    ];
+  };
+
   const answerFrom = (part: AskedPart, pool: readonly Read[]): AnswerUse[] | undefined => {
+    const choice = chosen(part, pool);
+    if (choice) return choice;
     const found = direct(part, pool);
     const top = found[0];
     // Two sentences that carry the part between them beat one that carries less of it.
@@ -639,6 +730,7 @@ export function sentencesRead(sources: readonly AnswerSource[]): AnswerSentence[
           text: sentence.text,
           sourceId: source.id,
           about: chunk.location ? `${source.title} ${chunk.location}` : source.title,
+          title: source.title,
         })),
     ),
   );
@@ -667,8 +759,7 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
         // For a who-question the bridge is not another person (that would be a rival answer), nor a nationality.
         const bridges = bridgesOf(sentence.text, asked).filter(
           (name) =>
-            !(answer.part.kind === "person" && PERSON_NAME.test(name) && /\s/u.test(name)) &&
-            !/^\p{Lu}\p{Ll}+(?:ese|ish|ian|an|ic)$/u.test(name),
+            !(answer.part.kind === "person" && PERSON_NAME.test(name) && /\s/u.test(name)) && !isNationality(name),
         );
         return { sentence, stems, carried, bridges };
       })

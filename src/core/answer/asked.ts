@@ -6,9 +6,9 @@
  * part shares. English and lexical: the wh-word and the noun after it decide the kind.
  */
 import { unframed } from "../framing.js";
-import { namesIn, stem, stemSet } from "../lexicon.js";
+import { isNationality, namesIn, stem, stemSet } from "../lexicon.js";
 import type { ANSWER_KINDS } from "../report/report-document.js";
-import { contentWords } from "../text.js";
+import { contentWords, escapeRegExp } from "../text.js";
 
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 
@@ -28,6 +28,10 @@ export interface AskedPart {
   refersBack: boolean;
   /** A "which material", "what chemistry" part: a name answers it. */
   named?: boolean;
+  /** A "what city", "which country" part: a place, not a body in it ("Australian National University"). */
+  geographic?: boolean;
+  /** A "what medal", "which rapper" part (a noun after its asking word): a name may answer it. */
+  nameAsked?: boolean;
   /** The noun a "what N did…" part asks for ("warranty"): an answer names it, unless it is generic ("material"). */
   head?: string;
   /**
@@ -36,6 +40,20 @@ export interface AskedPart {
    * 1980 to 2020" will do).
    */
   pins: string[][];
+  /**
+   * The names the part gives ("Sony", "Jagdish Mali"), as stems in groups: a sentence that
+   * answers carries one of them (a long question names more than any one sentence says).
+   */
+  names: string[][];
+  /**
+   * The stems of what the part asks about its answer: the words next to its wh-word ("created"
+   * in "…created by whom?", "wrote" in "who wrote…", "born" in "what year was he born?"). The
+   * sentence that gives the answer says one of them; one that only shares the rest is about
+   * something else the question names.
+   */
+  focus: string[];
+  /** The names a choice is between ("which band formed first, The Exies or Circus Diablo?"). */
+  options?: string[];
 }
 
 /** A figure after a preposition pins what is asked to it; one before a noun only describes it. */
@@ -72,19 +90,19 @@ const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
   ],
   [
     "number",
-    /^how (?:many|much|far|long|big|large|heavy|old|fast|often|high|low|dependent|deep|wide|tall|hot|cold|efficient)\b|\b(?:what|which) (?:is |are |was |were )?(?:the )?(?:[\w-]+ ){0,3}(?:percentage|percent|share|proportion|number|amount|price|cost|fraction|rate|energy|density|capacity|voltage|temperature|efficiency|range|size|weight|mass|output|population|speed|length|height|revenue|volume|count|total)\b/iu,
+    /^how (?:many|much|far|long|big|large|heavy|old|fast|often|high|low|dependent|deep|wide|tall|hot|cold|efficient)\b|\bhow (?:many|much)\b|\b(?:what|which) (?:is |are |was |were )?(?:the )?(?:[\w-]+ ){0,3}(?:percentage|percent|share|proportion|number|amount|price|cost|fraction|rate|energy|density|capacity|voltage|temperature|efficiency|range|size|weight|mass|output|population|speed|length|height|revenue|volume|count|total)\b/iu,
   ],
   [
     "person",
-    /^(?:who|whom|whose)\b|\b(?:which|what) (?:person|people|scientist|researcher|chemist|physicist|engineer|author|founder|inventor|director|leader|head|chief|executive|ceo)\b/iu,
+    /^(?:who|whom|whose)\b|\b(?:by|is|was|were) (?:who|whom)\b|\b(?:which|what) (?:person|people|scientist|researcher|chemist|physicist|engineer|author|founder|inventor|director|leader|head|chief|executive|ceo)\b/iu,
   ],
   [
     "organisation",
-    /\b(?:which|what) (?:company|companies|firm|manufacturer|maker|supplier|organi[sz]ation|lab|laboratory|group|team|agency|institute|business|startup|carmaker|automaker)\b/iu,
+    /\b(?:which|what) (?:[A-Z][\w-]+ )?(?:company|companies|firm|manufacturer|maker|supplier|organi[sz]ation|lab|laboratory|group|team|agency|institute|business|startup|carmaker|automaker)\b/iu,
   ],
   [
     "place",
-    /^where\b|\b(?:which|what) (?:university|city|country|town|place|region|state|province|county|continent)\b/iu,
+    /^where\b|\bwhere$|\b(?:which|what) (?:[\w-]+ ){0,2}?(?:university|city|country|town|place|region|state|province|county|continent|location|island|district)\b/iu,
   ],
 ];
 
@@ -96,8 +114,11 @@ const UNIT_HINT =
 function kindOf(part: string): Pick<AskedPart, "kind" | "highest"> {
   if (UNIT_HINT.test(part) && !YES_NO.test(part)) return { kind: "number" };
   if (!YES_NO.test(part)) {
-    if (SUPERLATIVE_HIGH.test(part)) return { kind: "superlative", highest: true };
-    if (SUPERLATIVE_LOW.test(part)) return { kind: "superlative", highest: false };
+    // "…Germany's best selling beer brand with an output of what?": a superlative before the asking word only describes.
+    const { words, at } = askingWord(part);
+    const asked = at > 0 ? words.slice(at).join(" ") : part;
+    if (SUPERLATIVE_HIGH.test(asked)) return { kind: "superlative", highest: true };
+    if (SUPERLATIVE_LOW.test(asked)) return { kind: "superlative", highest: false };
   }
   for (const [kind, pattern] of KIND_PATTERNS) if (pattern.test(part)) return { kind };
   return { kind: "description" };
@@ -118,6 +139,13 @@ const HEAD =
 const NAMED =
   /^(?:(?:in|at|of|with)\s+)?(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:chemistry|material|materials|compound|cathode|anode|electrolyte|format|type|kind|model|product|technology|route|process|method)\b/iu;
 
+const GEOGRAPHIC =
+  /\b(?:what|which)\s+(?:[\w-]+\s+)?(?:city|cities|country|countries|state|town|county|province|region|island|continent)\b/iu;
+
+/** "What medal…", "which rapper…": a noun after the asking word (not "what is…", "which of…"). */
+const ASKS_NAME =
+  /^(?:what|which)\s+(?!(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would|of|one)\b)[\p{L}-]+/iu;
+
 /** Heads any named thing answers ("which cathode material": "LiFePO4"). */
 const GENERIC_HEADS = new Set(
   "chemistry material materials type kind form sort one thing compound substance technology product name"
@@ -137,7 +165,8 @@ const termsOf = (text: string): string[] => [
 const lastNoun = (text: string): string | undefined => contentWords(text).at(-1);
 
 /** A range ("from 1980 to 2020", "between 2010 and 2020") pins by either end. */
-const RANGE = /\b(?:from|between)\s+(\d+(?:[,.]\d+)*)\s+(?:to|and|until)\s+(\d+(?:[,.]\d+)*)(?!\d)/giu;
+const RANGE =
+  /\b(?:from|between|in|during)\s+(\d+(?:[,.]\d+)*)(?:\s+(?:to|and|until)\s+|\s?[-–]\s?)(\d+(?:[,.]\d+)*)(?!\d)/giu;
 
 function pinsOf(piece: string): string[][] {
   const figure = (text: string | undefined): string => stem((text ?? "").replace(/[,.]+$/u, ""));
@@ -150,7 +179,8 @@ function pinsOf(piece: string): string[][] {
 /** The names a part gives ("Sony", "the Nobel Prize"): a sentence about another subject does not answer it. */
 function namePins(piece: string): string[][] {
   const groups = namesIn(piece)
-    .filter((name) => !name.initial || /\s/u.test(name.text))
+    // "an English pop singer": a nationality describes, it names nothing.
+    .filter((name) => (!name.initial || /\s/u.test(name.text)) && !isNationality(name.text))
     .map((name) => [...stemSet(name.text)].filter((term) => !ASKING_WORDS.has(term)))
     .filter((group) => group.length > 0);
   // "Sid Haig or Vic Darchinyan": the options are alternatives, one of them will do.
@@ -168,6 +198,44 @@ function headOf(piece: string): { head?: string } {
   return GENERIC_HEADS.has(head) || ASKING_WORDS.has(head) ? {} : { head };
 }
 
+const PREPOSITION = /^(?:in|at|from|for|to|by|on|of|with|under)$/iu;
+
+/** `focus` of a part (see `AskedPart`): the content words beside its wh-word, and a closing verb. */
+/**
+ * The words of a part and where its asking wh-word stands: it opens the part ("Who wrote…", "In
+ * what year…"), else it is the last one ("…who has worked with the mayor of what city"); -1 if none.
+ */
+function askingWord(piece: string): { words: string[]; at: number; opening: boolean } {
+  const words = piece.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+  const wh = (word: string | undefined): boolean => new RegExp(`^(?:${WH})$`, "iu").test(word ?? "");
+  const opening = wh(words[0]) ? 0 : wh(words[1]) && PREPOSITION.test(words[0] ?? "") ? 1 : -1;
+  return { words, at: opening >= 0 ? opening : words.findLastIndex(wh), opening: opening >= 0 };
+}
+
+function focusOf(piece: string, head: string | undefined): string[] {
+  const { words, at, opening: leading } = askingWord(piece);
+  if (at === -1) return [];
+  // A word of a name ("Natural Born Killers") says what the question is about, not what it asks.
+  const useful = (word: string): string[] => {
+    if (/^\p{Lu}/u.test(word)) return [];
+    const term = termsOf(word)[0];
+    return term && term !== head ? [term] : [];
+  };
+  const after = words.slice(at + 1).flatMap(useful);
+  const before = words.slice(0, at).flatMap(useful);
+  return [...new Set(leading ? [] : [...before.slice(-1), ...after.slice(0, 1)])];
+}
+
+/** "Which band was formed first, The Exies or Circus Diablo?": the names it chooses between. */
+function optionsOf(piece: string): string[] | undefined {
+  const or = piece.search(/\bor\b/iu);
+  if (or === -1) return undefined;
+  const names = namesIn(piece).filter((name) => !name.initial || /\s/u.test(name.text));
+  const left = names.filter((name) => name.start < or).at(-1);
+  const right = names.find((name) => name.start > or);
+  return left && right ? [left.text, right.text] : undefined;
+}
+
 /** What a context sentence says happened last: its words from its last verb on ("later moved to another university"). */
 function lastClause(text: string): string[] {
   const words = contentWords(text);
@@ -181,7 +249,10 @@ function lastClause(text: string): string[] {
  */
 export function askedParts(question: string): AskedPart[] {
   const core = unframed(question).replace(/\s+/g, " ").trim();
-  const sentences = core.split(/(?<=[?.!])\s+(?=\p{Lu})/u).filter((sentence) => sentence.trim() !== "");
+  // Not after an initial ("produced by D.P. Varma", "the U.S. Army").
+  const sentences = core
+    .split(/(?<![\s.]\p{Lu}[.])(?<=[?.!])\s+(?=\p{Lu})/u)
+    .filter((sentence) => sentence.trim() !== "");
   const isQuestion = (sentence: string): boolean =>
     sentence.endsWith("?") || new RegExp(`^(?:${WH})\\b`, "iu").test(sentence) || YES_NO.test(sentence);
   const asking = sentences.filter(isQuestion);
@@ -218,15 +289,28 @@ export function askedParts(question: string): AskedPart[] {
       }
       terms = [...new Set([...terms, ...lastClause(before)])];
     }
+    const head = contextHead ? { head: contextHead } : headOf(piece);
+    const { words, at } = askingWord(piece);
+    const nameAsked = at >= 0 && ASKS_NAME.test(words.slice(at).join(" "));
+    const options = optionsOf(piece);
     return {
       asked,
       ...kind,
       ...(counted ? { counted: stem(counted.toLowerCase()) } : {}),
       terms,
       refersBack: alone || REFERS_BACK.test(piece),
-      ...(contextHead ? { head: contextHead } : headOf(piece)),
+      ...head,
       ...(NAMED.test(piece) ? { named: true } : {}),
-      pins: [...pinsOf(piece), ...namePins(piece)],
+      ...(nameAsked ? { nameAsked } : {}),
+      ...(GEOGRAPHIC.test(piece) ? { geographic: true } : {}),
+      pins: pinsOf(piece),
+      names: namePins(piece),
+      // A choice's options are what it is between, not what it asks of them.
+      focus: focusOf(
+        options ? piece.replace(new RegExp(options.map(escapeRegExp).join("|"), "gu"), " ") : piece,
+        head.head,
+      ),
+      ...(options ? { options } : {}),
     };
   });
   return parts.map((part, index) => {

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { err, ok, type Result } from "../result.js";
 import { splitSentences } from "../sentences.js";
-import { readerLine } from "../text.js";
+import { escapeRegExp, readerLine } from "../text.js";
 import type { Judge, Judgement } from "./judge.js";
 
 export type CheckVerdict = "supported" | "contradicted" | "partial" | "not-found";
@@ -96,7 +96,7 @@ export function parseDraft(text: string): { claims: DraftClaim[]; problems: stri
     for (const match of sentence.text.matchAll(LINK)) {
       sources.push(sourceOf(match[2] ?? ""));
       // A link in parentheses is a citation ("… green ([register](a.md))"); one in the text keeps its words.
-      const cited = new RegExp(`\\(\\s*${match[0].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\)`);
+      const cited = new RegExp(`\\(\\s*${escapeRegExp(match[0])}\\s*\\)`);
       clean = cited.test(clean) ? clean.replace(cited, "") : clean.replace(match[0], match[1] ?? "");
     }
     for (const match of sentence.text.matchAll(CITATION)) {

@@ -11,7 +11,7 @@
  * `H200`) and a number right after a capitalised word ("Boeing 747", "Apollo 11").
  */
 import { convert, getMeasureKind, MeasureKind } from "convert";
-import { contentWords } from "../text.js";
+import { contentWords, escapeRegExp } from "../text.js";
 
 export type QuantityKind = "time" | "duration" | "measure" | "money" | "percent" | "count" | "ordinal";
 
@@ -332,13 +332,10 @@ const MIN_BOUND =
 const MAX_BOUND =
   /\b(?:less than|fewer than|under|below|at most|up to|no more than|not more than|as few as|as little as)\s*$/iu;
 
-/** Escapes a literal for a regular expression. */
-const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-
 const UNIT_WORDS = [...Object.keys(UNITS), ...Object.keys(OWN_UNITS), ...Object.keys(CURRENCY_WORDS)].sort(
   (a, b) => b.length - a.length,
 );
-const UNIT_AFTER = new RegExp(`^[\\s-]?(${UNIT_WORDS.map(literal).join("|")})(?![\\p{L}\\p{Nd}])`, "iu");
+const UNIT_AFTER = new RegExp(`^[\\s-]?(${UNIT_WORDS.map(escapeRegExp).join("|")})(?![\\p{L}\\p{Nd}])`, "iu");
 const SCALE_AFTER = /^[\s-]?(thousand|million|billion|trillion|mn|bn|tn|k|m|b)(?![\p{L}\p{Nd}])/iu;
 const PERCENT_AFTER = /^\s?(%|per ?cent|percent)(?![\p{L}])/iu;
 const POINTS_AFTER = /^\s?(percentage points?|points?)(?![\p{L}])/iu;
