@@ -99,13 +99,16 @@ export interface RankedPageSentence extends PageSentence {
  * focus's content stems (one for a focus of one or two stems, two for longer ones; one for a
  * sentence that answers a part of the question none chosen answers); near-duplicates of a better
  * sentence are left out. Sentences that answer a part of the question none before them answers
- * are considered first (`answersFirst`).
+ * are considered first (`answersFirst`); `also` (the focus's objective) and `readBefore` (pages
+ * read on earlier turns) widen what they answer: the second sentence of a multi-hop answer
+ * answers only with the first, read before it.
  */
 export function rankedSentences(
   focus: string,
   query: string,
   pages: readonly LoopPage[],
   limit: number,
+  context: { also?: string; readBefore?: readonly LoopPage[] } = {},
 ): RankedPageSentence[] {
   const focusStems = stemSet(focus);
   if (focusStems.size === 0 || limit <= 0 || pages.length === 0) return [];
@@ -117,15 +120,17 @@ export function rankedSentences(
     chunks: [...page.passages],
   }));
   // The sentences that answer a part of the focus (core/answer) are considered first, whatever their rank.
-  const read = sentencesRead(
-    packets.map((packet) => ({
-      id: packet.id,
-      title: packet.title,
-      chunks: packet.chunks,
-    })),
-  );
-  const answering = answerQuestion(focus, read, read).flatMap((part) =>
-    part.uses.flatMap((use) => read.filter((sentence) => sentence.key === use.key).map((sentence) => sentence.text)),
+  const read = sentencesRead([
+    ...packets.map((packet) => ({ id: packet.id, title: packet.title, chunks: packet.chunks })),
+    ...(context.readBefore ?? [])
+      .filter((page) => !pages.some((fresh) => fresh.sourceId === page.sourceId))
+      .map((page) => ({ id: page.sourceId, title: page.title, chunks: page.passages })),
+  ]);
+  const asked = [focus, ...(context.also && context.also !== focus ? [context.also] : [])];
+  const answering = asked.flatMap((question) =>
+    answerQuestion(question, read, read).flatMap((part) =>
+      part.uses.flatMap((use) => read.filter((sentence) => sentence.key === use.key).map((sentence) => sentence.text)),
+    ),
   );
   const answers = (text: string): boolean => answering.some((sentence) => text.includes(sentence));
   const all = rankSentences(query, packets);

@@ -184,7 +184,10 @@ export function extractionPlan(
     const limitAll = wanted * fresh.length * limit;
     const taken: RankedPageSentence[] = [];
     const from = entries.length;
-    for (const sentence of rankedSentences(focus, relevanceQuery(focus, objective), fresh, limitAll)) {
+    for (const sentence of rankedSentences(focus, relevanceQuery(focus, objective), fresh, limitAll, {
+      also: objective,
+      readBefore: context.state.readPages ?? [],
+    })) {
       const claimCount = perQuestion.get(question.id) ?? 0;
       if (claimCount >= MAX_CLAIMS_PER_QUESTION || entries.length >= MAX_ENTRIES) break;
       // A page past its share still gives a claim that answers a part of the question none taken answers.

@@ -43,6 +43,7 @@
  * the next rule applies.
  */
 
+import { bridgeQueries, sentencesRead } from "../../../core/answer/answer.js";
 import { normalizeQuery } from "../../../core/investigative/challenges.js";
 import { finalizationGate } from "../../../core/investigative/final-report.js";
 import {
@@ -356,6 +357,28 @@ function answeredElsewherePlan(context: RuleContext, question: Question): Plan |
   );
 }
 
+/**
+ * A part of the objective no page read answers, where a page names its bridge (the singer a
+ * song's page names, whose own page gives the answer): `search` the bridge with what the page
+ * leaves unsaid (`bridgeQueries`), once each. This is how the engine goes a hop deeper.
+ */
+function bridgePlan(context: RuleContext): Plan | undefined {
+  const { investigation, question, state } = context;
+  if (!question || !can(context, "search") || state.searchesLeft <= 0) return undefined;
+  if (attemptCount(investigation.frontier, question.id) + 1 >= investigation.config.maxAttempts) return undefined;
+  const pages = state.readPages ?? [];
+  if (pages.length === 0) return undefined;
+  const read = sentencesRead(pages.map((page) => ({ id: page.sourceId, title: page.title, chunks: page.passages })));
+  const tried = new Set(investigation.frontier.attempts.map((attempt) => normalizeQuestion(attempt.query)));
+  const query = bridgeQueries(investigation.frontier.objective, read).find(
+    (candidate) =>
+      !tried.has(normalizeQuestion(candidate)) && !context.refused.has(callKey("search", { query: candidate })),
+  );
+  return query === undefined
+    ? undefined
+    : { text: `Searching the bridge "${readerLine(query, 120)}".`, calls: [{ name: "search", args: { query } }] };
+}
+
 function searchPlan(context: RuleContext): Plan | undefined {
   const { investigation, question, state } = context;
   if (!question || workClaims(investigation, question).length > 0) return undefined;
@@ -413,6 +436,7 @@ function rulesOf(state: ActState): Rule[] {
     extractionRule,
     expansionPlan,
     fetchPlan,
+    bridgePlan,
     challengeRunPlan,
     verdictPlan,
     verifyPlan,
