@@ -87,9 +87,9 @@ export async function docCheck(tempRoot: string, count: number, verbose = false)
             };
       outcomes.push(outcome);
       if (verbose) {
-        const { read, versionQuoted, answered } = outcome.answer;
+        const { read, versionQuoted, answered, inAnswerBlock } = outcome.answer;
         console.log(
-          `  ${answered ? "answered" : versionQuoted ? "version " : read ? "read    " : "missed  "} ${question.question} (${question.page}: ${question.version})${outcome.failure ? ` — ${outcome.failure}` : ""}`,
+          `  ${inAnswerBlock ? "in block" : answered ? "answered" : versionQuoted ? "version " : read ? "read    " : "missed  "} ${question.question} (${question.page}: ${question.version})${outcome.failure ? ` — ${outcome.failure}` : ""}`,
         );
       }
     }

@@ -205,3 +205,10 @@ export const isNationality = (word: string): boolean =>
   /^(?:\p{Lu}\p{Ll}+(?:ese|ish|ian|ean|ican)|German|French|Dutch|Greek|Thai|Swiss|Welsh|Irish|Israeli|Iraqi|Pakistani)$/u.test(
     word,
   );
+
+/** "National Football League" is also written "NFL": the initials of a name of three words or more, lower case. */
+export const acronymsOf = (text: string): string[] =>
+  namesIn(text)
+    .map((name) => name.text.split(/\s+/u).filter((word) => /^\p{Lu}/u.test(word)))
+    .filter((words) => words.length >= 3)
+    .map((words) => words.map((word) => word.charAt(0).toLowerCase()).join(""));

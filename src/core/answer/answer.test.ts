@@ -148,6 +148,25 @@ describe("answerQuestion", () => {
     expect(part?.uses[0]).toEqual({ key: "anu", mark: "Canberra", role: "answer" });
   });
 
+  it("answers an entry named by its code identifier only from a sentence that writes its name", () => {
+    expect(askedParts("In which version was decimal.Context.clear_traps added?")[0]?.identifiers).toEqual([
+      "clear_traps",
+    ]);
+    const others = [
+      ...filler,
+      sentence("ctrl", "signal.CTRL_C_EVENT: New in version 3.2."),
+      sentence("handlers", "class signal.Handlers: New in version 3.5."),
+    ];
+    const [unsaid] = answerQuestion("In which version was signal.Signals added?", others, others);
+    expect(unsaid?.status).not.toBe("answered");
+    const read = [
+      ...others,
+      sentence("signals", "New in version 3.5.", "signals", "Module contents › class signal.Signals"),
+    ];
+    const [part] = answerQuestion("In which version was signal.Signals added?", read, read);
+    expect(part?.uses).toEqual([{ key: "signals", mark: "version 3.5", role: "answer" }]);
+  });
+
   it("settles a choice by date between the options the question names, citing both", () => {
     const read = [
       ...filler,

@@ -12,7 +12,7 @@
 import { metadataMeaning } from "../doc-metadata.js";
 import type { Judge } from "../judgment/judge.js";
 import { isContent } from "../judgment/statement.js";
-import { isNationality, namesIn, normalizePhrase, stem, stemSet } from "../lexicon.js";
+import { acronymsOf, isNationality, namesIn, normalizePhrase, stem, stemSet } from "../lexicon.js";
 import type { ANSWER_STATUSES } from "../report/report-document.js";
 import { splitSentences } from "../sentences.js";
 import { numberValue } from "../statements.js";
@@ -68,12 +68,15 @@ const BRIDGE_MARGIN = 0.15;
 const MAX_ANSWERS = 3;
 
 const ORG_WORDS =
-  /\b(?:University|Universit[éy]|College|Institute|Laboratory|Laboratories|Lab|Company|Corporation|Corp|Inc|Ltd|Group|Materials|Industries|Agency|Association|Society|Department|School|Council|Academy|Foundation|Motors|Electric|Chemical|Bank|Office|Survey|Commission|Ministry|Gigafactory|Systems|Technologies|Energy|Power|Records|Studios|Press|Times|News)\b/u;
+  /\b(?:University|Universit[éy]|College|Institute|Laboratory|Laboratories|Lab|Company|Corporation|Corp|Inc|Ltd|Group|Materials|Industries|Agency|Association|Society|Department|School|Council|Academy|Foundation|Motors|Electric|Chemical|Bank|Office|Survey|Commission|Ministry|Gigafactory|Systems|Technologies|Energy|Power|Records|Studios|Press|Times|News|Network|Channel|Television|Broadcasting|Pictures|Films|Entertainment|Publishing|Brands|Airlines|Club|League|Party|Orchestra)\b/u;
 const PLACE_WORDS =
   /\b(?:University|College|Institute|Laboratory|City|Street|Station|Square|Park|River|Bay|Lake|Mount|County|Province|State|Republic|Kingdom)\b/u;
 /** A person's name: capitalised words and initials, no digits ("John B. Goodenough", "JB Straubel"). */
 const PERSON_NAME =
   /^(?:\p{Lu}{1,2}\.?\s+)*\p{Lu}[\p{Ll}'’-]+(?:\s+(?:\p{Lu}\.|\p{Lu}{1,2}|\p{Lu}[\p{Ll}'’-]+|von|van|de|da|del|le|la|bin))*$/u;
+/** A name written as a person's, and no body's or place's ("Northlight Records" is a label). */
+const isPersonName = (name: string): boolean =>
+  PERSON_NAME.test(name) && !ORG_WORDS.test(name) && !PLACE_WORDS.test(name);
 const CAUSE =
   /\b(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|limits?|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|reasons?|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|so\b|therefore|as a result)\b/iu;
 const VERSION = /\b(?:version|release|v)\s*\d+(?:\.\d+)*/iu;
@@ -87,21 +90,28 @@ const FIGURE = new RegExp(
   "gu",
 );
 
+/** A share written in words ("about three-quarters of the total"): a figure of the share measure. */
+const SHARE_WORDS = /\b(?:half|a third|two-thirds|a quarter|three-quarters)(?= of\b)/giu;
+
 /** A choice by date asks for the earlier or the later one. */
 const EARLIER = /\b(?:first|earlier|earliest|older|oldest|before)\b/iu;
 const LATER = /\b(?:later|latest|younger|youngest|newer|newest|more recent|most recent|last)\b/iu;
 const CALENDAR =
   /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/u;
 const YEAR_ONLY = /^(?:1[5-9]\d{2}|20\d{2})$/u;
-/** "National Football League" is also written "NFL": the initials of a name of three words or more, lower case. */
-const acronymsOf = (text: string): string[] =>
-  namesIn(text)
-    .map((name) => name.text.split(/\s+/u).filter((word) => /^\p{Lu}/u.test(word)))
-    .filter((words) => words.length >= 3)
-    .map((words) => words.map((word) => word.charAt(0).toLowerCase()).join(""));
-
 /** Dates in parentheses after a name: a life ("(1874 – 1958)", "(born 2 May 1936)"). */
 const LIFESPAN = /\((?:born\b[^()]*|[^()]*\b(?:1[5-9]\d{2}|20\d{2})\s*[–-]\s*[^()]*\b(?:1[5-9]\d{2}|20\d{2}))\)/u;
+
+/** What a part is scored against: a sentence read, or two across a bridge. */
+interface Scored {
+  stems: ReadonlySet<string>;
+  under: ReadonlySet<string>;
+  written: string;
+}
+
+/** An entry's name written whole: not inside a longer one ("clear_traps" is not "clear_traps_all"). */
+const IDENTIFIER_WRITTEN = (identifier: string): RegExp =>
+  new RegExp(`(?<!\\w)${escapeRegExp(identifier)}(?!\\w)`, "u");
 
 interface Read {
   sentence: AnswerSentence;
@@ -110,6 +120,8 @@ interface Read {
   under: Set<string>;
   /** Its text as `normalizePhrase` writes it, between spaces (for finding a bridge in it). */
   normalized: string;
+  /** Its text and what it stands under, lower case (for finding an identifier whole). */
+  written: string;
   /** Its document's title as `normalizePhrase` writes it, without a parenthesis ("(singer)"), between spaces. */
   normalizedTitle: string;
 }
@@ -119,7 +131,10 @@ const UNIT_WORDS: readonly [RegExp, string][] = [
   [/wh\/kg|watt-hours? per kilogram/iu, "specific energy density"],
   [/wh\/l|watt-hours? per lit/iu, "energy density volumetric"],
   [/(?:\/|per )(?:kwh|kilowatt-hour)|dollars?|[$€£]/iu, "price cost"],
-  [/%|percent|per cent/iu, "share percentage proportion fraction"],
+  [
+    /%|percent|per cent|^(?:half|a third|two-thirds|a quarter|three-quarters)$/iu,
+    "share percentage proportion fraction dependent",
+  ],
   [/°c|degrees/iu, "temperature"],
   [/tonnes?|tons?/iu, "production output supply"],
 ];
@@ -138,9 +153,7 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
       return names().filter(
         (name) =>
           /\s/u.test(name) &&
-          PERSON_NAME.test(name) &&
-          !ORG_WORDS.test(name) &&
-          !PLACE_WORDS.test(name) &&
+          isPersonName(name) &&
           // "in the United States", "from New Zealand": a place.
           !new RegExp(`\\b(?:in|from|of|to|across|throughout)\\s+(?:the\\s+)?${escapeRegExp(name)}`, "u").test(text),
       );
@@ -175,7 +188,7 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
 
 /** The figures of a text, trimmed of the punctuation after them; a year alone is no figure. */
 const figuresOf = (text: string): string[] =>
-  [...text.matchAll(FIGURE)]
+  [...text.matchAll(FIGURE), ...text.matchAll(SHARE_WORDS)]
     .map((match) => match[0].trim().replace(/[,.]+$/u, ""))
     // A year alone, or a year's money ("2020 dollars"), is no amount.
     .filter(
@@ -205,7 +218,7 @@ function bridgePhrases(bridge: string): string[] {
   const whole = ` ${normalizePhrase(bridge)} `;
   const words = bridge.split(/\s+/u);
   const last = words.at(-1) ?? "";
-  const person = PERSON_NAME.test(bridge) && !ORG_WORDS.test(bridge) && !PLACE_WORDS.test(bridge);
+  const person = isPersonName(bridge);
   return person && words.length >= 2 && /^\p{Lu}\p{Ll}{3,}$/u.test(last)
     ? [whole, ` ${normalizePhrase(last)} `]
     : [whole];
@@ -272,6 +285,7 @@ export function answerQuestion(
         stems: own,
         under,
         normalized: ` ${normalizePhrase(sentence.text)} `,
+        written: ` ${sentence.text} ${sentence.about ?? ""} `.toLowerCase(),
         normalizedTitle: ` ${normalizePhrase((sentence.title ?? "").replace(/\s*\([^)]*\)\s*$/u, ""))} `,
       };
       memo.set(sentence, item);
@@ -305,19 +319,17 @@ export function answerQuestion(
    * A figure or year the part names pins it: a sentence without it answers another question. So
    * do the names it gives, but one of them will do.
    */
-  const pinned = (part: AskedPart, stems: ReadonlySet<string>, under: ReadonlySet<string>): boolean =>
-    [...part.pins, ...part.names].every((group) => group.some((term) => stems.has(term) || under.has(term)));
+  const pinned = (part: AskedPart, item: Scored): boolean =>
+    [...part.pins, ...part.names].every((group) =>
+      group.some((term) => item.stems.has(term) || item.under.has(term)),
+    ) && part.identifiers.every((identifier) => IDENTIFIER_WRITTEN(identifier).test(item.written));
   /**
    * How much of `part` a sentence carries. `strict` (to answer): the figures, years and names
    * that pin the part and the noun it asks for must be there; loose (to decide whether a
    * sentence read bears on it, before saying the sources do not): they need not.
    */
-  const scoreOf = (
-    part: AskedPart,
-    item: { stems: ReadonlySet<string>; under: ReadonlySet<string> },
-    strict = true,
-  ): number => {
-    if (strict && !pinned(part, item.stems, item.under)) return 0;
+  const scoreOf = (part: AskedPart, item: Scored, strict = true): number => {
+    if (strict && !pinned(part, item)) return 0;
     if (strict && part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
     if (part.terms.length === 0) return coverage(part.context, item.stems, item.under);
     if (part.context.length === 0) return coverage(part.terms, item.stems, item.under);
@@ -432,6 +444,7 @@ export function answerQuestion(
           const joined = {
             stems: new Set([...hop.item.stems, ...item.stems]),
             under: new Set([...hop.item.under, ...item.under]),
+            written: `${hop.item.written}${item.written}`,
           };
           const score = scoreOf(part, joined);
           // The answering sentence must carry the part itself, not only the bridge: what it asks of
@@ -758,8 +771,7 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
         const carried = terms.filter((term) => stems.has(term)).length;
         // For a who-question the bridge is not another person (that would be a rival answer), nor a nationality.
         const bridges = bridgesOf(sentence.text, asked).filter(
-          (name) =>
-            !(answer.part.kind === "person" && PERSON_NAME.test(name) && /\s/u.test(name)) && !isNationality(name),
+          (name) => !(answer.part.kind === "person" && isPersonName(name) && /\s/u.test(name)) && !isNationality(name),
         );
         return { sentence, stems, carried, bridges };
       })

@@ -6,7 +6,7 @@
  * part shares. English and lexical: the wh-word and the noun after it decide the kind.
  */
 import { unframed } from "../framing.js";
-import { isNationality, namesIn, stem, stemSet } from "../lexicon.js";
+import { acronymsOf, isNationality, namesIn, stem, stemSet } from "../lexicon.js";
 import type { ANSWER_KINDS } from "../report/report-document.js";
 import { contentWords, escapeRegExp } from "../text.js";
 
@@ -45,6 +45,12 @@ export interface AskedPart {
    * answers carries one of them (a long question names more than any one sentence says).
    */
   names: string[][];
+  /**
+   * The entries the part names by code identifier, as their own names in lower case
+   * ("signal.Signals" → "signals", "decimal.Context.clear_traps" → "clear_traps"): an answer is
+   * about that entry, so it (or what it stands under) writes that name whole.
+   */
+  identifiers: string[];
   /**
    * The stems of what the part asks about its answer: the words next to its wh-word ("created"
    * in "…created by whom?", "wrote" in "who wrote…", "born" in "what year was he born?"). The
@@ -176,12 +182,16 @@ function pinsOf(piece: string): string[][] {
   return [...ranges, ...single.map((pin) => [pin])];
 }
 
+/** A code identifier: dotted ("json.JSONDecoder.decode") or with an underscore ("get_native_id"). */
+const IDENTIFIER = /\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b|\b\w*_\w+\b/gu;
+
 /** The names a part gives ("Sony", "the Nobel Prize"): a sentence about another subject does not answer it. */
 function namePins(piece: string): string[][] {
   const groups = namesIn(piece)
     // "an English pop singer": a nationality describes, it names nothing.
     .filter((name) => (!name.initial || /\s/u.test(name.text)) && !isNationality(name.text))
-    .map((name) => [...stemSet(name.text)].filter((term) => !ASKING_WORDS.has(term)))
+    // "Democratic Republic of the Congo" is also written "DRC".
+    .map((name) => [...stemSet(name.text), ...acronymsOf(name.text)].filter((term) => !ASKING_WORDS.has(term)))
     .filter((group) => group.length > 0);
   // "Sid Haig or Vic Darchinyan": the options are alternatives, one of them will do.
   return /\bor\b/iu.test(piece) && groups.length > 1 ? [groups.flat()] : groups;
@@ -305,6 +315,11 @@ export function askedParts(question: string): AskedPart[] {
       ...(GEOGRAPHIC.test(piece) ? { geographic: true } : {}),
       pins: pinsOf(piece),
       names: namePins(piece),
+      identifiers: [
+        ...new Set(
+          (piece.match(IDENTIFIER) ?? []).map((identifier) => identifier.split(".").at(-1)?.toLowerCase() ?? ""),
+        ),
+      ].filter((name) => name !== ""),
       // A choice's options are what it is between, not what it asks of them.
       focus: focusOf(
         options ? piece.replace(new RegExp(options.map(escapeRegExp).join("|"), "gu"), " ") : piece,

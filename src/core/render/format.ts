@@ -311,6 +311,12 @@ export interface AnswerLine {
   /** The verification word of the finding ("Contested"), or "". */
   label: string;
   citations: ReportDocument["findings"][number]["citations"];
+  /**
+   * For a contested finding, what the sources against it say (their quoted sentences, with
+   * their citations), unless another line of the part already shows it: a conflict shows both
+   * sides in the block, whether the other side is a finding of its own or only its evidence.
+   */
+  against: { text: string; citation: ReportDocument["findings"][number]["citations"][number] }[];
 }
 
 /** One part of the question in the answer block: its lines, or what the report says instead. */
@@ -334,6 +340,11 @@ export function answerEntries(doc: ReportDocument): AnswerEntry[] {
     lines: part.findings.flatMap((use): AnswerLine[] => {
       const item = findings.get(use.number);
       if (!item) return [];
+      const shown = part.findings.map((other) => findings.get(other.number)?.text ?? "");
+      const against = item.verification.contradicts.flatMap((citation) => {
+        const text = citation.evidence?.quotes[0]?.text;
+        return text && !shown.some((line) => line.includes(text) || text.includes(line)) ? [{ text, citation }] : [];
+      });
       const at = use.mark ? item.text.indexOf(use.mark) : -1;
       const mark = at >= 0 && use.mark ? use.mark : "";
       return [
@@ -345,6 +356,7 @@ export function answerEntries(doc: ReportDocument): AnswerEntry[] {
           lead: use.role === "bridge" ? `Via finding ${use.number}:` : `Finding ${use.number}:`,
           label: VERIFICATION_LABEL[item.verification.status],
           citations: item.citations,
+          against,
         },
       ];
     }),

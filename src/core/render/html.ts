@@ -221,7 +221,10 @@ export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string
       const lines = item.lines.map((line) => {
         const marked = line.mark ? `<mark>${escapeHtml(line.mark)}</mark>` : "";
         const word = line.label ? `<strong class="label">${escapeHtml(line.label)}:</strong> ` : "";
-        return `<li><span class="lead">${escapeHtml(line.lead)}</span> ${word}${escapeHtml(line.before)}${marked}${escapeHtml(line.after)} ${cite(line.citations)}</li>`;
+        const against = line.against.map(
+          (side) => `<li class="against">Against it: “${escapeHtml(side.text)}” ${cite([side.citation])}</li>`,
+        );
+        return `<li><span class="lead">${escapeHtml(line.lead)}</span> ${word}${escapeHtml(line.before)}${marked}${escapeHtml(line.after)} ${cite(line.citations)}${against.length > 0 ? `<ul>${against.join("")}</ul>` : ""}</li>`;
       });
       return `<li><strong class="asked">${escapeHtml(item.asked)}</strong>${statement}${lines.length > 0 ? `<ul>${lines.join("")}</ul>` : ""}</li>`;
     };

@@ -149,6 +149,9 @@ export function renderMarkdown(doc: ReportDocument): string {
         const label = line.label ? `**${line.label}:** ` : "";
         out.push(
           `- ${escapeMarkdown(line.lead)} ${label}${escapeMarkdown(line.before)}${marked}${escapeMarkdown(line.after)} ${citationText(line.citations)}`,
+          ...line.against.map(
+            (side) => `  - Against it: “${escapeMarkdown(side.text)}” ${citationText([side.citation])}`,
+          ),
         );
       }
       if (entry.lines.length > 0) out.push("");

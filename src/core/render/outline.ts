@@ -159,6 +159,8 @@ export function reportOutline(doc: ReportDocument): Block[] {
           kind: "detail",
           runs: spaced([`${line.lead}${line.label ? ` ${line.label}:` : ""} ${text}`, references(line.citations)]),
         });
+        for (const side of line.against)
+          blocks.push({ kind: "detail", runs: spaced([`Against it: “${side.text}”`, references([side.citation])]) });
       }
     }
   }

@@ -63,12 +63,50 @@ describe("the answer block over the example corpus", () => {
     expect(block).toContain("80 watt-hours per kilogram");
   });
 
+  it("investigative: a conflict shows both figures, the other side quoted under the contested finding with its source", async () => {
+    const { markdown } = await report(
+      "What was the specific energy of the first commercial lithium-ion cell?",
+      "investigative",
+    );
+    const block = markdown.slice(markdown.indexOf("## Answer"), markdown.indexOf("## Direct findings"));
+    expect(block).toMatch(/\*\*90 Wh\/kg\*\*.*\[\d+: passage \d+\]/);
+    expect(block).toMatch(
+      /Against it: “The first cells stored roughly 80 watt-hours per kilogram.*” \[\d+: passage \d+\]/,
+    );
+  });
+
   it.each([
-    ["What was the average battery pack price in 2024?", "115"],
-    ["How much capacity did the test cell keep after 500 cycles?", "94 percent"],
-  ])("pipeline: %s is answered with %s marked", async (question, answer) => {
-    const { doc } = await report(question, "pipeline");
-    expect(marks(doc)[0]).toContain(answer);
+    ["pipeline", "What was the average battery pack price in 2024?", ["115"]],
+    ["investigative", "What was the average battery pack price in 2024?", ["115"]],
+    ["pipeline", "How much capacity did the test cell keep after 500 cycles?", ["94 percent"]],
+    ["investigative", "How much capacity did the test cell keep after 500 cycles?", ["94 percent"]],
+  ])("%s: %s is answered with %j marked", async (strategy, question, answer) => {
+    const { doc } = await report(question, strategy);
+    expect(marks(doc).flat()).toEqual(expect.arrayContaining(answer));
+  });
+
+  it.each([
+    "pipeline",
+    "investigative",
+  ])("%s: a multi-hop question is answered across two findings, the bridge cited", async (strategy) => {
+    const { doc } = await report(
+      "At which university was the scientist who built Exxon's titanium disulfide battery working when he shared the Nobel Prize, and when did he move there?",
+      strategy,
+    );
+    expect(marks(doc)).toEqual([["Binghamton University"], ["1988"]]);
+    const [where] = doc.answer ?? [];
+    expect(where?.findings.map((use) => use.role)).toEqual(["answer", "bridge"]);
+  });
+
+  it.each([
+    "pipeline",
+    "investigative",
+  ])("%s: a question of three parts answers the company and who founded it", async (strategy) => {
+    const { doc } = await report(
+      "Which company recycles the production scrap from the Nevada Gigafactory, who founded it, and which recycling route recovers lithium best?",
+      strategy,
+    );
+    expect(marks(doc).slice(0, 2)).toEqual([["Redwood Materials"], ["JB Straubel"]]);
   });
 
   it.each([

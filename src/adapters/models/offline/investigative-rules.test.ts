@@ -511,6 +511,40 @@ describe("offline investigative rules", () => {
     expect(next.calls).toEqual([{ id: "call_2_1", name: "search", args: { query: "What is the capital of France?" } }]);
   });
 
+  it("searches the bridge a page read names when no page answers the objective, once", () => {
+    const objective = "Who founded the label that released the album Blue Harvest?";
+    const declared = apply(
+      newInvestigation(objective),
+      offlineInvestigativeTurn(stateOf(newInvestigation(objective))).calls,
+    );
+    const atomic = logged(apply(declared, [{ name: "frontier_next", args: {} }], "code"), objective);
+    const album: LoopPage = {
+      sourceId: sourceId(1),
+      title: "Blue Harvest",
+      location: "blue-harvest.md",
+      passages: [
+        { id: chunkId(sourceId(1), 0), text: "Blue Harvest is an album released in 2001 by Northlight Records." },
+      ],
+      alreadyRead: false,
+    };
+    const turn = offlineInvestigativeTurn(stateOf(atomic, { readPages: [album] }));
+    expect(names(turn)).toEqual(["search"]);
+    expect(String(argsOf(turn).query)).toMatch(/^Northlight Records\b/);
+    // Searched once: the next turn does not search it again.
+    const after = offlineInvestigativeTurn(stateOf(logged(atomic, String(argsOf(turn).query)), { readPages: [album] }));
+    expect(after.calls.map((call) => (call.args as { query?: string }).query)).not.toContain(argsOf(turn).query);
+    // A page that answers it: no bridge to search.
+    const label: LoopPage = {
+      sourceId: sourceId(2),
+      title: "Northlight Records",
+      location: "northlight-records.md",
+      passages: [{ id: chunkId(sourceId(2), 0), text: "The label was founded by Mara Quint in 1994 in Leeds." }],
+      alreadyRead: false,
+    };
+    const answered = offlineInvestigativeTurn(stateOf(atomic, { readPages: [album, label] }));
+    expect(String((answered.calls[0]?.args as { query?: string } | undefined)?.query ?? "")).not.toMatch(/^Northlight/);
+  });
+
   it("declares an objective with a single facet atomic; the root (with its default criteria) is then resolvable", () => {
     const investigation = newInvestigation("What is the capital of France?");
     expect(findQuestion(investigation.frontier, ROOT_QUESTION_ID)?.validationCriteria).not.toBe("");
