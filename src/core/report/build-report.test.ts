@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readHtml, readMarkdown } from "../../testing/read-report.js";
 import { catalogSource } from "../../testing/report-inputs.js";
+import { askedParts } from "../answer/asked.js";
 import { renderHtml } from "../render/html.js";
 import { renderMarkdown, unescapeMarkdown } from "../render/markdown.js";
 import { admitSynthesis } from "../synthesis/admission.js";
@@ -288,6 +289,30 @@ describe("buildReport with a synthesis", () => {
     expect(doc.gaps).toEqual([]);
     const text = `${JSON.stringify(doc)} ${renderMarkdown(doc)} ${renderHtml(doc)}`.toLowerCase();
     expect(text).not.toMatch(/\b(complete|answered|fully supported|verified)\b/);
+  });
+
+  it("lists no finding when the sources read bear on no part of the question, but keeps what a derivation rests on", () => {
+    const unanswered = (status: "not-said" | "unsettled") => ({
+      parts: askedParts("How many cells did Sony make in 1991?").map((part) => ({
+        part,
+        status,
+        uses: [],
+        related: [],
+      })),
+      statementOf: () => "The sources read do not say how many cells Sony made in 1991.",
+    });
+    const none = synthesized({ ...fullOutput, derivations: [], recommendations: [] }, sources(), {
+      answer: unanswered("not-said"),
+    });
+    expect([...none.directFindings, ...none.findings]).toEqual([]);
+    expect(none.answer?.[0]?.statement).toBe("The sources read do not say how many cells Sony made in 1991.");
+    // A derivation's premises stay: it rests on them.
+    const derived = synthesized(fullOutput, sources(), { answer: unanswered("not-said") });
+    expect(derived.findings.map((item) => item.text)).toEqual(expect.arrayContaining([OXFORD, SONY]));
+    expect(derived.findings.map((item) => item.text)).not.toContain("The cell used a carbon anode.");
+    // Where sources bear on the part without answering it, what was read stays as further findings.
+    const related = synthesized(fullOutput, sources(), { answer: unanswered("unsettled") });
+    expect(related.findings.length).toBeGreaterThan(0);
   });
 
   it("keeps the excerpts when no finding survives, and still lists the gaps", () => {

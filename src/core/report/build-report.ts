@@ -233,8 +233,17 @@ export function buildReport(input: BuildInput): ReportDocument {
     };
   }
   const byId = new Map(input.sources.map((source) => [source.id, source]));
+  // Where no sentence read bears on any part of the question (every part `not-said`), what was read
+  // is no finding about it: listing it would pad a report that answers nothing. Only the facts a
+  // derivation or a recommendation rests on stay.
+  const parts = input.answer?.parts ?? [];
+  const premises = new Set([...admitted.derivations, ...admitted.recommendations].flatMap((item) => item.premiseIds));
+  const bearing =
+    parts.length > 0 && parts.every((part) => part.status === "not-said")
+      ? admitted.facts.filter((fact) => premises.has(fact.id))
+      : admitted.facts;
   const verification = input.synthesis?.verification ?? new Map();
-  const cited = citedSourceIds(admitted, verification)
+  const cited = citedSourceIds({ ...admitted, facts: bearing }, verification)
     .map((id) => byId.get(id))
     .filter((source): source is CatalogSource => source !== undefined);
   const reviewed = input.sources.filter((source) => !cited.includes(source));
@@ -242,14 +251,14 @@ export function buildReport(input: BuildInput): ReportDocument {
   // The facts that answer the question come first, in the order of its parts: they are the direct findings.
   const answering = [
     ...new Set(
-      (input.answer?.parts ?? []).flatMap((part) =>
+      parts.flatMap((part) =>
         [...part.uses].sort((a, b) => Number(a.role === "bridge") - Number(b.role === "bridge")).map((use) => use.key),
       ),
     ),
   ].filter((id) => admitted.facts.some((fact) => fact.id === id));
   const facts = [
-    ...answering.flatMap((id) => admitted.facts.filter((fact) => fact.id === id)),
-    ...admitted.facts.filter((fact) => !answering.includes(fact.id)),
+    ...answering.flatMap((id) => bearing.filter((fact) => fact.id === id)),
+    ...bearing.filter((fact) => !answering.includes(fact.id)),
   ];
   const items = synthesizedItems(
     { ...admitted, facts },
