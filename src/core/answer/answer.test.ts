@@ -210,6 +210,12 @@ describe("answerQuestion", () => {
     expect(part?.uses.map((use) => use.mark)).toEqual(["90 Wh/kg", "80 watt-hours per kilogram"]);
   });
 
+  it("answers with a one-digit figure and its unit", () => {
+    const read = [...filler, sentence("a", "Cell A stores 5 Wh of energy.")];
+    const [part] = answerQuestion("How much energy does cell A store?", read, read);
+    expect(part).toMatchObject({ status: "answered", uses: [{ key: "a", mark: "5 Wh", role: "answer" }] });
+  });
+
   it("says a part is not said when no sentence read carries a figure of what is counted", () => {
     const read = [
       ...filler,

@@ -84,7 +84,7 @@ const YEAR = /\b(?:1[5-9]\d{2}|20\d{2})(?:s\b)?/gu;
 const MONTH =
   /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)(?:\s+\d{1,2},?)?\s+(?:1[5-9]\d{2}|20\d{2})\b/gu;
 const UNIT =
-  "%|percent|per cent|Wh/kg|Wh/L|Wh/l|kWh|MWh|GWh|TWh|mAh|Ah|kW|MW|GW|V|volts?|°C|degrees(?: C| Celsius)?|tonnes?|tons?|t|km|kilometres?|kilometers?|miles?|mm|cm|kg|g|years?|months?|days?|hours?|minutes?|cycles?|times|fold|million|billion|thousand|dollars?|cents?|riders|passengers|people|cells?|watt-hours?(?: per (?:kilogram|litre|liter))?|(?:per|a) (?:kilowatt-hour|kWh|year|day)";
+  "%|percent|per cent|Wh/kg|Wh/L|Wh/l|kWh|MWh|GWh|TWh|Wh|mAh|Ah|kW|MW|GW|V|volts?|°C|degrees(?: C| Celsius)?|tonnes?|tons?|t|km|kilometres?|kilometers?|miles?|mm|cm|kg|g|years?|months?|days?|hours?|minutes?|cycles?|times|fold|million|billion|thousand|dollars?|cents?|riders|passengers|people|cells?|watt-hours?(?: per (?:kilogram|litre|liter))?|(?:per|a) (?:kilowatt-hour|kWh|year|day)";
 const FIGURE = new RegExp(
   `(?:[$€£¥]\\s?)?\\b\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:-|–|to)\\s?\\d[\\d,]*(?:\\.\\d+)?)?(?:\\s?(?:${UNIT})(?![\\p{L}]))?(?:\\s?(?:/|per)\\s?(?:kWh|kilowatt-hour|kg|L|year))?`,
   "gu",
@@ -141,7 +141,11 @@ const UNIT_WORDS: readonly [RegExp, string][] = [
 
 /** What a sentence holds of `kind` that the question does not already say. */
 function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): string[] {
-  const fresh = (mark: string): boolean => [...stemSet(mark)].some((term) => !asked.has(term));
+  // A bare digit ("5 Wh") has no stem of its own: it is new unless the question gives the figure.
+  const fresh = (mark: string): boolean => {
+    const terms = [...stemSet(mark)];
+    return terms.length === 0 ? !asked.has(mark.replace(/\D+/gu, "")) : terms.some((term) => !asked.has(term));
+  };
   // A capital that only opens the sentence names nothing ("According to…").
   const names = (): string[] =>
     namesIn(text)

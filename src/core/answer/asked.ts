@@ -247,10 +247,12 @@ function optionsOf(piece: string): string[] | undefined {
 }
 
 /** What a context sentence says happened last: its words from its last verb on ("later moved to another university"). */
-function lastClause(text: string): string[] {
+function lastClause(text: string): { terms: string[]; verb?: string } {
   const words = contentWords(text);
   const verb = words.findLastIndex((word) => /(?:ed|ing)$/u.test(word) || word === "moved" || word === "went");
-  return termsOf(words.slice(Math.max(0, verb === -1 ? words.length - 3 : verb - 1)).join(" "));
+  const terms = termsOf(words.slice(Math.max(0, verb === -1 ? words.length - 3 : verb - 1)).join(" "));
+  const said = verb === -1 ? undefined : termsOf(words[verb] ?? "")[0];
+  return said ? { terms, verb: said } : { terms };
 }
 
 /**
@@ -290,6 +292,8 @@ export function askedParts(question: string): AskedPart[] {
     const alone = terms.length === 0;
     // "Which one", "when" after "…moved to another university": the context says what is asked.
     let contextHead: string | undefined;
+    // What the context says happened ("moved") is what such a part asks about: its answer says it.
+    let contextVerb: string | undefined;
     if (terms.length <= 1 && context.length > 0) {
       const before = context.at(-1) ?? "";
       const noun = lastNoun(before);
@@ -297,7 +301,9 @@ export function askedParts(question: string): AskedPart[] {
         kind = kindOf(`which ${noun}`);
         contextHead = stem(noun);
       }
-      terms = [...new Set([...terms, ...lastClause(before)])];
+      const clause = lastClause(before);
+      terms = [...new Set([...terms, ...clause.terms])];
+      contextVerb = clause.verb;
     }
     const head = contextHead ? { head: contextHead } : headOf(piece);
     const { words, at } = askingWord(piece);
@@ -321,10 +327,12 @@ export function askedParts(question: string): AskedPart[] {
         ),
       ].filter((name) => name !== ""),
       // A choice's options are what it is between, not what it asks of them.
-      focus: focusOf(
-        options ? piece.replace(new RegExp(options.map(escapeRegExp).join("|"), "gu"), " ") : piece,
-        head.head,
-      ),
+      focus: contextVerb
+        ? [contextVerb]
+        : focusOf(
+            options ? piece.replace(new RegExp(options.map(escapeRegExp).join("|"), "gu"), " ") : piece,
+            head.head,
+          ),
       ...(options ? { options } : {}),
     };
   });

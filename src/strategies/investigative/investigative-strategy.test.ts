@@ -261,8 +261,9 @@ describe("the investigative strategy", () => {
     expect(
       [...doc.directFindings, ...doc.findings].map((finding) => [finding.text, finding.verification.status]),
     ).toEqual([
-      ["Panasonic rates cell A at 5 Wh of energy.", "unverified"],
+      // The finding that answers the question comes first (the answer block's direct finding).
       ["Cell A stores 5 Wh of energy.", "verified"],
+      ["Panasonic rates cell A at 5 Wh of energy.", "unverified"],
     ]);
     const diagnostics = await fixture.store.listDiagnostics(outcome.runId);
     expect(diagnostics.filter((item) => item.code === "fact-unverified").map((item) => item.message)).toEqual([
