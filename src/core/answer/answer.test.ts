@@ -210,6 +210,20 @@ describe("answerQuestion", () => {
     expect(part?.uses.map((use) => use.mark)).toEqual(["90 Wh/kg", "80 watt-hours per kilogram"]);
   });
 
+  it("does not say the sources give no count when the subject's own page gives one in words", () => {
+    const read = [
+      ...filler,
+      titled("pro", "He was a two-time Pro Bowl selection.", "Deltha O'Neal"),
+      titled("who", "Deltha O'Neal is a former American football cornerback.", "Deltha O'Neal"),
+    ];
+    const [part] = answerQuestion(
+      "How many times was Deltha Lee O'Neal selected for the all-star game of the National Football League?",
+      read,
+      read,
+    );
+    expect(part?.status).not.toBe("not-said");
+  });
+
   it("answers with a one-digit figure and its unit", () => {
     const read = [...filler, sentence("a", "Cell A stores 5 Wh of energy.")];
     const [part] = answerQuestion("How much energy does cell A store?", read, read);

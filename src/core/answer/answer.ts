@@ -93,6 +93,12 @@ const FIGURE = new RegExp(
 /** A share written in words ("about three-quarters of the total"): a figure of the share measure. */
 const SHARE_WORDS = /\b(?:half|a third|two-thirds|a quarter|three-quarters)(?= of\b)/giu;
 
+/** A count written in words ("a two-time Pro Bowl selection", "twice", "three cells"). */
+const COUNT_WORDS =
+  /\b(?:once|twice|thrice|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?:-time\b|(?=\s+(?:times|[\p{L}-]+s)\b)))/giu;
+/** How many times: "twice", "a two-time …", "three times". */
+const TIMES_WORDS = /^(?:once|twice|thrice|[\p{L}]+-time)$/iu;
+
 /** A choice by date asks for the earlier or the later one. */
 const EARLIER = /\b(?:first|earlier|earliest|older|oldest|before)\b/iu;
 const LATER = /\b(?:later|latest|younger|youngest|newer|newest|more recent|most recent|last)\b/iu;
@@ -192,7 +198,7 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
 
 /** The figures of a text, trimmed of the punctuation after them; a year alone is no figure. */
 const figuresOf = (text: string): string[] =>
-  [...text.matchAll(FIGURE), ...text.matchAll(SHARE_WORDS)]
+  [...text.matchAll(FIGURE), ...text.matchAll(SHARE_WORDS), ...text.matchAll(COUNT_WORDS)]
     .map((match) => match[0].trim().replace(/[,.]+$/u, ""))
     // A year alone, or a year's money ("2020 dollars"), is no amount.
     .filter(
@@ -369,7 +375,11 @@ export function answerQuestion(
       const counted = part.counted;
       return marks.filter((figure) => {
         const after = text.slice(text.indexOf(figure) + figure.length).trimStart();
-        return stemSet(figure).has(counted) || stemSet(after.split(/\s+/u).slice(0, 2).join(" ")).has(counted);
+        return (
+          stemSet(figure).has(counted) ||
+          stemSet(after.split(/\s+/u).slice(0, 2).join(" ")).has(counted) ||
+          (counted === stem("times") && TIMES_WORDS.test(figure))
+        );
       });
     }
     // "Which cathode material…", "which university…": a name that says what the part asks for.
@@ -584,8 +594,11 @@ export function answerQuestion(
     const near = allRead
       .filter(
         (item) =>
-          // Without its pins: a sentence about one of the names, or another year, still bears on the part.
-          scoreOf(part, item, false) >= ANSWER_FLOOR / 2 &&
+          // Without its pins: a sentence about one of the names, or another year, still bears on the
+          // part; so does any sentence of a document about a name the part gives ("He was a two-time
+          // Pro Bowl selection" under "Deltha O'Neal"), when it holds a candidate.
+          (scoreOf(part, item, false) >= ANSWER_FLOOR / 2 ||
+            part.names.some((group) => group.some((term) => item.under.has(term)))) &&
           // Only a figure or a year is found reliably enough to say the sources give none.
           (!RELIABLE_CANDIDATE(part.kind) || marksOf(part, item.sentence.text).length > 0),
       )
