@@ -327,7 +327,7 @@ export function answerQuestion(
   };
   /**
    * A figure or year the part names pins it: a sentence without it answers another question. So
-   * do the names it gives, but one of them will do.
+   * does each name it gives, and each entry it names by identifier.
    */
   const pinned = (part: AskedPart, item: Scored): boolean =>
     [...part.pins, ...part.names].every((group) =>

@@ -41,8 +41,8 @@ export interface AskedPart {
    */
   pins: string[][];
   /**
-   * The names the part gives ("Sony", "Jagdish Mali"), as stems in groups: a sentence that
-   * answers carries one of them (a long question names more than any one sentence says).
+   * The names the part gives ("Sony", "the Democratic Republic of the Congo"), as stems in groups
+   * (with the name's initials, "drc"): what answers carries a stem of each, itself or where it stands.
    */
   names: string[][];
   /**
