@@ -108,6 +108,10 @@ const YEAR_ONLY = /^(?:1[5-9]\d{2}|20\d{2})$/u;
 /** Dates in parentheses after a name: a life ("(1874 – 1958)", "(born 2 May 1936)"). */
 const LIFESPAN = /\((?:born\b[^()]*|[^()]*\b(?:1[5-9]\d{2}|20\d{2})\s*[–-]\s*[^()]*\b(?:1[5-9]\d{2}|20\d{2}))\)/u;
 
+/** Whether a sentence is about a name: it writes one of the name's phrases, or stands in the document the name titles. */
+const isAbout = (item: Read, phrases: readonly string[]): boolean =>
+  phrases.some((phrase) => item.normalized.includes(phrase) || item.normalizedTitle === phrase);
+
 /** What a part is scored against: a sentence read, or two across a bridge. */
 interface Scored {
   stems: ReadonlySet<string>;
@@ -394,9 +398,9 @@ export function answerQuestion(
           : marks;
       const head = part.head;
       const fitting = head ? named.filter((name) => stemSet(name).has(head)) : named;
-      if (fitting.length > 0) return [...new Set(fitting)];
-      // "What medal", "which rapper": any name the question does not give; "which university": one that says so.
-      return part.kind === "description" && !part.named ? [...new Set(named)] : head ? [] : [...new Set(named)];
+      // "Which university": a name that says so; "what medal", "which rapper": any name the question does not give.
+      if (fitting.length > 0 || !head) return [...new Set(fitting)];
+      return part.kind === "description" && !part.named ? [...new Set(named)] : [];
     }
     if (part.kind === "number") {
       // "What was the price": a figure in dollars before a share in percent.
@@ -448,9 +452,7 @@ export function answerQuestion(
       for (const bridge of hop.bridges) {
         const phrases = bridgePhrases(bridge);
         for (const item of pool) {
-          if (item === hop.item || !focused(part, item)) continue;
-          const normalized = item.normalized;
-          if (!phrases.some((phrase) => normalized.includes(phrase) || item.normalizedTitle === phrase)) continue;
+          if (item === hop.item || !focused(part, item) || !isAbout(item, phrases)) continue;
           const marks = marksOf(part, item.sentence.text).filter(
             (mark) => !phrases.some((phrase) => ` ${normalizePhrase(mark)} `.includes(phrase)),
           );
@@ -493,7 +495,7 @@ export function answerQuestion(
     const picks = part.options.map((option) => {
       const phrases = bridgePhrases(option);
       const best = pool
-        .filter((item) => phrases.some((phrase) => item.normalized.includes(phrase) || item.normalizedTitle === phrase))
+        .filter((item) => isAbout(item, phrases))
         .map((item) => ({
           item,
           year: item.sentence.text.match(YEAR)?.[0],
@@ -504,9 +506,9 @@ export function answerQuestion(
       return best && { ...best, option };
     });
     const [one, other] = picks;
-    if (!one || !other || Number.parseInt(one.year, 10) === Number.parseInt(other.year, 10)) return undefined;
-    const [winner, loser] =
-      (Number.parseInt(one.year, 10) - Number.parseInt(other.year, 10)) * direction > 0 ? [one, other] : [other, one];
+    const gap = one && other ? (Number.parseInt(one.year, 10) - Number.parseInt(other.year, 10)) * direction : 0;
+    if (!one || !other || gap === 0) return undefined;
+    const [winner, loser] = gap > 0 ? [one, other] : [other, one];
     const named = winner.item.sentence.text.match(new RegExp(escapeRegExp(winner.option), "iu"))?.[0];
     return [
       { key: winner.item.sentence.key, mark: named ?? winner.year, role: "answer" },

@@ -52,10 +52,11 @@ export interface AskedPart {
    */
   identifiers: string[];
   /**
-   * The stems of what the part asks about its answer: the words next to its wh-word ("created"
-   * in "…created by whom?", "wrote" in "who wrote…", "born" in "what year was he born?"). The
-   * sentence that gives the answer says one of them; one that only shares the rest is about
-   * something else the question names.
+   * The stems of what the part asks about its answer: the words next to a trailing wh-word
+   * ("created" in "…created by whom?", "based" in "…based in what state?"), or what the sentence
+   * before the question says happened ("moved"). The sentence that gives the answer says one of
+   * them; one that only shares the rest is about something else the question names. Empty for a
+   * part that opens on its wh-word.
    */
   focus: string[];
   /** The names a choice is between ("which band formed first, The Exies or Circus Diablo?"). */
@@ -210,7 +211,6 @@ function headOf(piece: string): { head?: string } {
 
 const PREPOSITION = /^(?:in|at|from|for|to|by|on|of|with|under)$/iu;
 
-/** `focus` of a part (see `AskedPart`): the content words beside its wh-word, and a closing verb. */
 /**
  * The words of a part and where its asking wh-word stands: it opens the part ("Who wrote…", "In
  * what year…"), else it is the last one ("…who has worked with the mayor of what city"); -1 if none.
@@ -222,9 +222,13 @@ function askingWord(piece: string): { words: string[]; at: number; opening: bool
   return { words, at: opening >= 0 ? opening : words.findLastIndex(wh), opening: opening >= 0 };
 }
 
+/**
+ * `focus` of a part (see `AskedPart`): the content word on each side of a trailing wh-word; none
+ * for a part that opens on it ("who led…": its relation is too often written in other words).
+ */
 function focusOf(piece: string, head: string | undefined): string[] {
-  const { words, at, opening: leading } = askingWord(piece);
-  if (at === -1) return [];
+  const { words, at, opening } = askingWord(piece);
+  if (at === -1 || opening) return [];
   // A word of a name ("Natural Born Killers") says what the question is about, not what it asks.
   const useful = (word: string): string[] => {
     if (/^\p{Lu}/u.test(word)) return [];
@@ -233,7 +237,7 @@ function focusOf(piece: string, head: string | undefined): string[] {
   };
   const after = words.slice(at + 1).flatMap(useful);
   const before = words.slice(0, at).flatMap(useful);
-  return [...new Set(leading ? [] : [...before.slice(-1), ...after.slice(0, 1)])];
+  return [...new Set([...before.slice(-1), ...after.slice(0, 1)])];
 }
 
 /** "Which band was formed first, The Exies or Circus Diablo?": the names it chooses between. */

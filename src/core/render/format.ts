@@ -316,7 +316,7 @@ export interface AnswerLine {
    * their citations), unless another line of the part already shows it: a conflict shows both
    * sides in the block, whether the other side is a finding of its own or only its evidence.
    */
-  against: { text: string; citation: ReportDocument["findings"][number]["citations"][number] }[];
+  against: { lead: string; text: string; citation: ReportDocument["findings"][number]["citations"][number] }[];
 }
 
 /** One part of the question in the answer block: its lines, or what the report says instead. */
@@ -343,7 +343,9 @@ export function answerEntries(doc: ReportDocument): AnswerEntry[] {
       const shown = part.findings.map((other) => findings.get(other.number)?.text ?? "");
       const against = item.verification.contradicts.flatMap((citation) => {
         const text = citation.evidence?.quotes[0]?.text;
-        return text && !shown.some((line) => line.includes(text) || text.includes(line)) ? [{ text, citation }] : [];
+        return text && !shown.some((line) => line.includes(text) || text.includes(line))
+          ? [{ lead: "Against it:", text, citation }]
+          : [];
       });
       const at = use.mark ? item.text.indexOf(use.mark) : -1;
       const mark = at >= 0 && use.mark ? use.mark : "";

@@ -222,7 +222,8 @@ export function reportBody(doc: ReportDocument, links: ReportLinks = {}): string
         const marked = line.mark ? `<mark>${escapeHtml(line.mark)}</mark>` : "";
         const word = line.label ? `<strong class="label">${escapeHtml(line.label)}:</strong> ` : "";
         const against = line.against.map(
-          (side) => `<li class="against">Against it: “${escapeHtml(side.text)}” ${cite([side.citation])}</li>`,
+          (side) =>
+            `<li class="against">${escapeHtml(side.lead)} “${escapeHtml(side.text)}” ${cite([side.citation])}</li>`,
         );
         return `<li><span class="lead">${escapeHtml(line.lead)}</span> ${word}${escapeHtml(line.before)}${marked}${escapeHtml(line.after)} ${cite(line.citations)}${against.length > 0 ? `<ul>${against.join("")}</ul>` : ""}</li>`;
       });

@@ -150,7 +150,7 @@ export function renderMarkdown(doc: ReportDocument): string {
         out.push(
           `- ${escapeMarkdown(line.lead)} ${label}${escapeMarkdown(line.before)}${marked}${escapeMarkdown(line.after)} ${citationText(line.citations)}`,
           ...line.against.map(
-            (side) => `  - Against it: “${escapeMarkdown(side.text)}” ${citationText([side.citation])}`,
+            (side) => `  - ${side.lead} “${escapeMarkdown(side.text)}” ${citationText([side.citation])}`,
           ),
         );
       }

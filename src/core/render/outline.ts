@@ -160,7 +160,7 @@ export function reportOutline(doc: ReportDocument): Block[] {
           runs: spaced([`${line.lead}${line.label ? ` ${line.label}:` : ""} ${text}`, references(line.citations)]),
         });
         for (const side of line.against)
-          blocks.push({ kind: "detail", runs: spaced([`Against it: “${side.text}”`, references([side.citation])]) });
+          blocks.push({ kind: "detail", runs: spaced([`${side.lead} “${side.text}”`, references([side.citation])]) });
       }
     }
   }
