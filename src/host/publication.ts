@@ -140,6 +140,7 @@ export async function buildFromPersisted(
             text: fact.text,
             sourceId: fact.sourceId,
             title: titleOf.get(fact.sourceId) ?? "",
+            ...(fact.chunkIds[0] ? { passage: fact.chunkIds[0] } : {}),
             // What the fact stands under: its source's title and its passage's place, as for every sentence read.
             about: [titleOf.get(fact.sourceId), ...fact.chunkIds.map((id) => locationOf.get(id))]
               .filter((part): part is string => part !== undefined)

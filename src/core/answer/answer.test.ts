@@ -130,6 +130,30 @@ describe("answerQuestion", () => {
     expect(part?.uses.map((use) => use.mark)).not.toContain("Ashleigh Brewer");
   });
 
+  it("answers from a sentence whose passage gives the names that pin the part, and not across passages", () => {
+    const passage = (key: string, text: string, id: string): AnswerSentence => ({
+      ...sentence(key, text, id, "Jagdish Mali"),
+      title: "Jagdish Mali",
+      passage: id,
+    });
+    const question = "Jagdish Mali, known for portraits of Shabana Azmi, is father to which Bollywood actress?";
+    const together = [
+      ...filler,
+      passage("intro", "Jagdish Mali was an Indian photographer known for his portraits of Shabana Azmi.", "p1"),
+      passage("father", "He was the father of Bollywood actress Antara Mali.", "p1"),
+    ];
+    const [part] = answerQuestion(question, together, together);
+    expect(part?.status).toBe("answered");
+    expect(part?.uses[0]).toMatchObject({ key: "father", mark: "Antara Mali" });
+    // The same sentence in a passage that does not name Shabana Azmi answers another question.
+    const apart = [
+      ...filler,
+      passage("intro", "Jagdish Mali was an Indian photographer known for his portraits of Shabana Azmi.", "p1"),
+      passage("father", "He was the father of Bollywood actress Antara Mali.", "p2"),
+    ];
+    expect(answerQuestion(question, apart, apart)[0]?.uses.map((use) => use.key)).not.toContain("father");
+  });
+
   it("answers a city with a place, not the university the question's subject stands in", () => {
     const read = [
       ...filler,
@@ -342,5 +366,6 @@ describe("sentencesRead", () => {
       },
     ]);
     expect(read.map((item) => item.text)).toEqual(["The cell charges in 15 minutes."]);
+    expect(read[0]?.passage).toBe("c1");
   });
 });

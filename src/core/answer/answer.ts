@@ -17,6 +17,7 @@ import type { ANSWER_STATUSES } from "../report/report-document.js";
 import { splitSentences } from "../sentences.js";
 import { numberValue } from "../statements.js";
 import { contentWords, escapeRegExp } from "../text.js";
+import { ANSWER_WEIGHTS, type AnswerWeights } from "./answer-weights.js";
 import { type AnswerKind, type AskedPart, askedParts } from "./asked.js";
 
 /** A sentence (or a few) that may answer: a finding's text, or a sentence read. */
@@ -29,6 +30,8 @@ export interface AnswerSentence {
   about?: string;
   /** Its document's title: a sentence in a document titled by a bridge ("Engelbert Humperdinck (singer)") is about it. */
   title?: string;
+  /** The passage it stands in (a chunk's id): the words of the sentences around it count for a quarter. */
+  passage?: string;
 }
 
 export interface AnswerUse {
@@ -50,27 +53,25 @@ export interface PartAnswer {
   related: string[];
 }
 
-/** How much of a part a sentence must carry (idf-weighted share of its words and the question's). */
-const ANSWER_FLOOR = 0.42;
-/** How much of a part two sentences must carry between them (each carries a different half of a multi-hop question). */
-const BRIDGED_FLOOR = 0.35;
+/**
+ * How much of a part a sentence read must carry to bear on it, so that the sources are not said to
+ * be silent on it. Not fitted with the weights (`ANSWER_WEIGHTS`): what earns "the sources read do
+ * not say" must not move to answer more questions.
+ */
+const BEARS_FLOOR = 0.21;
 /** How many sentences that carry much of a part are tried as the first of two. */
 const FIRST_HOPS = 40;
 /** A second sentence is shown when it answers nearly as well (a conflict shows both figures). */
 const SECOND_SHARE = 0.8;
 /** A figure of the same measure from another sentence is shown at a lower share (a conflict of figures). */
 const SECOND_FIGURE_SHARE = 0.75;
-/** A sentence that carries this much of a part answers it alone, however much two would carry. */
-const ALONE = 0.6;
-/** How much more two sentences must carry of a part than one, to answer it across both. */
-const BRIDGE_MARGIN = 0.15;
 /** At most this many sentences answer one part. */
 const MAX_ANSWERS = 3;
 
 const ORG_WORDS =
   /\b(?:University|Universit[éy]|College|Institute|Laboratory|Laboratories|Lab|Company|Corporation|Corp|Inc|Ltd|Group|Materials|Industries|Agency|Association|Society|Department|School|Council|Academy|Foundation|Motors|Electric|Chemical|Bank|Office|Survey|Commission|Ministry|Gigafactory|Systems|Technologies|Energy|Power|Records|Studios|Press|Times|News|Network|Channel|Television|Broadcasting|Pictures|Films|Entertainment|Publishing|Brands|Airlines|Club|League|Party|Orchestra)\b/u;
 const PLACE_WORDS =
-  /\b(?:University|College|Institute|Laboratory|City|Street|Station|Square|Park|River|Bay|Lake|Mount|County|Province|State|Republic|Kingdom)\b/u;
+  /\b(?:University|College|Institute|Laboratory|City|Street|Station|Square|Park|River|Bay|Lake|Mount|County|Province|States?|Republic|Kingdom|Islands|Emirates)\b/u;
 /** A person's name: capitalised words and initials, no digits ("John B. Goodenough", "JB Straubel"). */
 const PERSON_NAME =
   /^(?:\p{Lu}{1,2}\.?\s+)*\p{Lu}[\p{Ll}'’-]+(?:\s+(?:\p{Lu}\.|\p{Lu}{1,2}|\p{Lu}[\p{Ll}'’-]+|von|van|de|da|del|le|la|bin))*$/u;
@@ -116,6 +117,8 @@ const isAbout = (item: Read, phrases: readonly string[]): boolean =>
 interface Scored {
   stems: ReadonlySet<string>;
   under: ReadonlySet<string>;
+  /** Stems of the passage (or passages) it stands in, its own included. */
+  passage: ReadonlySet<string>;
   written: string;
 }
 
@@ -128,6 +131,8 @@ interface Read {
   stems: Set<string>;
   /** Stems of what it stands under, not its own. */
   under: Set<string>;
+  /** Stems of every sentence of its passage (shared by them), or its own where its passage is not known. */
+  passage: ReadonlySet<string>;
   /** Its text as `normalizePhrase` writes it, between spaces (for finding a bridge in it). */
   normalized: string;
   /** Its text and what it stands under, lower case (for finding an identifier whole). */
@@ -267,6 +272,8 @@ const figureValue = (figure: string): number =>
 export interface AnswerOptions {
   /** Decides yes/no parts; its `mentionsOf` is not used (rare words are weighed by the sentences read). */
   judge?: Judge;
+  /** In place of the fitted `ANSWER_WEIGHTS` (the fitting script tries others). */
+  weights?: Partial<AnswerWeights>;
 }
 
 /**
@@ -280,7 +287,10 @@ export function answerQuestion(
   options: AnswerOptions = {},
 ): PartAnswer[] {
   const parts = askedParts(question);
+  const fit = { ...ANSWER_WEIGHTS, ...options.weights };
   const memo = new Map<AnswerSentence, Read>();
+  // Each passage's stems, filled as its sentences are read (every sentence is read before any is scored).
+  const passages = new Map<string, Set<string>>();
   const toRead = (sentence: AnswerSentence): Read => {
     let item = memo.get(sentence);
     if (!item) {
@@ -294,10 +304,17 @@ export function answerQuestion(
       for (const term of acronymsOf(sentence.text)) own.add(term);
       const under = stemSet(sentence.about ?? "");
       for (const term of acronymsOf(sentence.about ?? "")) under.add(term);
+      let passage = own;
+      if (sentence.passage !== undefined) {
+        passage = passages.get(sentence.passage) ?? new Set();
+        passages.set(sentence.passage, passage);
+        for (const term of own) passage.add(term);
+      }
       item = {
         sentence,
         stems: own,
         under,
+        passage,
         normalized: ` ${normalizePhrase(sentence.text)} `,
         written: ` ${sentence.text} ${sentence.about ?? ""} `.toLowerCase(),
         normalizedTitle: ` ${normalizePhrase((sentence.title ?? "").replace(/\s*\([^)]*\)\s*$/u, ""))} `,
@@ -313,29 +330,31 @@ export function answerQuestion(
   const total = Math.max(1, allRead.length);
   const weight = (term: string): number => Math.log(1 + total / (1 + (frequency.get(term) ?? 0)));
   const asked = stemSet(question);
-  /** The idf-weighted share of `terms` a sentence carries: its own words fully, what it stands under for half. */
-  const coverage = (
-    terms: readonly string[],
-    stems: ReadonlySet<string>,
-    under: ReadonlySet<string> = NO_TERMS,
-  ): number => {
+  /**
+   * The idf-weighted share of `terms` a sentence carries: its own words fully, what it stands under
+   * for half, the rest of its passage for a quarter ("He was the father of Antara Mali" stands in
+   * the passage that says who "he" is).
+   */
+  const coverage = (terms: readonly string[], { stems, under, passage }: Scored): number => {
     let all = 0;
     let carried = 0;
     for (const term of terms) {
       const w = weight(term);
       all += w;
       if (stems.has(term)) carried += w;
-      else if (under.has(term)) carried += w / 2;
+      else if (under.has(term)) carried += w * fit.under;
+      else if (passage.has(term)) carried += w * fit.passage;
     }
     return all === 0 ? 0 : carried / all;
   };
   /**
-   * A figure or year the part names pins it: a sentence without it answers another question. So
-   * does each name it gives, and each entry it names by identifier.
+   * A figure or year the part names pins it: a sentence whose passage lacks it answers another
+   * question. So does each name it gives, and each entry it names by identifier (written in the
+   * sentence or what it stands under).
    */
   const pinned = (part: AskedPart, item: Scored): boolean =>
     [...part.pins, ...part.names].every((group) =>
-      group.some((term) => item.stems.has(term) || item.under.has(term)),
+      group.some((term) => item.passage.has(term) || item.under.has(term)),
     ) && part.identifiers.every((identifier) => IDENTIFIER_WRITTEN(identifier).test(item.written));
   /**
    * How much of `part` a sentence carries. `strict` (to answer): the figures, years and names
@@ -345,13 +364,11 @@ export function answerQuestion(
   const scoreOf = (part: AskedPart, item: Scored, strict = true): number => {
     if (strict && !pinned(part, item)) return 0;
     if (strict && part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
-    if (part.terms.length === 0) return coverage(part.context, item.stems, item.under);
-    if (part.context.length === 0) return coverage(part.terms, item.stems, item.under);
+    if (part.terms.length === 0) return coverage(part.context, item);
+    if (part.context.length === 0) return coverage(part.terms, item);
     // A part that refers back ("why did they rise") is about what the question before it names.
     const own = part.refersBack ? 0.5 : 0.75;
-    return (
-      own * coverage(part.terms, item.stems, item.under) + (1 - own) * coverage(part.context, item.stems, item.under)
-    );
+    return own * coverage(part.terms, item) + (1 - own) * coverage(part.context, item);
   };
   // A name some sentence read puts after "at" or "company" ("working at Asahi Kasei") names a body, and one
   // after "in" or "from" ("born in Botswana", "in the United States") a place: neither is a person.
@@ -424,7 +441,7 @@ export function answerQuestion(
         const lift = (part.kind === "cause" || part.kind === "description") && marks.length > 0 ? 0.1 : 0;
         return { item, score: scoreOf(part, item) + lift, marks };
       })
-      .filter(({ score, marks }) => score >= ANSWER_FLOOR && (!NEEDS_CANDIDATE(part.kind) || marks.length > 0))
+      .filter(({ score, marks }) => score >= fit.answerFloor && (!NEEDS_CANDIDATE(part.kind) || marks.length > 0))
       .sort((a, b) => b.score - a.score);
 
   /** A part answered across two sentences: one names a bridge, the other answers about it. */
@@ -433,10 +450,10 @@ export function answerQuestion(
     const firstHops = pool
       .map((item) => ({
         item,
-        score: coverage(terms, item.stems, item.under),
+        score: coverage(terms, item),
         bridges: bridgesOf(item.sentence.text, asked),
       }))
-      .filter(({ score, bridges }) => score >= ANSWER_FLOOR / 2 && bridges.length > 0)
+      .filter(({ score, bridges }) => score >= fit.firstHopFloor && bridges.length > 0)
       .sort((a, b) => b.score - a.score)
       .slice(0, FIRST_HOPS);
     let best: { score: number; uses: AnswerUse[] } | undefined;
@@ -446,7 +463,7 @@ export function answerQuestion(
         NEEDS_CANDIDATE(part.kind) &&
         focused(part, hop.item) &&
         marksOf(part, hop.item.sentence.text).length > 0 &&
-        scoreOf(part, hop.item) >= ANSWER_FLOOR
+        scoreOf(part, hop.item) >= fit.answerFloor
       )
         continue;
       for (const bridge of hop.bridges) {
@@ -460,15 +477,13 @@ export function answerQuestion(
           const joined = {
             stems: new Set([...hop.item.stems, ...item.stems]),
             under: new Set([...hop.item.under, ...item.under]),
+            passage: new Set([...hop.item.passage, ...item.passage]),
             written: `${hop.item.written}${item.written}`,
           };
           const score = scoreOf(part, joined);
           // The answering sentence must carry the part itself, not only the bridge: what it asks of
           // the answer (`focused`, above), or some of its words where no word says that.
-          if (
-            (part.focus.length === 0 && coverage(part.terms, item.stems, item.under) < ANSWER_FLOOR / 3) ||
-            score < BRIDGED_FLOOR
-          )
+          if ((part.focus.length === 0 && coverage(part.terms, item) < fit.answerFloor / 3) || score < fit.bridgedFloor)
             continue;
           if (best && best.score >= score) continue;
           best = {
@@ -499,7 +514,7 @@ export function answerQuestion(
         .map((item) => ({
           item,
           year: item.sentence.text.match(YEAR)?.[0],
-          score: coverage(part.terms, item.stems, item.under),
+          score: coverage(part.terms, item),
         }))
         .filter((entry): entry is typeof entry & { year: string } => entry.year !== undefined)
         .sort((a, b) => b.score - a.score)[0];
@@ -524,7 +539,7 @@ export function answerQuestion(
     // Two sentences that carry the part between them beat one that carries less of it.
     const across = part.kind === "yes-no" ? undefined : bridged(part, pool);
     // A sentence that carries most of the part answers it alone; two are sought where none does.
-    if (across && (!top || (top.score < ALONE && across.score >= top.score + BRIDGE_MARGIN))) return across.uses;
+    if (across && (!top || (top.score < fit.alone && across.score >= top.score + fit.bridgeMargin))) return across.uses;
     if (!top) return undefined;
     if (part.kind === "superlative") {
       // The highest (or lowest) figure among the sentences that answer it well, whatever their order.
@@ -578,7 +593,7 @@ export function answerQuestion(
           }
         : asked;
     if (part.kind === "yes-no") {
-      answers.push(settle(part, offeredRead, allRead, scoreOf, options.judge));
+      answers.push(settle(part, offeredRead, allRead, scoreOf, options.judge, fit.answerFloor));
       continue;
     }
     const uses = answerFrom(part, offeredRead);
@@ -599,7 +614,7 @@ export function answerQuestion(
           // Without its pins: a sentence about one of the names, or another year, still bears on the
           // part; so does any sentence of a document about a name the part gives ("He was a two-time
           // Pro Bowl selection" under "Deltha O'Neal"), when it holds a candidate.
-          (scoreOf(part, item, false) >= ANSWER_FLOOR / 2 ||
+          (scoreOf(part, item, false) >= BEARS_FLOOR ||
             part.names.some((group) => group.some((term) => item.under.has(term)))) &&
           // Only a figure or a year is found reliably enough to say the sources give none.
           (!RELIABLE_CANDIDATE(part.kind) || marksOf(part, item.sentence.text).length > 0),
@@ -619,8 +634,6 @@ export function answerQuestion(
   return answers;
 }
 
-const NO_TERMS: ReadonlySet<string> = new Set();
-
 /** A yes/no part: the claim it asks about, judged against the sentences that carry its words. */
 function settle(
   part: AskedPart,
@@ -628,11 +641,12 @@ function settle(
   read: readonly Read[],
   scoreOf: (part: AskedPart, item: Read, strict?: boolean) => number,
   judge: Judge | undefined,
+  floor: number,
 ): PartAnswer {
   const claim = claimOf(part.asked);
   const verdicts = judge
     ? offered
-        .filter((item) => scoreOf(part, item) >= ANSWER_FLOOR)
+        .filter((item) => scoreOf(part, item) >= floor)
         .map(({ sentence }) => ({ sentence, verdict: judge.judge(claim, { text: sentence.text }).verdict }))
     : [];
   const against = verdicts.filter(({ verdict }) => verdict === "contradicts");
@@ -647,7 +661,7 @@ function settle(
   if (against.length > 0 && backing.length === 0) return settled("contradicted", against, sourcesOf(against));
   if (backing.length > 0 && against.length === 0) return settled("supported", backing, sourcesOf(backing));
   const related = read
-    .filter((item) => scoreOf(part, item, false) >= ANSWER_FLOOR / 2)
+    .filter((item) => scoreOf(part, item, false) >= BEARS_FLOOR)
     .map((item) => item.sentence.sourceId);
   return settled(related.length > 0 ? "unsettled" : "not-said", [...backing, ...against], related);
 }
@@ -761,6 +775,7 @@ export function sentencesRead(sources: readonly AnswerSource[]): AnswerSentence[
           key: `${chunk.id}#${index}`,
           text: sentence.text,
           sourceId: source.id,
+          passage: chunk.id,
           about: chunk.location ? `${source.title} ${chunk.location}` : source.title,
           title: source.title,
         })),

@@ -101,7 +101,7 @@ const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
   ],
   [
     "person",
-    /^(?:who|whom|whose)\b|\b(?:by|is|was|were) (?:who|whom)\b|\b(?:which|what) (?:person|people|scientist|researcher|chemist|physicist|engineer|author|founder|inventor|director|leader|head|chief|executive|ceo)\b/iu,
+    /^(?:who|whom|whose)\b|\b(?:by|is|was|were) (?:who|whom)\b|\b(?:which|what) (?:person|people|scientist|researcher|chemist|physicist|engineer|author|founder|inventor|director|leader|head|chief|executive|ceo)\b|\b(?:which|what) (?:(?!(?:did|does|do|was|is|were|are|has|had)\b)[\w-]+,? ){0,3}?(?:actor|actress|singer|writer|musician|politician|composer|producer|artist|poet|novelist|rapper|comedian|footballer|senator|governor|songwriter|filmmaker|guitarist|drummer|vocalist|journalist|businessman|businesswoman|entrepreneur|athlete)\b/iu,
   ],
   [
     "organisation",

@@ -532,6 +532,7 @@ function answeringFirst(
     text: candidate.text,
     sourceId: candidate.sourceId,
     about: `${candidate.title} ${candidate.section}`,
+    passage: candidate.chunkId,
   }));
   const answering = answerQuestion(question, offered, offered, judge ? { judge } : {})
     .flatMap((part) => part.uses)
