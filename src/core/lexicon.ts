@@ -11,7 +11,8 @@ import { contentWords } from "./text.js";
  * words against a source's inflections. Expects a lower-case word.
  */
 export function stem(word: string): string {
-  let w = word.replace(/['’]s$/u, "");
+  // "Sony's", and an inflection written after an apostrophe: "DJ'ed", "OK'd".
+  let w = word.replace(/['’](?:s|d|ed|ing)$/u, "");
   if (/^\p{N}/u.test(w) || w.length <= 3) return w;
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);

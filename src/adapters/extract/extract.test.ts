@@ -417,6 +417,19 @@ describe("extractHtml: sections named by their headings", () => {
     expect(paragraphs(extractHtml(page, "T").text)).toContain(">>> import json\n>>> json.dumps([1, 2])\n'[1, 2]'");
   });
 
+  it("names one section by every term of a group that heads one description", () => {
+    const page = `<html><head><title>mmap</title></head><body><article><h2>Constants</h2>
+<dl class="py data"><dt id="mmap.MADV_NORMAL">mmap.MADV_NORMAL</dt><dt id="mmap.MADV_RANDOM">mmap.MADV_RANDOM</dt>
+<dt id="mmap.MADV_HUGEPAGE">mmap.MADV_HUGEPAGE</dt>
+<dd><p>These options can be passed to mmap.madvise(), though not every option is present on every system.</p>
+<div class="versionadded"><p>New in version 3.8.</p></div></dd></dl></article></body></html>`;
+    const doc = extractHtml(page, "mmap");
+    expect((doc.sections ?? []).map((section) => section.location)).toEqual([
+      "Constants",
+      "Constants › mmap.MADV_NORMAL, mmap.MADV_RANDOM, mmap.MADV_HUGEPAGE",
+    ]);
+  });
+
   it("cuts a long heading and a long path, keeping the innermost headings", () => {
     const long = `f(${Array.from({ length: 20 }, (_, index) => `argument${index}=None`).join(", ")})`;
     const page = `<html><head><title>T</title></head><body><article><h2>${"Part ".repeat(20)}</h2><h3>${"Chapter ".repeat(20)}</h3>

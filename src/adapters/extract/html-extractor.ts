@@ -292,6 +292,16 @@ function headingText(element: Element): string {
   return parts.join("").replace(MARK_CHARS, "").replace(/\s+/g, " ").trim();
 }
 
+/** A term after another term: it heads the same description as the one before it. */
+const groupedAfter = (term: Element): boolean => term.previousElementSibling?.tagName === "DT";
+
+/** A term and the terms after it that head one description with it. */
+function termGroup(term: Element): Element[] {
+  const group = [term];
+  for (let next = term.nextElementSibling; next?.tagName === "DT"; next = next.nextElementSibling) group.push(next);
+  return group;
+}
+
 /** A definition term that heads a description (`<dt>` followed by its `<dd>`): an entry of a reference page. */
 function headsDescription(term: Element): boolean {
   let next = term.nextElementSibling;
@@ -369,8 +379,9 @@ function outlinedText(root: Node, title?: string): OutlinedText {
         definitions.length = 0;
         open();
       }
-    } else if (title !== undefined && tag === "dt" && headsDescription(element)) {
-      const text = headingText(element);
+    } else if (title !== undefined && tag === "dt" && headsDescription(element) && !groupedAfter(element)) {
+      // Terms that head one description together (a group of constants) name one section.
+      const text = termGroup(element).map(headingText).filter(Boolean).join(", ");
       if (text) {
         // Terms of one list replace each other; a list inside a description nests one deeper.
         definitions.length = Math.min(definitions.length, lists.at(-1) ?? 0);

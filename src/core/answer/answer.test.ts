@@ -115,6 +115,45 @@ describe("answerQuestion", () => {
     ]);
   });
 
+  it("answers from the first sentence when the one about its bridge only says what the question says of it", () => {
+    const read = [
+      ...filler,
+      titled(
+        "album",
+        "Hello Friends is a compilation album mixed by Jack Dangers including music produced by Ben Stokes.",
+        "Hello Friends",
+      ),
+      titled("born", "Born in Christchurch, New Zealand, Ben moved to England at the age of 12.", "Ben Stokes"),
+    ];
+    const [part] = answerQuestion(
+      "Who mixed the compilation album partially produced by a cricketer born in Christchurch, New Zealand?",
+      read,
+      read,
+    );
+    expect(part?.status).toBe("answered");
+    expect(part?.uses).toEqual([
+      { key: "album", mark: "Jack Dangers", role: "answer" },
+      // The page about the bridge calls him "Ben": the bridge is marked only where it is written.
+      { key: "born", role: "bridge" },
+    ]);
+  });
+
+  it("answers a '… by who?' part with the agent written after 'by', not another name in a sentence of its words", () => {
+    const read = [
+      ...filler,
+      titled(
+        "kate",
+        "The character was created as part of a new family, with her sister Kate (Ashleigh Brewer).",
+        "Sophie Ramsay",
+      ),
+      titled("watson", "Neighbours was created by TV executive Reg Watson for the Seven Network.", "Neighbours"),
+      titled("soap", "Kate Ramsay is a character from the Australian soap opera Neighbours.", "Kate Ramsay"),
+    ];
+    const [part] = answerQuestion("Kate Ramsay is a character from a soap opera created by who?", read, read);
+    expect(part?.uses[0]).toEqual({ key: "watson", mark: "Reg Watson", role: "answer" });
+    expect(part?.uses.map((use) => use.mark)).not.toContain("Ashleigh Brewer");
+  });
+
   it("answers from the sentence that says what is asked of the answer, not one that only names the subject", () => {
     const read = [
       ...filler,

@@ -100,6 +100,9 @@ const COUNT_WORDS =
 /** How many times: "twice", "a two-time …", "three times". */
 const TIMES_WORDS = /^(?:once|twice|thrice|[\p{L}]+-time)$/iu;
 
+/** Text that ends a few words after "by": what follows is the agent ("by TV executive "). */
+const AFTER_BY = /\bby\s+(?:[\p{L}.'’-]+\s+){0,3}$/iu;
+
 /** A choice by date asks for the earlier or the later one. */
 const EARLIER = /\b(?:first|earlier|earliest|older|oldest|before)\b/iu;
 const LATER = /\b(?:later|latest|younger|youngest|newer|newest|more recent|most recent|last)\b/iu;
@@ -380,8 +383,19 @@ export function answerQuestion(
       if (/\b(?:at|company|firm|maker)\s+$/iu.test(before)) bodies.add(normalizePhrase(name.text));
       if (/\b(?:in|from|near)\s+(?:the\s+)?$/iu.test(before)) places.add(normalizePhrase(name.text));
     }
-  const marksOf = (part: AskedPart, text: string): string[] => {
-    const found = candidatesOf(text, part.kind, asked);
+  /**
+   * The candidates of a sentence that may be the answer, best first. The name its page is titled
+   * by is what the sentence is about, so it comes after the others ("Hello Friends is an album
+   * mixed by Jack Dangers" answers "who mixed it" with Jack Dangers).
+   */
+  const marksOf = (part: AskedPart, item: Read): string[] => {
+    const text = item.sentence.text;
+    // "…created by who?": the agent is written after "by" ("created by TV executive Reg Watson").
+    const candidates = candidatesOf(text, part.kind, asked).filter(
+      (mark) => !part.byAgent || AFTER_BY.test(text.slice(0, Math.max(0, text.indexOf(mark)))),
+    );
+    const titled = (mark: string): boolean => ` ${normalizePhrase(mark)} ` === item.normalizedTitle;
+    const found = [...candidates.filter((mark) => !titled(mark)), ...candidates.filter(titled)];
     const marks =
       part.kind === "person"
         ? found.filter((name) => !bodies.has(normalizePhrase(name)) && !places.has(normalizePhrase(name)))
@@ -436,7 +450,7 @@ export function answerQuestion(
     pool
       .filter((item) => focused(part, item))
       .map((item) => {
-        const marks = marksOf(part, item.sentence.text);
+        const marks = marksOf(part, item);
         // A cause marked by "because", "led to"… answers a "why" better than one that only shares its words.
         const lift = (part.kind === "cause" || part.kind === "description") && marks.length > 0 ? 0.1 : 0;
         return { item, score: scoreOf(part, item) + lift, marks };
@@ -462,18 +476,28 @@ export function answerQuestion(
       if (
         NEEDS_CANDIDATE(part.kind) &&
         focused(part, hop.item) &&
-        marksOf(part, hop.item.sentence.text).length > 0 &&
+        marksOf(part, hop.item).length > 0 &&
         scoreOf(part, hop.item) >= fit.answerFloor
       )
         continue;
       for (const bridge of hop.bridges) {
         const phrases = bridgePhrases(bridge);
-        for (const item of pool) {
-          if (item === hop.item || !focused(part, item) || !isAbout(item, phrases)) continue;
-          const marks = marksOf(part, item.sentence.text).filter(
+        const fresh = (sentence: Read): string[] =>
+          marksOf(part, sentence).filter(
             (mark) => !phrases.some((phrase) => ` ${normalizePhrase(mark)} `.includes(phrase)),
           );
-          if (NEEDS_CANDIDATE(part.kind) && marks.length === 0) continue;
+        for (const item of pool) {
+          if (item === hop.item || !isAbout(item, phrases)) continue;
+          // The answer is in the sentence about the bridge ("He has sold more than 150 million records");
+          // or in the first, when it names the answer and the bridge and the sentence about the bridge
+          // gives what the question says of it ("…DJ'ed by Jack Dangers … produced by Ben Stokes", then
+          // "Born in Christchurch, New Zealand, Ben moved…").
+          const second = focused(part, item) ? fresh(item) : [];
+          const first =
+            NEEDS_CANDIDATE(part.kind) && second.length === 0 && focused(part, hop.item) ? fresh(hop.item) : [];
+          if (NEEDS_CANDIDATE(part.kind) ? second.length === 0 && first.length === 0 : !focused(part, item)) continue;
+          const [answering, marks, other] =
+            first.length > 0 ? [hop.item, first, item] : ([item, second, hop.item] as const);
           const joined = {
             stems: new Set([...hop.item.stems, ...item.stems]),
             under: new Set([...hop.item.under, ...item.under]),
@@ -483,14 +507,22 @@ export function answerQuestion(
           const score = scoreOf(part, joined);
           // The answering sentence must carry the part itself, not only the bridge: what it asks of
           // the answer (`focused`, above), or some of its words where no word says that.
-          if ((part.focus.length === 0 && coverage(part.terms, item) < fit.answerFloor / 3) || score < fit.bridgedFloor)
+          if (
+            (part.focus.length === 0 && coverage(part.terms, answering) < fit.answerFloor / 3) ||
+            score < fit.bridgedFloor
+          )
             continue;
           if (best && best.score >= score) continue;
           best = {
             score,
             uses: [
-              { key: item.sentence.key, ...(marks[0] ? { mark: marks[0] } : {}), role: "answer" },
-              { key: hop.item.sentence.key, mark: bridge, role: "bridge" },
+              { key: answering.sentence.key, ...(marks[0] ? { mark: marks[0] } : {}), role: "answer" },
+              // The bridge is marked where the sentence writes it (a page about it may say "he").
+              {
+                key: other.sentence.key,
+                ...(other.sentence.text.includes(bridge) ? { mark: bridge } : {}),
+                role: "bridge",
+              },
             ],
           };
         }
@@ -617,7 +649,7 @@ export function answerQuestion(
           (scoreOf(part, item, false) >= BEARS_FLOOR ||
             part.names.some((group) => group.some((term) => item.under.has(term)))) &&
           // Only a figure or a year is found reliably enough to say the sources give none.
-          (!RELIABLE_CANDIDATE(part.kind) || marksOf(part, item.sentence.text).length > 0),
+          (!RELIABLE_CANDIDATE(part.kind) || marksOf(part, item).length > 0),
       )
       .sort((a, b) => scoreOf(part, b, false) - scoreOf(part, a, false));
     answers.push(

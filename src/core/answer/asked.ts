@@ -61,6 +61,8 @@ export interface AskedPart {
   focus: string[];
   /** The names a choice is between ("which band formed first, The Exies or Circus Diablo?"). */
   options?: string[];
+  /** "…created by who?": the answer is the agent, written after "by" ("created by TV executive Reg Watson"). */
+  byAgent?: boolean;
 }
 
 /** A figure after a preposition pins what is asked to it; one before a noun only describes it. */
@@ -68,6 +70,8 @@ const PIN =
   /\b(?:in|by|since|after|before|from|between|during|at|and|to|until|of|over|under)\s+(\d+(?:[,.]\d+)*)(?!\d)/giu;
 
 const WH = "who|whom|whose|what|when|where|which|why|how";
+/** A part that ends asking for the agent of a passive: "…a soap opera created by who?" */
+const BY_AGENT = /\bby\s+(?:who|whom)\s*\??\s*$/iu;
 /** Where a question splits into parts: ", and which…", " and when…", ", who…". */
 const PART_BREAK = new RegExp(
   `(?:,\\s*(?:and|or)\\s+|\\s+(?:and|or)\\s+|,\\s+)(?=(?:(?:in|at|from|for|to|by|on|of|with|under)\\s+)?(?:${WH})\\b)`,
@@ -338,6 +342,7 @@ export function askedParts(question: string): AskedPart[] {
             head.head,
           ),
       ...(options ? { options } : {}),
+      ...(BY_AGENT.test(piece) ? { byAgent: true } : {}),
     };
   });
   return parts.map((part, index) => {

@@ -90,6 +90,8 @@ describe("lexicon", () => {
     expect(stem("directors")).toBe(stem("director"));
     expect(stem("batteries")).toBe(stem("battery"));
     expect(stem("1986")).toBe("1986");
+    expect(stem("dj'ed")).toBe(stem("dj"));
+    expect(stem("sony’s")).toBe(stem("sony"));
   });
 
   it("profiles a request: names, numbers, salient stems", () => {
