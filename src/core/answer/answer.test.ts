@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type AnswerSentence, answerQuestion, embeddedQuestion, sentencesRead, unansweredStatement } from "./answer.js";
+import {
+  type AnswerSentence,
+  answerQuestion,
+  bridgeQueries,
+  embeddedQuestion,
+  sentencesRead,
+  unansweredStatement,
+} from "./answer.js";
 import { askedParts } from "./asked.js";
 
 const sentence = (key: string, text: string, sourceId = key, about?: string): AnswerSentence => ({
@@ -7,6 +14,15 @@ const sentence = (key: string, text: string, sourceId = key, about?: string): An
   text,
   sourceId,
   ...(about ? { about } : {}),
+});
+
+/** A sentence of a page titled `title`. */
+const titled = (key: string, text: string, title: string): AnswerSentence => ({
+  key,
+  text,
+  sourceId: title,
+  about: title,
+  title,
 });
 
 /** Background sentences that make the question's words rare enough to weigh. */
@@ -84,14 +100,6 @@ describe("askedParts", () => {
 });
 
 describe("answerQuestion", () => {
-  const titled = (key: string, text: string, title: string): AnswerSentence => ({
-    key,
-    text,
-    sourceId: title,
-    about: title,
-    title,
-  });
-
   it("answers across a bridge whose own document gives the answer, citing both sentences", () => {
     const read = [
       ...filler,
@@ -123,7 +131,7 @@ describe("answerQuestion", () => {
         "Hello Friends is a compilation album mixed by Jack Dangers including music produced by Ben Stokes.",
         "Hello Friends",
       ),
-      titled("born", "Born in Christchurch, New Zealand, Ben moved to England at the age of 12.", "Ben Stokes"),
+      titled("born", "Born in Christchurch, New Zealand, he moved to England at the age of 12.", "Ben Stokes"),
     ];
     const [part] = answerQuestion(
       "Who mixed the compilation album partially produced by a cricketer born in Christchurch, New Zealand?",
@@ -133,7 +141,7 @@ describe("answerQuestion", () => {
     expect(part?.status).toBe("answered");
     expect(part?.uses).toEqual([
       { key: "album", mark: "Jack Dangers", role: "answer" },
-      // The page about the bridge calls him "Ben": the bridge is marked only where it is written.
+      // The page about the bridge calls him "he": the bridge is marked only where it is written.
       { key: "born", role: "bridge" },
     ]);
   });
@@ -406,5 +414,33 @@ describe("sentencesRead", () => {
     ]);
     expect(read.map((item) => item.text)).toEqual(["The cell charges in 15 minutes."]);
     expect(read[0]?.passage).toBe("c1");
+  });
+});
+
+describe("bridgeQueries", () => {
+  it("searches first the bridge beside the figure that pins the part, a quoted title being no person", () => {
+    const read = [
+      ...filler,
+      titled(
+        "leland",
+        'Films such as "Domestic Disturbance" (2001), "Maximum Overdrive" (1986) and "We\'re the Millers" (2013) were shot in or around Leland.',
+        "Leland, North Carolina",
+      ),
+    ];
+    const [first] = bridgeQueries("Who directed the film that was shot in or around Leland in 1986?", read);
+    expect(first).toMatch(/^Maximum Overdrive\b/u);
+  });
+
+  it("takes the bridges of a sentence in the order it gives them", () => {
+    const read = [
+      ...filler,
+      titled(
+        "twf",
+        "It aired on Cartoon Network in the United States, YTV in Canada, and BBC One in the United Kingdom.",
+        "Thumb Wrestling Federation",
+      ),
+    ];
+    const [first] = bridgeQueries("Thumb Wrestling Federation aired on a network founded by who?", read);
+    expect(first).toMatch(/^Cartoon Network\b/u);
   });
 });

@@ -112,6 +112,10 @@ const YEAR_ONLY = /^(?:1[5-9]\d{2}|20\d{2})$/u;
 /** Dates in parentheses after a name: a life ("(1874 – 1958)", "(born 2 May 1936)"). */
 const LIFESPAN = /\((?:born\b[^()]*|[^()]*\b(?:1[5-9]\d{2}|20\d{2})\s*[–-]\s*[^()]*\b(?:1[5-9]\d{2}|20\d{2}))\)/u;
 
+/** A name written in quotes ("Maximum Overdrive") is the title of a work: no person. */
+const isQuoted = (text: string, name: string): boolean =>
+  new RegExp(`["“‘]${escapeRegExp(name)}[,.]?["”’]`, "u").test(text);
+
 /** Whether a sentence is about a name: it writes one of the name's phrases, or stands in the document the name titles. */
 const isAbout = (item: Read, phrases: readonly string[]): boolean =>
   phrases.some((phrase) => item.normalized.includes(phrase) || item.normalizedTitle === phrase);
@@ -176,6 +180,7 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
         (name) =>
           /\s/u.test(name) &&
           isPersonName(name) &&
+          !isQuoted(text, name) &&
           // "in the United States", "from New Zealand": a place.
           !new RegExp(`\\b(?:in|from|of|to|across|throughout)\\s+(?:the\\s+)?${escapeRegExp(name)}`, "u").test(text),
       );
@@ -470,7 +475,9 @@ export function answerQuestion(
       .filter(({ score, bridges }) => score >= fit.firstHopFloor && bridges.length > 0)
       .sort((a, b) => b.score - a.score)
       .slice(0, FIRST_HOPS);
-    let best: { score: number; uses: AnswerUse[] } | undefined;
+    // The pairs whose sentence about the bridge answers, and those whose first sentence does (used
+    // only when none of the first kind answers).
+    const best: ({ score: number; uses: AnswerUse[] } | undefined)[] = [undefined, undefined];
     for (const hop of firstHops) {
       // A sentence that answers the part alone is no first hop.
       if (
@@ -490,8 +497,8 @@ export function answerQuestion(
           if (item === hop.item || !isAbout(item, phrases)) continue;
           // The answer is in the sentence about the bridge ("He has sold more than 150 million records");
           // or in the first, when it names the answer and the bridge and the sentence about the bridge
-          // gives what the question says of it ("…DJ'ed by Jack Dangers … produced by Ben Stokes", then
-          // "Born in Christchurch, New Zealand, Ben moved…").
+          // only gives what the question says of it ("…DJ'ed by Jack Dangers … produced by Ben Stokes",
+          // then "Born in Christchurch, New Zealand, Ben moved…"): that is the fall-back.
           const second = focused(part, item) ? fresh(item) : [];
           const first =
             NEEDS_CANDIDATE(part.kind) && second.length === 0 && focused(part, hop.item) ? fresh(hop.item) : [];
@@ -512,8 +519,9 @@ export function answerQuestion(
             score < fit.bridgedFloor
           )
             continue;
-          if (best && best.score >= score) continue;
-          best = {
+          const kind = first.length > 0 ? 1 : 0;
+          if ((best[kind]?.score ?? -1) >= score) continue;
+          best[kind] = {
             score,
             uses: [
               { key: answering.sentence.key, ...(marks[0] ? { mark: marks[0] } : {}), role: "answer" },
@@ -528,7 +536,8 @@ export function answerQuestion(
         }
       }
     }
-    return best && { score: best.score, uses: best.uses };
+    const chosen = best[0] ?? best[1];
+    return chosen && { score: chosen.score, uses: chosen.uses };
   };
 
   /**
@@ -835,10 +844,33 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
       .map((sentence) => {
         const stems = stemSet(`${sentence.text} ${sentence.about ?? ""}`);
         const carried = terms.filter((term) => stems.has(term)).length;
-        // For a who-question the bridge is not another person (that would be a rival answer), nor a nationality.
-        const bridges = bridgesOf(sentence.text, asked).filter(
-          (name) => !(answer.part.kind === "person" && isPersonName(name) && /\s/u.test(name)) && !isNationality(name),
-        );
+        // For a who-question the bridge is not another person (that would be a rival answer; a name in
+        // quotes is a work's title, not a person), nor a nationality. A bridge beside a figure that pins
+        // the part comes first ("Maximum Overdrive" (1986) for "…shot in Leland in 1986"), then the
+        // others in the order the sentence gives them ("Cartoon Network …, YTV …, BBC One").
+        const pinsAt = answer.part.pins.flat().flatMap((pin) => {
+          const at = sentence.text.indexOf(pin);
+          return at >= 0 ? [at] : [];
+        });
+        const distance = (name: string): number => {
+          const start = sentence.text.indexOf(name);
+          const end = start + name.length;
+          return Math.min(
+            Number.MAX_SAFE_INTEGER,
+            ...pinsAt.map((at) => (at >= end ? at - end : Math.abs(start - at))),
+          );
+        };
+        const bridges = bridgesOf(sentence.text, asked)
+          .filter(
+            (name) =>
+              !(
+                answer.part.kind === "person" &&
+                isPersonName(name) &&
+                /\s/u.test(name) &&
+                !isQuoted(sentence.text, name)
+              ) && !isNationality(name),
+          )
+          .sort((a, b) => distance(a) - distance(b) || sentence.text.indexOf(a) - sentence.text.indexOf(b));
         return { sentence, stems, carried, bridges };
       })
       .filter(({ carried, bridges }) => carried * 2 >= Math.min(terms.length, 6) && bridges.length > 0)
