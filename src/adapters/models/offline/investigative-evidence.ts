@@ -88,6 +88,8 @@ export interface RankedPageSentence extends PageSentence {
   score: number;
   /** The parts of the question it answers itself (`RankedSentence.answers`). */
   answers: string[];
+  /** Whether it answers a part of the focus or the objective (core/answer), with the pages read before. */
+  answering: boolean;
 }
 
 /**
@@ -160,6 +162,7 @@ export function rankedSentences(
       text: candidate.text,
       score: candidate.score,
       answers: candidate.answers,
+      answering: answers(candidate.text),
     };
     chosen.push({ sentence, stems });
   }

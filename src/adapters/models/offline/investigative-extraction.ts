@@ -181,7 +181,9 @@ export function extractionPlan(
     const focus = focusOf(question.question);
     const perPage = new Map<string, number>();
     const wanted = Math.max(0, MAX_CLAIMS_PER_QUESTION - (perQuestion.get(question.id) ?? 0));
-    const limitAll = wanted * fresh.length * limit;
+    // A question whose share of claims is taken still gets the sentences that answer it (the second
+    // hop of a multi-hop question, read after the first hop's pages filled its share).
+    const limitAll = Math.max(wanted * fresh.length * limit, fresh.length);
     const taken: RankedPageSentence[] = [];
     const from = entries.length;
     for (const sentence of rankedSentences(focus, relevanceQuery(focus, objective), fresh, limitAll, {
@@ -189,7 +191,8 @@ export function extractionPlan(
       readBefore: context.state.readPages ?? [],
     })) {
       const claimCount = perQuestion.get(question.id) ?? 0;
-      if (claimCount >= MAX_CLAIMS_PER_QUESTION || entries.length >= MAX_ENTRIES) break;
+      if (entries.length >= MAX_ENTRIES) break;
+      if (claimCount >= MAX_CLAIMS_PER_QUESTION && !sentence.answering) continue;
       // A page past its share still gives a claim that answers a part of the question none taken answers.
       if ((perPage.get(sentence.sourceId) ?? 0) >= limit && !answersMore(sentence, taken)) continue;
       const { judge } = context;
