@@ -431,6 +431,32 @@ describe("bridgeQueries", () => {
     expect(first).toMatch(/^Maximum Overdrive\b/u);
   });
 
+  it("does not take the question's own subject, written longer, or a roman numeral for a bridge", () => {
+    const read = [
+      ...filler,
+      titled(
+        "howell",
+        "Herbert Weston Scott Howell III is an American political consultant whose clients include Rudy Giuliani.",
+        "Scott Howell",
+      ),
+    ];
+    expect(bridgeQueries("Scott Howell is a consultant who has worked with the mayor of what city?", read)).toEqual([
+      "Rudy Giuliani worked mayor city",
+    ]);
+  });
+
+  it("takes a bridge that writes a nationality the question gives", () => {
+    const read = [
+      ...filler,
+      titled("toad", "Toad Hall is a residential hall of the Australian National University.", "Toad Hall"),
+    ];
+    const [first] = bridgeQueries(
+      "Toad Hall is a residential hall in a university located in what Australian city?",
+      read,
+    );
+    expect(first).toMatch(/^Australian National University\b/u);
+  });
+
   it("takes the bridges of a sentence in the order it gives them", () => {
     const read = [
       ...filler,

@@ -231,7 +231,10 @@ const NEEDS_CANDIDATE = (kind: AnswerKind): boolean =>
 
 /** Distinct bridge names a sentence offers: names and formulas the question does not say (not a month or a day). */
 function bridgesOf(text: string, asked: Set<string>): string[] {
-  const formulas = text.match(/\b[A-Z][a-z]?(?:[A-Z][a-z]?|\d)+\b/gu) ?? [];
+  // Formulas ("LiCoO2", "TiS2"), not a roman numeral ("III").
+  const formulas = (text.match(/\b[A-Z][a-z]?(?:[A-Z][a-z]?|\d)+\b/gu) ?? []).filter(
+    (formula) => !/^[IVXLCDM]+$/u.test(formula),
+  );
   const names = namesIn(text)
     .filter((name) => (!name.initial || /\s/u.test(name.text)) && !CALENDAR.test(name.text))
     .map((name) => name.text);
@@ -836,6 +839,11 @@ const BRIDGE_QUERY_WORDS = 4;
 export function bridgeQueries(question: string, read: readonly AnswerSentence[], limit = 3): string[] {
   const answered = answerQuestion(question, read, read);
   const asked = stemSet(question);
+  // A name that writes one the question gives ("Herbert Weston Scott Howell III" for "Scott Howell") is its subject, no bridge.
+  const given = namesIn(question)
+    .filter((name) => !isNationality(name.text))
+    .map((name) => ` ${normalizePhrase(name.text)} `);
+  const isGiven = (name: string): boolean => given.some((phrase) => ` ${normalizePhrase(name)} `.includes(phrase));
   const queries: string[] = [];
   for (const answer of answered) {
     if (answer.status === "answered" || answer.part.kind === "yes-no") continue;
@@ -868,7 +876,9 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
                 isPersonName(name) &&
                 /\s/u.test(name) &&
                 !isQuoted(sentence.text, name)
-              ) && !isNationality(name),
+              ) &&
+              !isNationality(name) &&
+              !isGiven(name),
           )
           .sort((a, b) => distance(a) - distance(b) || sentence.text.indexOf(a) - sentence.text.indexOf(b));
         return { sentence, stems, carried, bridges };
