@@ -257,6 +257,22 @@ describe("answerQuestion", () => {
     const undated = read.filter((item) => item.key !== "exies");
     const [open] = answerQuestion("Which band was formed first, The Exies or Circus Diablo?", undated, undated);
     expect(open?.uses.map((use) => use.mark)).not.toContain("Exies");
+    // A longer name that holds an option names another thing: it gives no year for the option.
+    const magazines = [
+      ...filler,
+      titled("guitar", "Guitar World is a monthly music magazine, published since July 1980.", "Guitar World"),
+      titled(
+        "students",
+        "Science News for Students is an online magazine started in 2003.",
+        "Science News for Students",
+      ),
+    ];
+    const [magazine] = answerQuestion(
+      "Which magazine was published first, Guitar World or Science News?",
+      magazines,
+      magazines,
+    );
+    expect(magazine?.uses.map((use) => use.mark)).not.toContain("Guitar World");
   });
 
   it("marks the person who answers a who-question, not a name the question already gives", () => {

@@ -553,8 +553,11 @@ export function answerQuestion(
     if (!part.options || direction === 0) return undefined;
     const picks = part.options.map((option) => {
       const phrases = bridgePhrases(option);
+      // About the option itself: not a longer name that holds it ("Science News for Students" is not "Science News").
+      const continued = new RegExp(`${escapeRegExp(option)}\\s+(?:(?:for|of|and|de)\\s+)?\\p{Lu}`, "u");
+      const longer = (item: Read): boolean => continued.test(item.sentence.text);
       const best = pool
-        .filter((item) => isAbout(item, phrases))
+        .filter((item) => isAbout(item, phrases) && !longer(item))
         .map((item) => ({
           item,
           year: item.sentence.text.match(YEAR)?.[0],
