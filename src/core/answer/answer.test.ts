@@ -146,6 +146,39 @@ describe("answerQuestion", () => {
     ]);
   });
 
+  it("does not cross a bridge into a longer name that holds it, nor answer with the bridge's own name", () => {
+    const read = [
+      ...filler,
+      titled(
+        "chain",
+        "Little Caesars is the third-largest pizza chain in the United States, behind Pizza Hut.",
+        "Little Caesars",
+      ),
+      titled(
+        "election",
+        "It was the first election decided under the United States Constitution by the House.",
+        "United States presidential election, 1824",
+      ),
+    ];
+    const [part] = answerQuestion(
+      "Little Caesars and Pizza Hut were founded within a year of each other. Which was the first to serve pizza?",
+      read,
+      read,
+    );
+    expect(part?.uses.map((use) => use.key)).not.toContain("election");
+    const stokes = [
+      ...filler,
+      titled("album", "Hello Friends is a compilation album mixed by Jack Dangers with Ben Stokes.", "Hello Friends"),
+      titled("ben", 'Benjamin Andrew "Ben" Stokes (born 1991) is a cricketer born in Christchurch.', "Ben Stokes"),
+    ];
+    const [mixed] = answerQuestion(
+      "Who mixed the compilation album that holds music by a cricketer born in Christchurch?",
+      stokes,
+      stokes,
+    );
+    expect(mixed?.uses[0]).toEqual({ key: "album", mark: "Jack Dangers", role: "answer" });
+  });
+
   it("answers a '… by who?' part with the agent written after 'by', not another name in a sentence of its words", () => {
     const read = [
       ...filler,

@@ -116,9 +116,30 @@ const LIFESPAN = /\((?:born\b[^()]*|[^()]*\b(?:1[5-9]\d{2}|20\d{2})\s*[–-]\s*[
 const isQuoted = (text: string, name: string): boolean =>
   new RegExp(`["“‘]${escapeRegExp(name)}[,.]?["”’]`, "u").test(text);
 
-/** Whether a sentence is about a name: it writes one of the name's phrases, or stands in the document the name titles. */
+/**
+ * Whether `text` writes `phrase` (as `normalizePhrase` writes it) as a name of its own somewhere:
+ * not only as the start of a longer one ("the United States Constitution", "Science News for
+ * Students").
+ */
+function writesAlone(text: string, phrase: string): boolean {
+  const words = phrase.trim().split(" ").map(escapeRegExp);
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.join("[^\\p{L}\\p{N}]+")}(?![\\p{L}\\p{N}])`, "giu");
+  for (const match of text.matchAll(pattern)) {
+    const after = text.slice(match.index + match[0].length);
+    if (!/^\s+(?:(?:for|of|and|de)\s+)?\p{Lu}/u.test(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a sentence is about a name: it writes one of the name's phrases as a name of its own
+ * (`writesAlone`), or stands in the document the name titles.
+ */
 const isAbout = (item: Read, phrases: readonly string[]): boolean =>
-  phrases.some((phrase) => item.normalized.includes(phrase) || item.normalizedTitle === phrase);
+  phrases.some(
+    (phrase) =>
+      item.normalizedTitle === phrase || (item.normalized.includes(phrase) && writesAlone(item.sentence.text, phrase)),
+  );
 
 /** What a part is scored against: a sentence read, or two across a bridge. */
 interface Scored {
@@ -492,9 +513,13 @@ export function answerQuestion(
         continue;
       for (const bridge of hop.bridges) {
         const phrases = bridgePhrases(bridge);
+        // Not the bridge itself: a name that holds it, or the name that opens a sentence of its own page
+        // ("Benjamin Andrew "Ben" Stokes (born 4 June 1991) is…" on the page "Ben Stokes").
         const fresh = (sentence: Read): string[] =>
           marksOf(part, sentence).filter(
-            (mark) => !phrases.some((phrase) => ` ${normalizePhrase(mark)} `.includes(phrase)),
+            (mark) =>
+              !phrases.some((phrase) => ` ${normalizePhrase(mark)} `.includes(phrase)) &&
+              !(phrases.includes(sentence.normalizedTitle) && sentence.sentence.text.indexOf(mark) <= 1),
           );
         for (const item of pool) {
           if (item === hop.item || !isAbout(item, phrases)) continue;
@@ -553,11 +578,8 @@ export function answerQuestion(
     if (!part.options || direction === 0) return undefined;
     const picks = part.options.map((option) => {
       const phrases = bridgePhrases(option);
-      // About the option itself: not a longer name that holds it ("Science News for Students" is not "Science News").
-      const continued = new RegExp(`${escapeRegExp(option)}\\s+(?:(?:for|of|and|de)\\s+)?\\p{Lu}`, "u");
-      const longer = (item: Read): boolean => continued.test(item.sentence.text);
       const best = pool
-        .filter((item) => isAbout(item, phrases) && !longer(item))
+        .filter((item) => isAbout(item, phrases))
         .map((item) => ({
           item,
           year: item.sentence.text.match(YEAR)?.[0],
