@@ -26,11 +26,11 @@ export interface AnswerSentence {
   key: string;
   text: string;
   sourceId: string;
-  /** What it stands under (its document's title, its headings): their words count for half. */
+  /** What it stands under (its document's title, its headings): their words count for a share (`ANSWER_WEIGHTS.under`). */
   about?: string;
   /** Its document's title: a sentence in a document titled by a bridge ("Engelbert Humperdinck (singer)") is about it. */
   title?: string;
-  /** The passage it stands in (a chunk's id): the words of the sentences around it count for a quarter. */
+  /** The passage it stands in (a chunk's id): the words of the sentences around it count for a share. */
   passage?: string;
 }
 
@@ -364,8 +364,8 @@ export function answerQuestion(
   const asked = stemSet(question);
   /**
    * The idf-weighted share of `terms` a sentence carries: its own words fully, what it stands under
-   * for half, the rest of its passage for a quarter ("He was the father of Antara Mali" stands in
-   * the passage that says who "he" is).
+   * and the rest of its passage for the shares `ANSWER_WEIGHTS` gives ("He was the father of Antara
+   * Mali" stands in the passage that says who "he" is).
    */
   const coverage = (terms: readonly string[], { stems, under, passage }: Scored): number => {
     let all = 0;
@@ -564,8 +564,8 @@ export function answerQuestion(
         }
       }
     }
-    const chosen = best[0] ?? best[1];
-    return chosen && { score: chosen.score, uses: chosen.uses };
+    const pair = best[0] ?? best[1];
+    return pair && { score: pair.score, uses: pair.uses };
   };
 
   /**
