@@ -101,6 +101,21 @@ describe("the answer block over the example corpus", () => {
   it.each([
     "pipeline",
     "investigative",
+  ])("%s: the laboratory's head is answered through the cathode Sony's cell used, both hops cited", async (strategy) => {
+    const { doc } = await report(
+      "Who led the laboratory where the cathode material used in Sony's first commercial lithium-ion cell (1991) was discovered?",
+      strategy,
+    );
+    expect(marks(doc)).toEqual([["John B. Goodenough"]]);
+    const [part] = doc.answer ?? [];
+    expect(part?.findings.map((use) => use.role)).toEqual(["answer", "bridge"]);
+    const bridge = doc.directFindings.find((finding) => finding.number === part?.findings[1]?.number);
+    expect(bridge?.text).toContain("LiCoO2");
+  });
+
+  it.each([
+    "pipeline",
+    "investigative",
   ])("%s: a question of three parts answers the company and who founded it", async (strategy) => {
     const { doc } = await report(
       "Which company recycles the production scrap from the Nevada Gigafactory, who founded it, and which recycling route recovers lithium best?",

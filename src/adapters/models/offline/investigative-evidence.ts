@@ -103,7 +103,8 @@ export interface RankedPageSentence extends PageSentence {
  * sentence are left out. Sentences that answer a part of the question none before them answers
  * are considered first (`answersFirst`); `also` (the focus's objective) and `readBefore` (pages
  * read on earlier turns) widen what they answer: the second sentence of a multi-hop answer
- * answers only with the first, read before it.
+ * answers only with the first, read before it, and that first sentence (the bridge) is offered
+ * again with the page that completes the answer, whatever words it shares with the focus.
  */
 export function rankedSentences(
   focus: string,
@@ -122,20 +123,32 @@ export function rankedSentences(
     chunks: [...page.passages],
   }));
   // The sentences that answer a part of the focus (core/answer) are considered first, whatever their rank.
-  const read = sentencesRead([
-    ...packets.map((packet) => ({ id: packet.id, title: packet.title, chunks: packet.chunks })),
-    ...(context.readBefore ?? [])
-      .filter((page) => !pages.some((fresh) => fresh.sourceId === page.sourceId))
-      .map((page) => ({ id: page.sourceId, title: page.title, chunks: page.passages })),
-  ]);
+  const before = (context.readBefore ?? [])
+    .filter((page) => !pages.some((fresh) => fresh.sourceId === page.sourceId))
+    .map((page) => ({ id: page.sourceId, title: page.title, location: page.location, chunks: [...page.passages] }));
+  const read = sentencesRead(
+    [...packets, ...before].map((packet) => ({ id: packet.id, title: packet.title, chunks: packet.chunks })),
+  );
   const asked = [focus, ...(context.also && context.also !== focus ? [context.also] : [])];
-  const answering = asked.flatMap((question) =>
+  const uses = asked.flatMap((question) =>
     answerQuestion(question, read, read).flatMap((part) =>
-      part.uses.flatMap((use) => read.filter((sentence) => sentence.key === use.key).map((sentence) => sentence.text)),
+      part.uses.flatMap((use) =>
+        read.filter((sentence) => sentence.key === use.key).map((sentence) => ({ sentence, role: use.role })),
+      ),
     ),
   );
+  const answering = uses.map(({ sentence }) => sentence.text);
   const answers = (text: string): boolean => answering.some((sentence) => text.includes(sentence));
-  const all = rankSentences(query, packets);
+  // The first hop of an answer: it names what the answering sentence is about ("Sony's cell used LiCoO2"
+  // for "LiCoO2 was found in the laboratory headed by Goodenough"). Its words need not be the focus's,
+  // and when it stands in a page read before, it is recorded with the page that completes the answer.
+  const bridges = uses.filter(({ role }) => role === "bridge").map(({ sentence }) => sentence);
+  const isBridge = (text: string): boolean => bridges.some((sentence) => text.includes(sentence.text));
+  const bridging = before.filter((packet) => bridges.some((sentence) => sentence.sourceId === packet.id));
+  const all = [
+    ...rankSentences(query, packets),
+    ...(bridging.length > 0 ? rankSentences(query, bridging).filter((candidate) => isBridge(candidate.text)) : []),
+  ];
   const ranked = [
     ...all.filter((candidate) => answers(candidate.text)),
     ...all.filter((candidate) => !answers(candidate.text)),
@@ -154,7 +167,7 @@ export function rankedSentences(
       candidate,
       chosen.map(({ sentence }) => sentence),
     );
-    if (sharedCount(focusStems, stems) < (more ? 1 : needed)) continue;
+    if (sharedCount(focusStems, stems) < (isBridge(candidate.text) ? 0 : more ? 1 : needed)) continue;
     if (chosen.some((other) => jaccard(other.stems, stems) >= DUPLICATE_OVERLAP)) continue;
     const sentence = {
       sourceId: candidate.sourceId,
