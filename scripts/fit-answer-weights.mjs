@@ -21,7 +21,17 @@ let cases;
 try {
   cases = hotpotCases(JSON.parse(readFileSync(path, "utf8")));
 } catch (error) {
-  console.error(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  const why =
+    error?.code === "ENOENT"
+      ? "no such file."
+      : error?.code === "EISDIR"
+        ? "it is a folder, not a file."
+        : error instanceof SyntaxError
+          ? `it is not JSON (${error.message}).`
+          : error instanceof Error
+            ? error.message
+            : String(error);
+  console.error(`Cannot read ${path}: ${why}`);
   process.exit(2);
 }
 const grid = {
