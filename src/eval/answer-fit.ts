@@ -31,12 +31,10 @@ export function hotpotCases(data: unknown): FitCase[] {
     if (typeof item.question !== "string" || typeof item.answer !== "string" || !item.context)
       throw new Error(`Question ${index + 1} of the HotpotQA file has no question, answer or context.`);
     if (/^(?:yes|no)$/iu.test(item.answer.trim())) return [];
-    const paragraphs: [string, string[]][] = Array.isArray(item.context)
-      ? item.context
-      : item.context.title.map((title, at) => [
-          title,
-          item.context && !Array.isArray(item.context) ? (item.context.sentences[at] ?? []) : [],
-        ]);
+    const context = item.context;
+    const paragraphs: [string, string[]][] = Array.isArray(context)
+      ? context
+      : context.title.map((title, at) => [title, context.sentences[at] ?? []]);
     return [
       {
         id: item._id ?? item.id ?? String(index),

@@ -304,9 +304,7 @@ function termGroup(term: Element): Element[] {
 
 /** A definition term that heads a description (`<dt>` followed by its `<dd>`): an entry of a reference page. */
 function headsDescription(term: Element): boolean {
-  let next = term.nextElementSibling;
-  while (next && next.tagName === "DT") next = next.nextElementSibling;
-  return next?.tagName === "DD";
+  return termGroup(term).at(-1)?.nextElementSibling?.tagName === "DD";
 }
 
 /**

@@ -116,6 +116,10 @@ const LIFESPAN = /\((?:born\b[^()]*|[^()]*\b(?:1[5-9]\d{2}|20\d{2})\s*[–-]\s*[
 const isQuoted = (text: string, name: string): boolean =>
   new RegExp(`["“‘]${escapeRegExp(name)}[,.]?["”’]`, "u").test(text);
 
+/** A person's full name as `text` writes it: two words or more, no body's or place's, not a quoted title. */
+const writesPerson = (text: string, name: string): boolean =>
+  /\s/u.test(name) && isPersonName(name) && !isQuoted(text, name);
+
 /**
  * Whether `text` writes `phrase` (as `normalizePhrase` writes it) as a name of its own somewhere:
  * not only as the start of a longer one ("the United States Constitution", "Science News for
@@ -199,9 +203,7 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
     case "person":
       return names().filter(
         (name) =>
-          /\s/u.test(name) &&
-          isPersonName(name) &&
-          !isQuoted(text, name) &&
+          writesPerson(text, name) &&
           // "in the United States", "from New Zealand": a place.
           !new RegExp(`\\b(?:in|from|of|to|across|throughout)\\s+(?:the\\s+)?${escapeRegExp(name)}`, "u").test(text),
       );
@@ -896,12 +898,7 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
         const bridges = bridgesOf(sentence.text, asked)
           .filter(
             (name) =>
-              !(
-                answer.part.kind === "person" &&
-                isPersonName(name) &&
-                /\s/u.test(name) &&
-                !isQuoted(sentence.text, name)
-              ) &&
+              !(answer.part.kind === "person" && writesPerson(sentence.text, name)) &&
               !isNationality(name) &&
               !isGiven(name),
           )
