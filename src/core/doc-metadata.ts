@@ -15,6 +15,9 @@ const METADATA_LINE = new RegExp(
 );
 const MAX_METADATA_CHARS = 200;
 
+/** Whether a text opens with a metadata line, however long the note it starts ("Deprecated since version 3.9: …"). */
+export const opensWithMetadata = (text: string): boolean => METADATA_LINE.test(text.trim());
+
 export const isMetadataLine = (text: string): boolean =>
   text.length <= MAX_METADATA_CHARS && !text.includes("\n\n") && METADATA_LINE.test(text.trim());
 

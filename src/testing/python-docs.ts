@@ -13,6 +13,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { parseHTML } from "linkedom";
+import { groupPrefixes } from "../core/answer/answer.js";
 import type { ReportDocument } from "../core/report/report-document.js";
 import { searxngReply } from "./loopback-http.js";
 
@@ -203,7 +204,7 @@ export interface DocAnswer {
   read: boolean;
   /** A finding cited to that page carries the version ("version 3.5"). */
   versionQuoted: boolean;
-  /** …and says which entry it is about: its name is in the finding or in where the quoted passage stands. */
+  /** …and says which entry it is about: its name (or a group that holds it, "mmap.MADV_*") is in the finding or in where the quoted passage stands. */
   answered: boolean;
   /** …and that finding answers the question in the report's answer block. */
   inAnswerBlock: boolean;
@@ -232,7 +233,8 @@ export function docAnswer(report: ReportDocument, question: DocQuestion, web: Do
     const where = [finding.text, ...quotes.map((quote) => `${quote.location ?? ""} ${quote.text}`)]
       .join(" ")
       .toLowerCase();
-    if (where.includes(name)) {
+    // The entry is named where it is written, or by the group its heading names ("mmap.MADV_*").
+    if (where.includes(name) || groupPrefixes(where).some((prefix) => name.startsWith(prefix) && name !== prefix)) {
       answered = true;
       answering.add(finding.number);
     }

@@ -430,6 +430,34 @@ describe("extractHtml: sections named by their headings", () => {
     ]);
   });
 
+  it("keeps a version note that is mostly links (Readability would drop it as clutter)", () => {
+    const link = (name: string) => `<a class="reference internal" href="x.html#${name}"><code>${name}</code></a>`;
+    const entries = ["AbstractSet", "ByteString", "Collection", "Container"]
+      .map(
+        (
+          name,
+        ) => `<dl class="py class"><dt id="typing.${name}">class typing.${name}</dt><dd><p>A generic version of ${link(`collections.abc.${name}`)}.</p>
+<div class="deprecated"><p><span class="versionmodified deprecated">Deprecated since version 3.9: </span>${link(`collections.abc.${name}`)} now supports subscripting (<code>[]</code>). See ${link("PEP 585")} and ${link("Generic Alias Type")}.</p></div></dd></dl>`,
+      )
+      .join("\n");
+    const page = `<html><head><title>typing</title></head><body><div class="body"><h1>typing</h1><p>${"This module provides runtime support for type hints. ".repeat(4)}</p>${entries}</div></body></html>`;
+    const text = extractHtml(page, "typing").text;
+    expect(text).toContain("Deprecated since version 3.9: collections.abc.AbstractSet now supports subscripting ([]).");
+    expect(text.match(/Deprecated since version 3\.9/g)).toHaveLength(4);
+  });
+
+  it("names a group of terms too long for a heading by the prefix they share, as the documentation does", () => {
+    const names = ["NORMAL", "RANDOM", "SEQUENTIAL", "WILLNEED", "DONTNEED", "HUGEPAGE", "NOHUGEPAGE", "FREE"];
+    const terms = (prefix: string) => names.map((name) => `<dt>${prefix}${name}</dt>`).join("");
+    const page = (prefix: string) =>
+      `<html><head><title>mmap</title></head><body><article><h2>Constants</h2><dl>${terms(prefix)}<dd><p>New in version 3.8.</p></dd></dl></article></body></html>`;
+    expect(extractHtml(page("mmap.MADV_"), "mmap").sections?.at(-1)?.location).toBe("Constants › mmap.MADV_*");
+    // A prefix that is only the module's is no name of the group: the list is cut.
+    expect(extractHtml(page("mmap."), "mmap").sections?.at(-1)?.location).toMatch(
+      /^Constants › mmap\.NORMAL, mmap\.RANDOM, .*…$/,
+    );
+  });
+
   it("cuts a long heading and a long path, keeping the innermost headings", () => {
     const long = `f(${Array.from({ length: 20 }, (_, index) => `argument${index}=None`).join(", ")})`;
     const page = `<html><head><title>T</title></head><body><article><h2>${"Part ".repeat(20)}</h2><h3>${"Chapter ".repeat(20)}</h3>

@@ -9,8 +9,9 @@
 /// <reference lib="dom" />
 import { Readability } from "@mozilla/readability";
 import { EventTarget, Node as NodeFacade, parseHTML } from "linkedom";
+import { opensWithMetadata } from "../../core/doc-metadata.js";
 import { type ExtractedDocument, tidyText } from "./extracted-document.js";
-import { MARK_CHARS, marked, type OutlinedText, outlined } from "./outline.js";
+import { MARK_CHARS, marked, type OutlinedText, outlined, termsHeading } from "./outline.js";
 import { scriptText } from "./scripts.js";
 
 /**
@@ -379,7 +380,7 @@ function outlinedText(root: Node, title?: string): OutlinedText {
       }
     } else if (title !== undefined && tag === "dt" && headsDescription(element) && !groupedAfter(element)) {
       // Terms that head one description together (a group of constants) name one section.
-      const text = termGroup(element).map(headingText).filter(Boolean).join(", ");
+      const text = termsHeading(termGroup(element).map(headingText).filter(Boolean));
       if (text) {
         // Terms of one list replace each other; a list inside a description nests one deeper.
         definitions.length = Math.min(definitions.length, lists.at(-1) ?? 0);
@@ -423,6 +424,11 @@ const linkedomParser: HtmlParser = (page) => parseHTML(page).document as unknown
 function readablePage(parser: HtmlParser, page: string): Document {
   const document = parser(page);
   for (const template of Array.from(document.getElementsByTagName("template"))) template.remove();
+  // A version note ("Deprecated since version 3.9: collections.abc.Set now supports …") is a box
+  // of links to Readability, which drops it as clutter: its paragraphs stand in its place.
+  for (const note of Array.from(document.getElementsByTagName("div")))
+    if (note.querySelector("div") === null && opensWithMetadata((note.textContent ?? "").replace(/\s+/g, " ")))
+      note.replaceWith(...Array.from(note.childNodes));
   return document;
 }
 

@@ -23,6 +23,23 @@ export const marked = (index: number): string => `\uE000${index}\uE001`;
 const LOCATION_PART_CHARS = 60;
 const LOCATION_CHARS = 160;
 
+/**
+ * The heading of terms that head one description together (a group of constants): every name,
+ * or, where they do not fit one heading, the prefix they share as the documentation writes such a
+ * group ("mmap.MADV_*"), so that each of them still stands in the location. A prefix that does not
+ * reach past its module's dot (or under three characters of the name) is no name: the list is cut.
+ */
+export function termsHeading(names: readonly string[]): string {
+  const all = names.join(", ");
+  if (all.length <= LOCATION_PART_CHARS || names.length < 2) return all;
+  let shared = names[0] ?? "";
+  for (const name of names) while (!name.startsWith(shared)) shared = shared.slice(0, -1);
+  // The shared prefix ends where a name's part does ("MADV_", not "MADV_N").
+  const prefix = shared.replace(/[^._]+$/u, "");
+  const own = prefix.slice(prefix.lastIndexOf(".") + 1);
+  return own.length >= 3 ? `${prefix}*` : all;
+}
+
 const cut = (text: string, max: number): string => {
   if (text.length <= max) return text;
   const space = text.lastIndexOf(" ", max - 1);

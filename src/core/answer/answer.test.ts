@@ -269,6 +269,26 @@ describe("answerQuestion", () => {
     ];
     const [part] = answerQuestion("In which version was signal.Signals added?", read, read);
     expect(part?.uses).toEqual([{ key: "signals", mark: "version 3.5", role: "answer" }]);
+    // In its case: the built-in "tuple" is not typing.Tuple.
+    const builtin = [
+      ...filler,
+      sentence("dict", "class typing.TypedDict(dict): Deprecated since version 3.11: a tuple of keys."),
+    ];
+    expect(answerQuestion("Since which version is typing.Tuple deprecated?", builtin, builtin)[0]?.status).not.toBe(
+      "answered",
+    );
+  });
+
+  it('answers an entry of a group its innermost heading names by prefix ("mmap.MADV_*"), not one under another entry', () => {
+    const question = "In which version was mmap.MADV_NOHUGEPAGE added?";
+    const under = (key: string, location: string) =>
+      sentence(key, "New in version 3.8.", "mmap", `MADV_* Constants › ${location}`);
+    const other = [...filler, under("free", "mmap.MADV_FREE_REUSE")];
+    expect(answerQuestion(question, other, other)[0]?.status).not.toBe("answered");
+    const read = [...other, under("group", "mmap.MADV_*")];
+    expect(answerQuestion(question, read, read)[0]?.uses).toEqual([
+      { key: "group", mark: "version 3.8", role: "answer" },
+    ]);
   });
 
   it("settles a choice by date between the options the question names, citing both", () => {

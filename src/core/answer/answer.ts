@@ -9,6 +9,7 @@
  * report write "The sources read do not say …".
  */
 
+import { HEADING_SEPARATOR } from "../chunking.js";
 import { metadataMeaning } from "../doc-metadata.js";
 import type { Judge } from "../judgment/judge.js";
 import { isContent } from "../judgment/statement.js";
@@ -152,11 +153,22 @@ interface Scored {
   /** Stems of the passage (or passages) it stands in, its own included. */
   passage: ReadonlySet<string>;
   written: string;
+  groups: readonly string[];
 }
 
 /** An entry's name written whole: not inside a longer one ("clear_traps" is not "clear_traps_all"). */
 const IDENTIFIER_WRITTEN = (identifier: string): RegExp =>
   new RegExp(`(?<!\\w)${escapeRegExp(identifier)}(?!\\w)`, "u");
+
+/**
+ * The entries a heading names as a group, as the documentation writes one ("MADV_* Constants",
+ * "mmap.MADV_*"): the prefixes before the star, past their module's dot, as written.
+ */
+export function groupPrefixes(heading: string): string[] {
+  return [...heading.matchAll(/([A-Za-z_][\w.]*)\*/gu)]
+    .map((match) => (match[1] ?? "").split(".").at(-1) ?? "")
+    .filter((prefix) => prefix.length >= 3);
+}
 
 interface Read {
   sentence: AnswerSentence;
@@ -167,8 +179,10 @@ interface Read {
   passage: ReadonlySet<string>;
   /** Its text as `normalizePhrase` writes it, between spaces (for finding a bridge in it). */
   normalized: string;
-  /** Its text and what it stands under, lower case (for finding an identifier whole). */
+  /** Its text and what it stands under, as written (for finding an identifier whole, in its case: "Tuple" is not "tuple"). */
   written: string;
+  /** The groups of entries its innermost heading names ("MADV_*"): an identifier of one stands there too. */
+  groups: readonly string[];
   /** Its document's title as `normalizePhrase` writes it, without a parenthesis ("(singer)"), between spaces. */
   normalizedTitle: string;
 }
@@ -350,7 +364,8 @@ export function answerQuestion(
         under,
         passage,
         normalized: ` ${normalizePhrase(sentence.text)} `,
-        written: ` ${sentence.text} ${sentence.about ?? ""} `.toLowerCase(),
+        written: ` ${sentence.text} ${sentence.about ?? ""} `,
+        groups: groupPrefixes((sentence.about ?? "").split(HEADING_SEPARATOR).at(-1) ?? ""),
         normalizedTitle: ` ${normalizePhrase((sentence.title ?? "").replace(/\s*\([^)]*\)\s*$/u, ""))} `,
       };
       memo.set(sentence, item);
@@ -391,11 +406,28 @@ export function answerQuestion(
       group.some((term) => item.passage.has(term) || item.under.has(term)),
     ) && part.identifiers.every((identifier) => IDENTIFIER_WRITTEN(identifier).test(item.written));
   /**
+   * A sentence under a heading that names a group of entries ("MADV_* Constants › mmap.MADV_*")
+   * stands under each identifier of the part that the group holds ("MADV_NOHUGEPAGE"), as though
+   * the heading wrote it.
+   */
+  const standing = (part: AskedPart, item: Scored): Scored => {
+    const held = part.identifiers.filter((identifier) =>
+      item.groups.some((prefix) => identifier.startsWith(prefix) && identifier !== prefix),
+    );
+    if (held.length === 0) return item;
+    return {
+      ...item,
+      under: new Set([...item.under, ...stemSet(held.join(" "))]),
+      written: `${item.written}${held.join(" ")} `,
+    };
+  };
+  /**
    * How much of `part` a sentence carries. `strict` (to answer): the figures, years and names
    * that pin the part and the noun it asks for must be there; loose (to decide whether a
    * sentence read bears on it, before saying the sources do not): they need not.
    */
-  const scoreOf = (part: AskedPart, item: Scored, strict = true): number => {
+  const scoreOf = (part: AskedPart, scored: Scored, strict = true): number => {
+    const item = standing(part, scored);
     if (strict && !pinned(part, item)) return 0;
     if (strict && part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
     if (part.terms.length === 0) return coverage(part.context, item);
@@ -539,7 +571,9 @@ export function answerQuestion(
             stems: new Set([...hop.item.stems, ...item.stems]),
             under: new Set([...hop.item.under, ...item.under]),
             passage: new Set([...hop.item.passage, ...item.passage]),
-            written: `${hop.item.written}${item.written}`,
+            // An entry named by identifier is the answering sentence's own: no bridge lends it one.
+            written: answering.written,
+            groups: answering.groups,
           };
           const score = scoreOf(part, joined);
           // The answering sentence must carry the part itself, not only the bridge: what it asks of

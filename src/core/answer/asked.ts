@@ -46,9 +46,10 @@ export interface AskedPart {
    */
   names: string[][];
   /**
-   * The entries the part names by code identifier, as their own names in lower case
-   * ("signal.Signals" → "signals", "decimal.Context.clear_traps" → "clear_traps"): an answer is
-   * about that entry, so it (or what it stands under) writes that name whole.
+   * The entries the part names by code identifier, as their own names in their case
+   * ("signal.Signals" → "Signals", "decimal.Context.clear_traps" → "clear_traps"): an answer is
+   * about that entry, so it (or what it stands under) writes that name whole, in that case
+   * ("typing.Tuple" is not the built-in "tuple").
    */
   identifiers: string[];
   /**
@@ -330,9 +331,7 @@ export function askedParts(question: string): AskedPart[] {
       pins: pinsOf(piece),
       names: namePins(piece),
       identifiers: [
-        ...new Set(
-          (piece.match(IDENTIFIER) ?? []).map((identifier) => identifier.split(".").at(-1)?.toLowerCase() ?? ""),
-        ),
+        ...new Set((piece.match(IDENTIFIER) ?? []).map((identifier) => identifier.split(".").at(-1) ?? "")),
       ].filter((name) => name !== ""),
       // A choice's options are what it is between, not what it asks of them.
       focus: contextVerb
