@@ -212,7 +212,7 @@ describe("answerQuestion", () => {
 
   it("answers from a sentence whose passage gives the names that pin the part, and not across passages", () => {
     const passage = (key: string, text: string, id: string): AnswerSentence => ({
-      ...sentence(key, text, id, "Jagdish Mali"),
+      ...sentence(key, text, "mali", "Jagdish Mali"),
       title: "Jagdish Mali",
       passage: id,
     });
@@ -277,6 +277,24 @@ describe("answerQuestion", () => {
     expect(answerQuestion("Since which version is typing.Tuple deprecated?", builtin, builtin)[0]?.status).not.toBe(
       "answered",
     );
+  });
+
+  it("does not take the word of a name the question gives for what it asks (Born of Natural Born Killers)", () => {
+    const question = 'The soundtrack from the film "Natural Born Killers" was produced by a man born in what year?';
+    const remix = titled(
+      "remix",
+      'A remix was included on the soundtrack of the 1994 film "Natural Born Killers".',
+      "Burn (Nine Inch Nails song)",
+    );
+    const read = [...filler, remix];
+    expect(answerQuestion(question, read, read)[0]?.uses.map((use) => use.key)).not.toContain("remix");
+    const reznor = titled(
+      "reznor",
+      "Trent Reznor (born May 17, 1965) produced the soundtrack of the film Natural Born Killers.",
+      "Trent Reznor",
+    );
+    const both = [...read, reznor];
+    expect(answerQuestion(question, both, both)[0]?.uses[0]).toMatchObject({ key: "reznor", mark: "May 17, 1965" });
   });
 
   it('answers an entry of a group its innermost heading names by prefix ("mmap.MADV_*"), not one under another entry', () => {
@@ -512,6 +530,35 @@ describe("bridgeQueries", () => {
     expect(bridgeQueries("Scott Howell is a consultant who has worked with the mayor of what city?", read)).toEqual([
       "Rudy Giuliani worked mayor city",
     ]);
+  });
+
+  it("searches first the bridge beside the question's verb, not one beside a word of a name it gives", () => {
+    const read = [
+      ...filler,
+      titled(
+        "soundtrack",
+        'Natural Born Killers: A Soundtrack for an Oliver Stone Film is the soundtrack to the film "Natural Born Killers", produced by Trent Reznor of Nine Inch Nails.',
+        "Natural Born Killers (soundtrack)",
+      ),
+    ];
+    const [first] = bridgeQueries(
+      'The soundtrack from the film "Natural Born Killers" was produced by a man born in what year?',
+      read,
+    );
+    expect(first).toMatch(/^Trent Reznor\b/u);
+  });
+
+  it("does not take the question's subject written with other names of it for a bridge", () => {
+    const read = [
+      ...filler,
+      titled(
+        "saxby",
+        "Kerry-Anne Saxby-Junna, born Kerry Saxby AM, is a retired race walker who was born in Young, New South Wales.",
+        "Kerry Saxby-Junna",
+      ),
+    ];
+    const [first] = bridgeQueries("What was the population of the city where Kerry Saxby-Junna was born?", read);
+    expect(first).toMatch(/^Young\b/u);
   });
 
   it("takes a bridge that writes a nationality the question gives", () => {

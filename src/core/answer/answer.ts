@@ -13,7 +13,7 @@ import { HEADING_SEPARATOR } from "../chunking.js";
 import { metadataMeaning } from "../doc-metadata.js";
 import type { Judge } from "../judgment/judge.js";
 import { isContent } from "../judgment/statement.js";
-import { acronymsOf, isNationality, namesIn, normalizePhrase, stem, stemSet } from "../lexicon.js";
+import { acronymsOf, isNationality, isVerbLike, namesIn, normalizePhrase, stem, stemSet } from "../lexicon.js";
 import type { ANSWER_STATUSES } from "../report/report-document.js";
 import { splitSentences } from "../sentences.js";
 import { numberValue } from "../statements.js";
@@ -154,6 +154,8 @@ interface Scored {
   passage: ReadonlySet<string>;
   written: string;
   groups: readonly string[];
+  /** Stems of what other pages say of its page's subject (`linked`). */
+  linked?: ReadonlySet<string>;
 }
 
 /** An entry's name written whole: not inside a longer one ("clear_traps" is not "clear_traps_all"). */
@@ -374,6 +376,27 @@ export function answerQuestion(
   };
   const offeredRead = offered.map(toRead);
   const allRead = read.map(toRead);
+  /**
+   * What other pages say of a page's subject: the stems of every sentence of another source that
+   * names it by its page's title ("She serves as chief of staff … at the Clinton Foundation" for
+   * the Clinton Foundation's page). A name the part gives that such a sentence writes links the
+   * page to it ("…the Clinton Foundation, where Bari Lurie serves…").
+   */
+  const linkedMemo = new Map<string, Set<string>>();
+  const EMPTY: ReadonlySet<string> = new Set();
+  const linked = (item: Read): ReadonlySet<string> => {
+    const title = item.normalizedTitle;
+    if (title.trim().length < 4) return EMPTY;
+    let stems = linkedMemo.get(`${item.sentence.sourceId} ${title}`);
+    if (!stems) {
+      stems = new Set();
+      for (const other of allRead)
+        if (other.sentence.sourceId !== item.sentence.sourceId && other.normalized.includes(title))
+          for (const term of other.stems) stems.add(term);
+      linkedMemo.set(`${item.sentence.sourceId} ${title}`, stems);
+    }
+    return stems;
+  };
   const frequency = new Map<string, number>();
   for (const item of allRead) for (const term of item.stems) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const total = Math.max(1, allRead.length);
@@ -403,7 +426,7 @@ export function answerQuestion(
    */
   const pinned = (part: AskedPart, item: Scored): boolean =>
     [...part.pins, ...part.names].every((group) =>
-      group.some((term) => item.passage.has(term) || item.under.has(term)),
+      group.some((term) => item.passage.has(term) || item.under.has(term) || item.linked?.has(term)),
     ) && part.identifiers.every((identifier) => IDENTIFIER_WRITTEN(identifier).test(item.written));
   /**
    * A sentence under a heading that names a group of entries ("MADV_* Constants › mmap.MADV_*")
@@ -426,8 +449,8 @@ export function answerQuestion(
    * that pin the part and the noun it asks for must be there; loose (to decide whether a
    * sentence read bears on it, before saying the sources do not): they need not.
    */
-  const scoreOf = (part: AskedPart, scored: Scored, strict = true): number => {
-    const item = standing(part, scored);
+  const scoreOf = (part: AskedPart, scored: Scored | Read, strict = true): number => {
+    const item = { ...standing(part, scored), ...("sentence" in scored ? { linked: linked(scored) } : {}) };
     if (strict && !pinned(part, item)) return 0;
     if (strict && part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
     if (part.terms.length === 0) return coverage(part.context, item);
@@ -506,9 +529,24 @@ export function answerQuestion(
     return marks;
   };
 
-  /** The sentence that gives the answer says what is asked of it (`AskedPart.focus`). */
+  // The names the question gives, as a sentence may write them ("Natural Born Killers").
+  const givenNames = namesIn(question).map(
+    (name) => new RegExp(`(?<!\\p{L})${escapeRegExp(name.text)}(?!\\p{L})`, "giu"),
+  );
+  const nameOnly = new Map<Read, Set<string>>();
+  /** The stems a sentence has only from the names the question gives ("born" of "Natural Born Killers" is no birth). */
+  const onlyInNames = (item: Read): Set<string> => {
+    let stems = nameOnly.get(item);
+    if (!stems) {
+      const outside = stemSet(givenNames.reduce((text, name) => text.replace(name, " "), item.sentence.text));
+      stems = new Set([...stemSet(item.sentence.text)].filter((term) => !outside.has(term)));
+      nameOnly.set(item, stems);
+    }
+    return stems;
+  };
+  /** The sentence that gives the answer says what is asked of it (`AskedPart.focus`), not only in a name the question gives. */
   const focused = (part: AskedPart, item: Read): boolean =>
-    part.focus.length === 0 || part.focus.some((term) => item.stems.has(term));
+    part.focus.length === 0 || part.focus.some((term) => item.stems.has(term) && !onlyInNames(item).has(term));
   const direct = (part: AskedPart, pool: readonly Read[]) =>
     pool
       .filter((item) => focused(part, item))
@@ -900,11 +938,30 @@ const BRIDGE_QUERY_WORDS = 4;
 export function bridgeQueries(question: string, read: readonly AnswerSentence[], limit = 3): string[] {
   const answered = answerQuestion(question, read, read);
   const asked = stemSet(question);
-  // A name that writes one the question gives ("Herbert Weston Scott Howell III" for "Scott Howell") is its subject, no bridge.
+  // A name that writes one the question gives ("Herbert Weston Scott Howell III" for "Scott Howell"), or
+  // two of its words ("Kerry-Anne Saxby-Junna", "Kerry Saxby AM" for "Kerry Saxby-Junna"), is its subject, no bridge.
   const given = namesIn(question)
     .filter((name) => !isNationality(name.text))
-    .map((name) => ` ${normalizePhrase(name.text)} `);
-  const isGiven = (name: string): boolean => given.some((phrase) => ` ${normalizePhrase(name)} `.includes(phrase));
+    .map((name) => new Set(normalizePhrase(name.text).split(" ")));
+  const nameStems = stemSet(
+    namesIn(question)
+      .map((name) => name.text)
+      .join(" "),
+  );
+  // The question's verbs, but the words of the names it gives.
+  const verbs = new Set(
+    (question.match(/\p{Ll}+/gu) ?? [])
+      .filter(isVerbLike)
+      .map(stem)
+      .filter((term) => !nameStems.has(term)),
+  );
+  const isGiven = (name: string): boolean => {
+    const words = new Set(normalizePhrase(name).split(" "));
+    return given.some((phrase) => {
+      const shared = [...phrase].filter((word) => words.has(word)).length;
+      return shared === phrase.size || shared >= 2;
+    });
+  };
   const queries: string[] = [];
   for (const answer of answered) {
     if (answer.status === "answered" || answer.part.kind === "yes-no") continue;
@@ -917,16 +974,22 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
         // quotes is a work's title, not a person), nor a nationality. A bridge beside a figure that pins
         // the part comes first ("Maximum Overdrive" (1986) for "…shot in Leland in 1986"), then the
         // others in the order the sentence gives them ("Cartoon Network …, YTV …, BBC One").
+        // Where the sentence says what the part asks: its figures, else its verbs ("produced by Trent
+        // Reznor" for "…produced by a man born in what year?"), not a word of a name it gives ("Born").
         const pinsAt = answer.part.pins.flat().flatMap((pin) => {
           const at = sentence.text.indexOf(pin);
           return at >= 0 ? [at] : [];
         });
+        const wordsAt = [...sentence.text.matchAll(/(?<![\p{L}\p{N}])\p{Ll}+/gu)].flatMap((word) =>
+          verbs.has(stem(word[0].toLowerCase())) ? [word.index] : [],
+        );
+        const anchors = pinsAt.length > 0 ? pinsAt : wordsAt;
         const distance = (name: string): number => {
           const start = sentence.text.indexOf(name);
           const end = start + name.length;
           return Math.min(
             Number.MAX_SAFE_INTEGER,
-            ...pinsAt.map((at) => (at >= end ? at - end : Math.abs(start - at))),
+            ...anchors.map((at) => (at >= end ? at - end : Math.abs(start - at))),
           );
         };
         const bridges = bridgesOf(sentence.text, asked)

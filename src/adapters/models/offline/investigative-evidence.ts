@@ -133,12 +133,17 @@ export function rankedSentences(
   const uses = asked.flatMap((question) =>
     answerQuestion(question, read, read).flatMap((part) =>
       part.uses.flatMap((use) =>
-        read.filter((sentence) => sentence.key === use.key).map((sentence) => ({ sentence, role: use.role })),
+        read
+          .filter((sentence) => sentence.key === use.key)
+          .map((sentence) => ({ sentence, role: use.role, hop: part.uses.some(({ role }) => role === "bridge") })),
       ),
     ),
   );
   const answering = uses.map(({ sentence }) => sentence.text);
   const answers = (text: string): boolean => answering.some((sentence) => text.includes(sentence));
+  // The second sentence of a multi-hop answer: its bridge, chosen with it, answers the same part.
+  const secondHops = uses.filter(({ role, hop }) => hop && role === "answer").map(({ sentence }) => sentence.text);
+  const isSecondHop = (text: string): boolean => secondHops.some((sentence) => text.includes(sentence));
   // The first hop of an answer: it names what the answering sentence is about ("Sony's cell used LiCoO2"
   // for "LiCoO2 was found in the laboratory headed by Goodenough"). Its words need not be the focus's,
   // and when it stands in a page read before, it is recorded with the page that completes the answer.
@@ -167,7 +172,11 @@ export function rankedSentences(
       candidate,
       chosen.map(({ sentence }) => sentence),
     );
-    if (sharedCount(focusStems, stems) < (isBridge(candidate.text) ? 0 : more ? 1 : needed)) continue;
+    // The second hop of an answer needs one of them (its bridge, chosen with it, answers the same part).
+    if (
+      sharedCount(focusStems, stems) < (isBridge(candidate.text) ? 0 : more || isSecondHop(candidate.text) ? 1 : needed)
+    )
+      continue;
     if (chosen.some((other) => jaccard(other.stems, stems) >= DUPLICATE_OVERLAP)) continue;
     const sentence = {
       sourceId: candidate.sourceId,

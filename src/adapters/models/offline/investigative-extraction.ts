@@ -135,7 +135,10 @@ export function extractionPlan(
   const fresh = pages.filter(
     (page) => !page.alreadyRead && page.passages.length > 0 && !extractedAlready(investigation, page),
   );
-  const pageKeys = new Map(fresh.map((page) => [page.sourceId, pageKey(investigation, page)]));
+  const pageKeys = new Map(
+    [...(context.state.readPages ?? []), ...fresh].map((page) => [page.sourceId, pageKey(investigation, page)]),
+  );
+  const keyOf = (id: string): string => pageKeys.get(id) ?? "";
   const used = new Map(fresh.map((page) => [page.sourceId, 0]));
   const count = (page: LoopPage) => used.set(page.sourceId, (used.get(page.sourceId) ?? 0) + 1);
   // Second sources of recorded claims, and sources that contradict them.
@@ -197,9 +200,15 @@ export function extractionPlan(
       if ((perPage.get(sentence.sourceId) ?? 0) >= limit && !answersMore(sentence, taken)) continue;
       const { judge } = context;
       const wording = normalizeWording(sentence.text);
+      // A sentence that answers (or bridges to an answer) and says more than the claim it states
+      // ("…is a retired race walker. She was born in Young…") is recorded: the answer needs it.
       const repeats =
         entries.some((entry) => normalizeWording(entry.text) === wording) ||
-        known.some((claim) => states(sentence.text, claim.text, judge)) ||
+        known.some(
+          (claim) =>
+            states(sentence.text, claim.text, judge) &&
+            (!sentence.answering || states(claim.text, sentence.text, judge)),
+        ) ||
         // A sentence that states a claim recorded is its further evidence; one a claim recorded only
         // entails says less, and is recorded too (other sources may state it: "1904" of "4 July 1904").
         entries.some((entry) => states(sentence.text, entry.text, judge));
@@ -214,7 +223,7 @@ export function extractionPlan(
         passage_ids: [sentence.passageId],
         question_id: question.id,
         check: CHECK,
-        keys: new Set([pageKeys.get(sentence.sourceId) ?? ""]),
+        keys: new Set([keyOf(sentence.sourceId)]),
       });
       taken.push(sentence);
       perQuestion.set(question.id, claimCount + 1);

@@ -523,7 +523,7 @@ describe("offline investigative rules", () => {
       title: "Blue Harvest",
       location: "blue-harvest.md",
       passages: [
-        { id: chunkId(sourceId(1), 0), text: "Blue Harvest is an album released in 2001 by Northlight Records." },
+        { id: chunkId(sourceId(1), 1), text: "Blue Harvest is an album released in 2001 by Northlight Records." },
       ],
       alreadyRead: false,
     };
@@ -543,6 +543,55 @@ describe("offline investigative rules", () => {
     };
     const answered = offlineInvestigativeTurn(stateOf(atomic, { readPages: [album, label] }));
     expect(String((answered.calls[0]?.args as { query?: string } | undefined)?.query ?? "")).not.toMatch(/^Northlight/);
+  });
+
+  it("records the first hop of an answer with the page that completes it, though it says more than a claim recorded", () => {
+    const objective = "What was the population of the town where Kerry Saxby was born?";
+    const declared = apply(
+      newInvestigation(objective),
+      offlineInvestigativeTurn(stateOf(newInvestigation(objective))).calls,
+    );
+    const atomic = withSources(logged(apply(declared, [{ name: "frontier_next", args: {} }], "code"), objective));
+    const walker = "Kerry Saxby is a retired Australian race walker.";
+    const kerry: LoopPage = {
+      sourceId: sourceId(1),
+      title: "Kerry Saxby",
+      location: "kerry-saxby.md",
+      passages: [{ id: chunkId(sourceId(1), 1), text: `${walker} She was born in Young, New South Wales.` }],
+      alreadyRead: false,
+    };
+    const recorded = apply(atomic, [
+      {
+        name: "notes_append",
+        args: {
+          section: "unverified",
+          entries: [
+            { text: walker, source_ids: [sourceId(1)], passage_ids: [chunkId(sourceId(1), 1)], question_id: "q_001" },
+          ],
+        },
+      },
+    ]);
+    const young: LoopPage = {
+      sourceId: sourceId(2),
+      title: "Young, New South Wales",
+      location: "young.md",
+      passages: [{ id: chunkId(sourceId(2), 1), text: "At the 2011 census, Young had a population of 6,960." }],
+      alreadyRead: false,
+    };
+    const turn = offlineInvestigativeTurn(
+      stateOf(recorded, {
+        mode: { kind: "extraction", questionId: "q_001", pending: [] },
+        offered: [...NOTES_TOOLS],
+        pendingPages: [young],
+        readPages: [kerry],
+      }),
+    );
+    const append = turn.calls.find((call) => call.name === "notes_append");
+    const texts = ((append?.args ?? { entries: [] }) as { entries: { text: string }[] }).entries.map(
+      (entry) => entry.text,
+    );
+    expect(texts).toContain("At the 2011 census, Young had a population of 6,960.");
+    expect(texts).toContain(`${walker} She was born in Young, New South Wales.`);
   });
 
   it("declares an objective with a single facet atomic; the root (with its default criteria) is then resolvable", () => {
