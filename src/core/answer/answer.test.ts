@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Judge } from "../judgment/judge.js";
 import {
   type AnswerSentence,
   answerQuestion,
@@ -295,6 +296,32 @@ describe("answerQuestion", () => {
     );
     const both = [...read, reznor];
     expect(answerQuestion(question, both, both)[0]?.uses[0]).toMatchObject({ key: "reznor", mark: "May 17, 1965" });
+  });
+
+  it("answers a when-question with the date of the event its verb names, or a synonym the judge knows", () => {
+    const question = "When was the company founded for which Kathi Reinstein resigned to be a lobbyist?";
+    const served = titled(
+      "served",
+      "Kathi Reinstein served in the Massachusetts House of Representatives from 1999 to 2014.",
+      "Kathi Reinstein",
+    );
+    const read = [...filler, served];
+    expect(askedParts(question)[0]).toMatchObject({ focus: ["found"], event: "founded" });
+    expect(answerQuestion(question, read, read)[0]?.status).not.toBe("answered");
+    const brewer = [
+      ...read,
+      titled("lobby", "She resigned to become a lobbyist for the Boston Beer Company.", "Kathi Reinstein"),
+      titled("beer", "The Boston Beer Company was established in 1984 in Boston.", "Boston Beer Company"),
+    ];
+    const judge: Judge = {
+      judge: () => ({ verdict: "silent", reason: "" }) as unknown as ReturnType<Judge["judge"]>,
+      mentionsOf: (term) => (term === "founded" ? ["founded", "establish", "set up"] : [term]),
+    };
+    expect(answerQuestion(question, brewer, brewer)[0]?.status).not.toBe("answered");
+    expect(answerQuestion(question, brewer, brewer, { judge })[0]?.uses[0]).toMatchObject({
+      key: "beer",
+      mark: "1984",
+    });
   });
 
   it('answers an entry of a group its innermost heading names by prefix ("mmap.MADV_*"), not one under another entry', () => {

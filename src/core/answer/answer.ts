@@ -544,9 +544,25 @@ export function answerQuestion(
     }
     return stems;
   };
+  // The focus of each part, with the synonyms of the event a date dates ("established" for "founded").
+  const focusOf = new Map(
+    parts.map((part) => [
+      part,
+      new Set([
+        ...part.focus,
+        ...(part.event && options.judge
+          ? options.judge
+              .mentionsOf(part.event)
+              .filter((word) => !word.includes(" "))
+              .map(stem)
+          : []),
+      ]),
+    ]),
+  );
   /** The sentence that gives the answer says what is asked of it (`AskedPart.focus`), not only in a name the question gives. */
   const focused = (part: AskedPart, item: Read): boolean =>
-    part.focus.length === 0 || part.focus.some((term) => item.stems.has(term) && !onlyInNames(item).has(term));
+    part.focus.length === 0 ||
+    [...(focusOf.get(part) ?? part.focus)].some((term) => item.stems.has(term) && !onlyInNames(item).has(term));
   const direct = (part: AskedPart, pool: readonly Read[]) =>
     pool
       .filter((item) => focused(part, item))

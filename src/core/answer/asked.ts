@@ -6,7 +6,7 @@
  * part shares. English and lexical: the wh-word and the noun after it decide the kind.
  */
 import { unframed } from "../framing.js";
-import { acronymsOf, isNationality, namesIn, stem, stemSet } from "../lexicon.js";
+import { acronymsOf, isNationality, isVerbLike, namesIn, stem, stemSet } from "../lexicon.js";
 import type { ANSWER_KINDS } from "../report/report-document.js";
 import { contentWords, escapeRegExp } from "../text.js";
 
@@ -57,9 +57,11 @@ export interface AskedPart {
    * ("created" in "…created by whom?", "based" in "…based in what state?"), or what the sentence
    * before the question says happened ("moved"). The sentence that gives the answer says one of
    * them; one that only shares the rest is about something else the question names. Empty for a
-   * part that opens on its wh-word.
+   * part that opens on its wh-word, but for "when…": the verb of the event it dates ("founded").
    */
   focus: string[];
+  /** That verb as written ("founded"), whose synonyms ("established") say it too. */
+  event?: string;
   /** The names a choice is between ("which band formed first, The Exies or Circus Diablo?"). */
   options?: string[];
   /** "…created by who?": the answer is the agent, written after "by" ("created by TV executive Reg Watson"). */
@@ -231,8 +233,33 @@ function askingWord(piece: string): { words: string[]; at: number; opening: bool
  * `focus` of a part (see `AskedPart`): the content word on each side of a trailing wh-word; none
  * for a part that opens on it ("who led…": its relation is too often written in other words).
  */
-function focusOf(piece: string, head: string | undefined): string[] {
+/** The verb of the event a "when…" part dates, as written ("When was the company founded…" → "founded"). */
+function eventOf(piece: string): string | undefined {
   const { words, at, opening } = askingWord(piece);
+  if (!opening || !/^when$/iu.test(words[at] ?? "")) return undefined;
+  return words
+    .slice(at + 2)
+    .find((word) => !/^\p{Lu}/u.test(word) && isVerbLike(word.toLowerCase()) && !AUXILIARY.test(word))
+    ?.toLowerCase();
+}
+
+const eventIn = (piece: string): { event?: string } => {
+  const event = eventOf(piece);
+  return event ? { event } : {};
+};
+
+/** A verb that only carries another ("was", "did", "has"). */
+const AUXILIARY =
+  /^(?:is|are|was|were|be|been|being|do|does|did|has|have|had|will|would|can|could|may|might|shall|should|must|get|got)$/iu;
+
+function focusOf(piece: string, head: string | undefined, kind?: AnswerKind): string[] {
+  const { words, at, opening } = askingWord(piece);
+  // "When was the company founded…": a date is the date of an event, which its verb names.
+  if (opening && kind === "date" && /^when$/iu.test(words[at] ?? "")) {
+    const event = eventOf(piece);
+    const term = event ? termsOf(event)[0] : undefined;
+    return term ? [term] : [];
+  }
   if (at === -1 || opening) return [];
   // A word of a name ("Natural Born Killers") says what the question is about, not what it asks.
   const useful = (word: string): string[] => {
@@ -339,8 +366,10 @@ export function askedParts(question: string): AskedPart[] {
         : focusOf(
             options ? piece.replace(new RegExp(options.map(escapeRegExp).join("|"), "gu"), " ") : piece,
             head.head,
+            kind.kind,
           ),
       ...(options ? { options } : {}),
+      ...(kind.kind === "date" ? eventIn(piece) : {}),
       ...(BY_AGENT.test(piece) ? { byAgent: true } : {}),
     };
   });
