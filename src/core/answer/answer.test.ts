@@ -324,6 +324,40 @@ describe("answerQuestion", () => {
     });
   });
 
+  it("answers a why with a sentence that gives the cause, not across pages by a name, and not with 'in doing so'", () => {
+    const question = "Why did Yoshino use petroleum coke rather than graphite for his 1985 anode?";
+    expect(askedParts(question)[0]?.refersBack).toBe(false);
+    const read = [
+      ...filler,
+      titled("stayed", "Yoshino stayed with Asahi Kasei for the rest of his career.", "Akira Yoshino"),
+      titled(
+        "built",
+        "In 1985 he built a cell with a petroleum-coke anode, and Asahi Kasei filed for a patent.",
+        "Akira Yoshino",
+      ),
+      titled(
+        "doing",
+        "Yoshino built the first carbon-anode cell, and in doing so produced the prototype.",
+        "Lithium-ion battery",
+      ),
+    ];
+    const uses = answerQuestion(question, read, read)[0]?.uses ?? [];
+    expect(uses.map((use) => use.key)).not.toContain("stayed");
+    expect(uses.map((use) => use.mark)).not.toContain("so produced the prototype");
+    const prices = [
+      ...filler,
+      titled(
+        "survey",
+        "Its 2022 survey recorded the first increase, to 151 dollars per kilowatt-hour, as raw material prices soared.",
+        "Battery cost",
+      ),
+    ];
+    expect(answerQuestion("Why did battery pack prices rise in 2022?", prices, prices)[0]?.uses[0]).toMatchObject({
+      key: "survey",
+      mark: "as raw material prices soared",
+    });
+  });
+
   it('answers an entry of a group its innermost heading names by prefix ("mmap.MADV_*"), not one under another entry', () => {
     const question = "In which version was mmap.MADV_NOHUGEPAGE added?";
     const under = (key: string, location: string) =>

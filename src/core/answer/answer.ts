@@ -79,8 +79,9 @@ const PERSON_NAME =
 /** A name written as a person's, and no body's or place's ("Northlight Records" is a label). */
 const isPersonName = (name: string): boolean =>
   PERSON_NAME.test(name) && !ORG_WORDS.test(name) && !PLACE_WORDS.test(name);
+/** What writes a cause: "because", "led to", "damaged", ", so …" (not "in doing so", "so far"), ", as prices soared". */
 const CAUSE =
-  /\b(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|limits?|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|reasons?|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|so\b|therefore|as a result)\b/iu;
+  /\b(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|limits?|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|reasons?|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|(?<=, )so(?! far| on| much| many| called)|(?<=, )as(?= (?:\p{L}+ ){1,3}(?:soared|rose|fell|grew|dropped|collapsed)\b)|which means|resulting in|therefore|as a result)\b/iu;
 const VERSION = /\b(?:version|release|v)\s*\d+(?:\.\d+)*/iu;
 const YEAR = /\b(?:1[5-9]\d{2}|20\d{2})(?:s\b)?/gu;
 const MONTH =
@@ -696,7 +697,8 @@ export function answerQuestion(
     const found = direct(part, pool);
     const top = found[0];
     // Two sentences that carry the part between them beat one that carries less of it.
-    const across = part.kind === "yes-no" ? undefined : bridged(part, pool);
+    // A cause is explained where it is written, not across pages by a name (nor a claim's truth).
+    const across = part.kind === "yes-no" || part.kind === "cause" ? undefined : bridged(part, pool);
     // A sentence that carries most of the part answers it alone; two are sought where none does.
     if (across && (!top || (top.score < fit.alone && across.score >= top.score + fit.bridgeMargin))) return across.uses;
     if (!top) return undefined;

@@ -319,7 +319,14 @@ export function askedParts(question: string): AskedPart[] {
     (piece, index) => index === split.length - 1 || asks(piece) || !split.slice(index + 1).some(asks),
   );
   context.push(...split.filter((piece) => !pieces.includes(piece)));
-  const parts = pieces.map((piece) => {
+  // A pronoun refers back to what comes before the part, unless a name before it in the part is what
+  // it stands for ("Why did Yoshino use … for his 1985 anode?"); the first part of a bare question has nothing before it.
+  const refersBack = (piece: string, index: number): boolean => {
+    const pronoun = piece.search(REFERS_BACK);
+    if (pronoun === -1 || (index === 0 && context.length === 0)) return false;
+    return !namesIn(piece).some((name) => name.start < pronoun);
+  };
+  const parts = pieces.map((piece, index) => {
     const asked = `${piece.charAt(0).toUpperCase()}${piece.slice(1)}?`;
     let kind = kindOf(piece);
     let terms = termsOf(piece);
@@ -350,7 +357,7 @@ export function askedParts(question: string): AskedPart[] {
       ...kind,
       ...(counted ? { counted: stem(counted.toLowerCase()) } : {}),
       terms,
-      refersBack: alone || REFERS_BACK.test(piece),
+      refersBack: alone || refersBack(piece, index),
       ...head,
       ...(NAMED.test(piece) ? { named: true } : {}),
       ...(nameAsked ? { nameAsked } : {}),
