@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Judge } from "../judgment/judge.js";
+import { stem } from "../lexicon.js";
 import {
   type AnswerSentence,
   answerQuestion,
@@ -53,6 +54,12 @@ describe("askedParts", () => {
     const parts = askedParts("The head of the laboratory later moved to another university. Which one, and when?");
     expect(parts.map((part) => part.kind)).toEqual(["place", "date"]);
     expect(parts[0]?.terms).toContain("univers");
+  });
+
+  it("takes the noun a generic one qualifies as what a part asks for (a cathode, for 'what cathode chemistry')", () => {
+    expect(askedParts("What cathode chemistry is in the cells that Panasonic makes?")[0]?.head).toBe(stem("cathode"));
+    expect(askedParts("Which chemistry is used in Tesla cells?")[0]?.head).toBeUndefined();
+    expect(askedParts("Which university did he join?")[0]?.head).toBe(stem("university"));
   });
 
   it("pins a part to a year after a preposition, not to one that describes a noun", () => {

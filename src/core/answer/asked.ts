@@ -148,7 +148,7 @@ const REFERS_BACK = /\b(?:it|its|he|his|him|she|her|they|their|them|there|that o
 
 /** The noun after "what"/"which" that the part asks for, before its verb. */
 const HEAD =
-  /^(?:(?:in|at|from|for|to|by|on|of|with|under)\s+)?(?:what|which)\s+(?:[\w-]+\s+){0,3}?([\w-]+)(?:\s+\([^)]*\))?\s+(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b/iu;
+  /^(?:(?:in|at|from|for|to|by|on|of|with|under)\s+)?(?:what|which)\s+((?:[\w-]+\s+){0,3}?[\w-]+)(?:\s+\([^)]*\))?\s+(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would)\b/iu;
 /** "Which cathode material", "what chemistry": parts a name answers. */
 const NAMED =
   /^(?:(?:in|at|of|with)\s+)?(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:chemistry|material|materials|compound|cathode|anode|electrolyte|format|type|kind|model|product|technology|route|process|method)\b/iu;
@@ -210,9 +210,17 @@ const WHO_OBJECT =
   /^who\s+[\p{Ll}-]+\s+(?:the|a|an)\s+(?:[\p{Ll}-]+\s+){0,2}?([\p{Ll}-]+)\b(?=\s+(?:where|that|which|who|of|at|in|for|with)\b|\s*$)/u;
 
 function headOf(piece: string): { head?: string } {
-  const word = HEAD.exec(piece)?.[1] ?? WHO_OBJECT.exec(`${piece.charAt(0).toLowerCase()}${piece.slice(1)}`)?.[1];
-  if (!word) return {};
-  const head = stem(word.toLowerCase());
+  const phrase = HEAD.exec(piece)?.[1]?.split(/\s+/u);
+  // A generic noun takes the head of the word before it ("cathode chemistry": a cathode is asked for).
+  const [word, before] = phrase
+    ? [
+        phrase.at(-1),
+        phrase.length > 1 && GENERIC_HEADS.has(stem((phrase.at(-1) ?? "").toLowerCase())) ? phrase.at(-2) : undefined,
+      ]
+    : [WHO_OBJECT.exec(`${piece.charAt(0).toLowerCase()}${piece.slice(1)}`)?.[1], undefined];
+  const chosen = before && /^\p{Ll}/u.test(before) ? before : word;
+  if (!chosen) return {};
+  const head = stem(chosen.toLowerCase());
   return GENERIC_HEADS.has(head) || ASKING_WORDS.has(head) ? {} : { head };
 }
 
@@ -229,10 +237,6 @@ function askingWord(piece: string): { words: string[]; at: number; opening: bool
   return { words, at: opening >= 0 ? opening : words.findLastIndex(wh), opening: opening >= 0 };
 }
 
-/**
- * `focus` of a part (see `AskedPart`): the content word on each side of a trailing wh-word; none
- * for a part that opens on it ("who led…": its relation is too often written in other words).
- */
 /** The verb of the event a "when…" part dates, as written ("When was the company founded…" → "founded"). */
 function eventOf(piece: string): string | undefined {
   const { words, at, opening } = askingWord(piece);
@@ -252,6 +256,11 @@ const eventIn = (piece: string): { event?: string } => {
 const AUXILIARY =
   /^(?:is|are|was|were|be|been|being|do|does|did|has|have|had|will|would|can|could|may|might|shall|should|must|get|got)$/iu;
 
+/**
+ * `focus` of a part (see `AskedPart`): the content word on each side of a trailing wh-word; none
+ * for a part that opens on it ("who led…": its relation is too often written in other words), but
+ * the verb of the event a "when…" part dates.
+ */
 function focusOf(piece: string, head: string | undefined, kind?: AnswerKind): string[] {
   const { words, at, opening } = askingWord(piece);
   // "When was the company founded…": a date is the date of an event, which its verb names.
