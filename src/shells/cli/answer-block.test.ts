@@ -125,6 +125,37 @@ describe("the answer block over the example corpus", () => {
   });
 
   it.each([
+    "pipeline",
+    "investigative",
+  ])("%s: a why is answered by the sentences that give the cause (Q10's 2022 rise)", async (strategy) => {
+    const prices = await report(
+      "How far did lithium-ion battery pack prices fall between 2010 and 2020, and why did they rise in 2022?",
+      strategy,
+    );
+    const [fall, rise] = prices.doc.answer ?? [];
+    expect(marks(prices.doc)[0]).toContain("1,100 dollars per kilowatt-hour");
+    expect(rise?.status).toBe("answered");
+    const texts = (part: typeof rise) =>
+      (part?.findings ?? []).map(
+        (use) =>
+          [...prices.doc.directFindings, ...prices.doc.findings].find((finding) => finding.number === use.number)
+            ?.text ?? "",
+      );
+    expect(texts(fall).join(" ")).toContain("89 percent");
+    expect(texts(rise).join(" ")).toMatch(/raw-material prices|lithium carbonate/);
+  });
+
+  it("investigative: the cathode chemistry of the Nevada cells is answered first with NCA", async () => {
+    const { doc } = await report(
+      "What cathode chemistry is in the cells that Panasonic makes at Tesla's Nevada Gigafactory, and in what cell format?",
+      "investigative",
+    );
+    const first = doc.answer?.[0]?.findings[0]?.number;
+    const finding = [...doc.directFindings, ...doc.findings].find((entry) => entry.number === first);
+    expect(finding?.text).toContain("use an NCA cathode");
+  });
+
+  it.each([
     ["pipeline", "How many lithium-ion cells did Sony make in its first year of production, 1991?"],
     ["investigative", "How many lithium-ion cells did Sony make in its first year of production, 1991?"],
     ["pipeline", "What battery warranty (years or kilometres) did Nissan offer on the first-generation Leaf?"],
