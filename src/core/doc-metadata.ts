@@ -19,7 +19,7 @@ const MAX_METADATA_CHARS = 200;
 export const opensWithMetadata = (text: string): boolean => METADATA_LINE.test(text.trim());
 
 export const isMetadataLine = (text: string): boolean =>
-  text.length <= MAX_METADATA_CHARS && !text.includes("\n\n") && METADATA_LINE.test(text.trim());
+  text.length <= MAX_METADATA_CHARS && !text.includes("\n\n") && opensWithMetadata(text);
 
 /**
  * What a metadata line says happened, in the words a question would use: "New in version 3.5"

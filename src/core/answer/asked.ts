@@ -247,11 +247,6 @@ function eventOf(piece: string): string | undefined {
     ?.toLowerCase();
 }
 
-const eventIn = (piece: string): { event?: string } => {
-  const event = eventOf(piece);
-  return event ? { event } : {};
-};
-
 /** A verb that only carries another ("was", "did", "has"). */
 const AUXILIARY =
   /^(?:is|are|was|were|be|been|being|do|does|did|has|have|had|will|would|can|could|may|might|shall|should|must|get|got)$/iu;
@@ -261,14 +256,10 @@ const AUXILIARY =
  * for a part that opens on it ("who led…": its relation is too often written in other words), but
  * the verb of the event a "when…" part dates.
  */
-function focusOf(piece: string, head: string | undefined, kind?: AnswerKind): string[] {
-  const { words, at, opening } = askingWord(piece);
+function focusOf(piece: string, head: string | undefined, event: string | undefined): string[] {
   // "When was the company founded…": a date is the date of an event, which its verb names.
-  if (opening && kind === "date" && /^when$/iu.test(words[at] ?? "")) {
-    const event = eventOf(piece);
-    const term = event ? termsOf(event)[0] : undefined;
-    return term ? [term] : [];
-  }
+  if (event !== undefined) return termsOf(event).slice(0, 1);
+  const { words, at, opening } = askingWord(piece);
   if (at === -1 || opening) return [];
   // A word of a name ("Natural Born Killers") says what the question is about, not what it asks.
   const useful = (word: string): string[] => {
@@ -361,6 +352,7 @@ export function askedParts(question: string): AskedPart[] {
     const { words, at } = askingWord(piece);
     const nameAsked = at >= 0 && ASKS_NAME.test(words.slice(at).join(" "));
     const options = optionsOf(piece);
+    const event = kind.kind === "date" ? eventOf(piece) : undefined;
     return {
       asked,
       ...kind,
@@ -382,10 +374,10 @@ export function askedParts(question: string): AskedPart[] {
         : focusOf(
             options ? piece.replace(new RegExp(options.map(escapeRegExp).join("|"), "gu"), " ") : piece,
             head.head,
-            kind.kind,
+            event,
           ),
       ...(options ? { options } : {}),
-      ...(kind.kind === "date" ? eventIn(piece) : {}),
+      ...(event ? { event } : {}),
       ...(BY_AGENT.test(piece) ? { byAgent: true } : {}),
     };
   });
