@@ -168,6 +168,19 @@ describe("one sentence per part of the question", () => {
     expect(texts.slice(0, 3).some((text) => text.startsWith("Battery cost figures"))).toBe(false);
   });
 
+  it("never quotes the document's title, written again as its first line, as a finding", () => {
+    const title = "Charging Lithium-Ion Batteries: C-Rates, CC-CV and the Limits of Fast Charging";
+    const texts = rankSentences("What limits fast charging of lithium-ion batteries?", [
+      packet(
+        "s_001",
+        title,
+        `${title}\n\nFast charging is limited by lithium plating on the anode at low temperatures.`,
+      ),
+    ]).map((sentence) => sentence.text);
+    expect(texts).toContain("Fast charging is limited by lithium plating on the anode at low temperatures.");
+    expect(texts).not.toContain(title);
+  });
+
   it("lends the words of a title that names the question's subject to its own sentences", () => {
     const titled = (title: string) =>
       packet(

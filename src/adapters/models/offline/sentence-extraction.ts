@@ -90,6 +90,8 @@ const METADATA_QUALITY = 0.8;
 function quality(text: string, standalone: boolean, listItem: boolean, title: string): number {
   if (readerTextProblem(text) !== undefined) return 0;
   if (!isContent(text, listItem)) return 0;
+  // The document's own title, written again as its first line, is a title page, not a finding.
+  if (normalizePhrase(text) === normalizePhrase(title)) return 0;
   if (isMetadataLine(text)) return METADATA_QUALITY;
   // Table rows (cells joined by " | ") are not sentences a reader can check on their own.
   if ((text.match(/ \| /g) ?? []).length >= 2) return 0;
@@ -104,7 +106,6 @@ function quality(text: string, standalone: boolean, listItem: boolean, title: st
   if (standalone) factor *= 0.15;
   if (listItem) factor *= 0.7;
   if (!hasVerb(text)) factor *= 0.5;
-  if (normalizePhrase(text) === normalizePhrase(title)) factor *= 0.1;
   return factor;
 }
 
