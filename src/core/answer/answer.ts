@@ -958,14 +958,11 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
   const asked = stemSet(question);
   // A name that writes one the question gives ("Herbert Weston Scott Howell III" for "Scott Howell"), or
   // two of its words ("Kerry-Anne Saxby-Junna", "Kerry Saxby AM" for "Kerry Saxby-Junna"), is its subject, no bridge.
-  const given = namesIn(question)
+  const names = namesIn(question);
+  const given = names
     .filter((name) => !isNationality(name.text))
     .map((name) => new Set(normalizePhrase(name.text).split(" ")));
-  const nameStems = stemSet(
-    namesIn(question)
-      .map((name) => name.text)
-      .join(" "),
-  );
+  const nameStems = stemSet(names.map((name) => name.text).join(" "));
   // The question's verbs, but the words of the names it gives.
   const verbs = new Set(
     (question.match(/\p{Ll}+/gu) ?? [])

@@ -135,6 +135,7 @@ export function extractionPlan(
   const fresh = pages.filter(
     (page) => !page.alreadyRead && page.passages.length > 0 && !extractedAlready(investigation, page),
   );
+  // The key of each page this turn or an earlier one read (a claim's first hop may stand in one read before).
   const pageKeys = new Map(
     [...(context.state.readPages ?? []), ...fresh].map((page) => [page.sourceId, pageKey(investigation, page)]),
   );
@@ -145,7 +146,7 @@ export function extractionPlan(
   const linked = (claimId: string, sourceId: string) =>
     investigation.ledger.claimSources.some((link) => link.claimId === claimId && link.sourceId === sourceId);
   for (const page of fresh) {
-    const key = pageKeys.get(page.sourceId) ?? "";
+    const key = keyOf(page.sourceId);
     for (const claim of known) {
       const claimKeys = keys.get(claim.id) ?? new Set<string>();
       if (updates.length >= MAX_UPDATES || claimKeys.has(key) || linked(claim.id, page.sourceId)) continue;
@@ -242,7 +243,7 @@ export function extractionPlan(
   );
   for (const entry of entries) {
     for (const page of [...fresh, ...readBefore]) {
-      const key = pageKeys.get(page.sourceId) ?? pageKey(investigation, page);
+      const key = keyOf(page.sourceId);
       if (entry.keys.has(key)) continue;
       const sentence = sentenceStating(page, entry.text, context.judge);
       if (!sentence) continue;
@@ -258,7 +259,7 @@ export function extractionPlan(
   for (const entry of [...entries]) {
     if (entries.length >= MAX_ENTRIES) break;
     for (const page of [...fresh, ...readBefore]) {
-      const key = pageKeys.get(page.sourceId) ?? pageKey(investigation, page);
+      const key = keyOf(page.sourceId);
       if (entry.keys.has(key) || entries.length >= MAX_ENTRIES) continue;
       const weaker = commonGround(page, entry.text, context.judge);
       if (!weaker) continue;
