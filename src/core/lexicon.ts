@@ -207,6 +207,12 @@ export const isNationality = (word: string): boolean =>
     word,
   );
 
+/** A month or a day of the week ("February", "monday"): it dates, it names nothing to look up. */
+export const isCalendarWord = (word: string): boolean =>
+  /^(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/iu.test(
+    word,
+  );
+
 /** "National Football League" is also written "NFL": the initials of a name of three words or more, lower case. */
 export const acronymsOf = (text: string): string[] =>
   namesIn(text)

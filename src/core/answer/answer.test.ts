@@ -41,6 +41,9 @@ describe("askedParts", () => {
     ["Why did prices rise in 2022?", ["cause"]],
     ["Which tram station has the most daily riders?", ["superlative"]],
     ["Is LFP cheaper than NMC?", ["yes-no"]],
+    // An auxiliary first, but an asking phrase inside: it asks for the year, not yes or no.
+    ["Do Lafzon Ki Kahani, is a 2016 Hindi film, it is a remake of Always, released in which year?", ["date"]],
+    ["Are both the band which formed in 1990 and Muse British?", ["yes-no"]],
     [
       "Which company recycles the scrap, who founded it, and which route recovers lithium best?",
       ["organisation", "person", "superlative"],
@@ -434,6 +437,34 @@ describe("answerQuestion", () => {
     ];
     const [part] = answerQuestion("What was the specific energy of the first commercial cells?", read, read);
     expect(part?.uses.map((use) => use.mark)).toEqual(["90 Wh/kg", "80 watt-hours per kilogram"]);
+  });
+
+  it("shows a share written in words beside one in percent, where the second source writes the name by its initials", () => {
+    const about = "Cobalt, the Democratic Republic of the Congo and the Battery Supply Chain";
+    const read = [
+      ...filler,
+      sentence(
+        "pct",
+        "According to figures widely quoted in the late 2010s, the Democratic Republic of the Congo accounted for around 60 percent of world cobalt mine production.",
+        "s1",
+      ),
+      sentence(
+        "words",
+        "The DRC produced about 170,000 tonnes of the roughly 230,000 tonnes of cobalt mined worldwide in 2023, or about three-quarters of the total.",
+        "s2",
+        about,
+      ),
+      sentence("other", "The Democratic Republic of the Congo has a long border with Zambia.", "s3"),
+    ];
+    const [part] = answerQuestion(
+      "How dependent is the cathode industry on the Democratic Republic of the Congo for cobalt?",
+      read,
+      read,
+    );
+    expect(part?.uses.map((use) => [use.key, use.mark])).toEqual([
+      ["pct", "60 percent"],
+      ["words", "three-quarters"],
+    ]);
   });
 
   it("does not say the sources give no count when the subject's own page gives one in words", () => {

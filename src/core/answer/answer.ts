@@ -13,7 +13,16 @@ import { HEADING_SEPARATOR } from "../chunking.js";
 import { metadataMeaning } from "../doc-metadata.js";
 import type { Judge } from "../judgment/judge.js";
 import { isContent } from "../judgment/statement.js";
-import { acronymsOf, isNationality, isVerbLike, namesIn, normalizePhrase, stem, stemSet } from "../lexicon.js";
+import {
+  acronymsOf,
+  isCalendarWord,
+  isNationality,
+  isVerbLike,
+  namesIn,
+  normalizePhrase,
+  stem,
+  stemSet,
+} from "../lexicon.js";
 import type { ANSWER_STATUSES } from "../report/report-document.js";
 import { splitSentences } from "../sentences.js";
 import { numberValue } from "../statements.js";
@@ -108,8 +117,6 @@ const AFTER_BY = /\bby\s+(?:[\p{L}.'’-]+\s+){0,3}$/iu;
 /** A choice by date asks for the earlier or the later one. */
 const EARLIER = /\b(?:first|earlier|earliest|older|oldest|before)\b/iu;
 const LATER = /\b(?:later|latest|younger|youngest|newer|newest|more recent|most recent|last)\b/iu;
-const CALENDAR =
-  /^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/u;
 const YEAR_ONLY = /^(?:1[5-9]\d{2}|20\d{2})$/u;
 /** Dates in parentheses after a name: a life ("(1874 – 1958)", "(born 2 May 1936)"). */
 const LIFESPAN = /\((?:born\b[^()]*|[^()]*\b(?:1[5-9]\d{2}|20\d{2})\s*[–-]\s*[^()]*\b(?:1[5-9]\d{2}|20\d{2}))\)/u;
@@ -196,7 +203,7 @@ const UNIT_WORDS: readonly [RegExp, string][] = [
   [/wh\/l|watt-hours? per lit/iu, "energy density volumetric"],
   [/(?:\/|per )(?:kwh|kilowatt-hour)|dollars?|[$€£]/iu, "price cost"],
   [
-    /%|percent|per cent|^(?:half|a third|two-thirds|a quarter|three-quarters)$/iu,
+    /%|percent|per cent|\b(?:half|a third|two-thirds|a quarter|three-quarters)(?= of\b|$)/iu,
     "share percentage proportion fraction dependent",
   ],
   [/°c|degrees/iu, "temperature"],
@@ -276,7 +283,7 @@ function bridgesOf(text: string, asked: Set<string>): string[] {
     (formula) => !/^[IVXLCDM]+$/u.test(formula),
   );
   const names = namesIn(text)
-    .filter((name) => (!name.initial || /\s/u.test(name.text)) && !CALENDAR.test(name.text))
+    .filter((name) => (!name.initial || /\s/u.test(name.text)) && !isCalendarWord(name.text))
     .map((name) => name.text);
   return [...new Set([...formulas, ...names])].filter(
     (name) => name.length > 2 && [...stemSet(name)].some((term) => !asked.has(term)),
@@ -446,12 +453,32 @@ export function answerQuestion(
     };
   };
   /**
+   * A sentence that writes a name the part gives by its initials ("the DRC produced…") carries the
+   * whole name ("Democratic Republic of the Congo"): its initials are the group's terms the question
+   * does not write.
+   */
+  const abbreviated = (part: AskedPart, item: Scored): Scored => {
+    const written = (terms: ReadonlySet<string>, group: readonly string[]): boolean =>
+      group.some((term) => !asked.has(term) && terms.has(term));
+    const stems = part.names.filter((group) => written(item.stems, group));
+    const passage = part.names.filter((group) => written(item.passage, group));
+    if (stems.length === 0 && passage.length === 0) return item;
+    return {
+      ...item,
+      stems: new Set([...item.stems, ...stems.flat()]),
+      passage: new Set([...item.passage, ...passage.flat()]),
+    };
+  };
+  /**
    * How much of `part` a sentence carries. `strict` (to answer): the figures, years and names
    * that pin the part and the noun it asks for must be there; loose (to decide whether a
    * sentence read bears on it, before saying the sources do not): they need not.
    */
   const scoreOf = (part: AskedPart, scored: Scored | Read, strict = true): number => {
-    const item = { ...standing(part, scored), ...("sentence" in scored ? { linked: linked(scored) } : {}) };
+    const item = {
+      ...abbreviated(part, standing(part, scored)),
+      ...("sentence" in scored ? { linked: linked(scored) } : {}),
+    };
     if (strict && !pinned(part, item)) return 0;
     if (strict && part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
     if (part.terms.length === 0) return coverage(part.context, item);
@@ -742,7 +769,7 @@ export function answerQuestion(
     // "Who founded it?": the answer before it is what "it" is.
     const previous = answers
       .flatMap((answer) => answer.uses)
-      .filter((use) => use.role === "answer" && use.mark && !/\d/u.test(use.mark))
+      .filter((use) => use.role === "answer" && use.mark && /^\p{Lu}/u.test(use.mark) && !/\d/u.test(use.mark))
       .at(-1)?.mark;
     const part =
       asked.refersBack && previous

@@ -80,7 +80,20 @@ const PART_BREAK = new RegExp(
   `(?:,\\s*(?:and|or)\\s+|\\s+(?:and|or)\\s+|,\\s+)(?=(?:(?:in|at|from|for|to|by|on|of|with|under)\\s+)?(?:${WH})\\b)`,
   "iu",
 );
-const YES_NO = /^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|may|might|must)\b/iu;
+const AUXILIARY_FIRST = /^(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|may|might|must)\b/iu;
+/** "…, released in which year, is a…": an asking phrase that ends at a comma or the question mark. */
+const ASKING_PHRASE = /\b(?:which|what)\s+([\p{L}-]+)(?:\s+[\p{L}-]+){0,2}\s*(?=[,?]|$)/iu;
+/**
+ * A question that opens with an auxiliary asks yes or no, unless it asks for something inside
+ * ("Do Lafzon Ki Kahani, …, is a remake of Always, released in which year, …?" asks for a year).
+ */
+const YES_NO = {
+  test(piece: string): boolean {
+    if (!AUXILIARY_FIRST.test(piece)) return false;
+    const asking = ASKING_PHRASE.exec(piece);
+    return !asking?.[1] || isVerbLike(asking[1].toLowerCase());
+  },
+};
 
 /** Words of a question that say what kind of answer it wants, not what it is about. */
 const ASKING_WORDS = new Set(
@@ -94,7 +107,7 @@ const SUPERLATIVE_HIGH =
 const SUPERLATIVE_LOW =
   /\b(?:least|lowest|smallest|fewest|worst|slowest|shortest|cheapest|lightest|weakest|minimum|smaller|fewer|younger|shorter|lower|cheaper|lighter)\b/iu;
 
-const KIND_PATTERNS: readonly [AnswerKind, RegExp][] = [
+const KIND_PATTERNS: readonly [AnswerKind, { test(text: string): boolean }][] = [
   ["yes-no", YES_NO],
   ["version", /\b(?:which|what) (?:\w+ )?(?:version|release)\b/iu],
   ["date", /^(?:(?:since|by|until) )?when\b|\b(?:what|which) (?:year|date|decade|century|month|day)\b/iu],

@@ -10,7 +10,7 @@
  */
 
 import { bridgeQueries, sentencesRead } from "../../../core/answer/answer.js";
-import { namesIn, normalizePhrase, quotedIn, stemSet, stems } from "../../../core/lexicon.js";
+import { isCalendarWord, namesIn, normalizePhrase, quotedIn, stemSet, stems } from "../../../core/lexicon.js";
 import { splitSentences } from "../../../core/sentences.js";
 import { stripControl } from "../../../core/text.js";
 import type { PacketSource } from "../../../ports/model.js";
@@ -35,13 +35,6 @@ export interface Feedback {
 const subset = (inner: ReadonlySet<string>, outer: ReadonlySet<string>): boolean =>
   [...inner].every((term) => outer.has(term));
 
-const MONTHS_AND_DAYS = new Set(
-  (
-    "january february march april may june july august september october november december " +
-    "monday tuesday wednesday thursday friday saturday sunday"
-  ).split(" "),
-);
-
 /**
  * How much a name is worth searching for on its own: a multi-word name or a quoted title
  * more, a month, a short acronym or a nationality-like word ("American") much less.
@@ -51,7 +44,7 @@ function shapeFactor(name: string, quoted: boolean): number {
   if (quoted) return 1.5;
   if (words > 1) return 1.3;
   const lower = name.toLowerCase();
-  if (MONTHS_AND_DAYS.has(lower) || /^\p{Lu}{1,3}$/u.test(name)) return 0.3;
+  if (isCalendarWord(lower) || /^\p{Lu}{1,3}$/u.test(name)) return 0.3;
   if (/(?:an|ish|ese|ic|i)$/.test(lower)) return 0.4;
   return 1;
 }
