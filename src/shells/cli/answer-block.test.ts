@@ -63,15 +63,40 @@ describe("the answer block over the example corpus", () => {
     expect(block).toContain("80 watt-hours per kilogram");
   });
 
-  it("investigative: a conflict shows both figures, the other side quoted under the contested finding with its source", async () => {
+  it.each([
+    "pipeline",
+    "investigative",
+  ])("%s: the cobalt conflict shows the 60 percent of the late 2010s and the three-quarters of 2023, each with its source", async (strategy) => {
+    const { doc } = await report(
+      "How dependent is the cathode industry on the Democratic Republic of the Congo for cobalt, and how has cathode chemistry changed in response?",
+      strategy,
+    );
+    const [dependence, response] = doc.answer ?? [];
+    expect(dependence?.status).toBe("answered");
+    expect(marks(doc)[0]).toEqual(["60 percent", "three-quarters"]);
+    // Each figure cites its own source.
+    const sourcesOf = (dependence?.findings ?? []).map(
+      (use) => doc.directFindings.find((finding) => finding.number === use.number)?.citations[0]?.sourceId,
+    );
+    expect(new Set(sourcesOf).size).toBe(2);
+    expect(response?.status).toBe("answered");
+  });
+
+  it("investigative: a conflict shows both figures, each contested and cited, each quoting the other side", async () => {
     const { markdown } = await report(
       "What was the specific energy of the first commercial lithium-ion cell?",
       "investigative",
     );
     const block = markdown.slice(markdown.indexOf("## Answer"), markdown.indexOf("## Direct findings"));
-    expect(block).toMatch(/\*\*90 Wh\/kg\*\*.*\[\d+: passage \d+\]/);
-    expect(block).toMatch(
-      /Against it: “The first cells stored roughly 80 watt-hours per kilogram.*” \[\d+: passage \d+\]/,
+    expect(block).toMatch(/\*\*Contested:\*\*.*\*\*90 Wh\/kg\*\*.*\[\d+: passage \d+\]/);
+    expect(block).toMatch(/\*\*Contested:\*\*.*80 watt-hours per kilogram.*\[\d+: passage \d+\]/);
+    // Under the findings, each quotes the passage that contradicts it, with its source.
+    const findings = markdown.slice(markdown.indexOf("## Direct findings"), markdown.indexOf("## Further findings"));
+    expect(findings).toMatch(
+      /Contradicting passage \[\d+: passage \d+\]: “… The first cells stored roughly 80 watt-hours/,
+    );
+    expect(findings).toMatch(
+      /Contradicting passage \[\d+: passage \d+\]: “… The first commercial lithium-ion cells, introduced by Sony in 1991, reached around 90 Wh\/kg/,
     );
   });
 

@@ -12,7 +12,7 @@ import { normalizeQuery, queryTerms } from "../../../core/investigative/challeng
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
 import type { ChallengeStrategy } from "../../../core/investigative/types.js";
 import type { Judge, Judgement, Verdict } from "../../../core/judgment/judge.js";
-import { hasVerb, isVerbLike, normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
+import { acronymsOf, hasVerb, isVerbLike, normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
 import { splitSentences } from "../../../core/sentences.js";
 import { readerLine } from "../../../core/text.js";
 import { planQueries } from "./query-expansion.js";
@@ -116,6 +116,8 @@ export function rankedSentences(
   const focusStems = stemSet(focus);
   if (focusStems.size === 0 || limit <= 0 || pages.length === 0) return [];
   const needed = Math.min(2, Math.ceil(focusStems.size / 2));
+  // A name the focus gives may be written by its initials ("the DRC" for "the Democratic Republic of the Congo").
+  for (const initials of acronymsOf(focus)) focusStems.add(initials);
   const packets = pages.map((page) => ({
     id: page.sourceId,
     title: page.title,

@@ -197,8 +197,10 @@ export function extractionPlan(
       const claimCount = perQuestion.get(question.id) ?? 0;
       if (entries.length >= MAX_ENTRIES) break;
       if (claimCount >= MAX_CLAIMS_PER_QUESTION && !sentence.answering) continue;
-      // A page past its share still gives a claim that answers a part of the question none taken answers.
-      if ((perPage.get(sentence.sourceId) ?? 0) >= limit && !answersMore(sentence, taken)) continue;
+      // A page past its share still gives a claim that answers a part of the question none taken
+      // answers, and one that answers the question (core/answer: the second figure of a conflict).
+      if ((perPage.get(sentence.sourceId) ?? 0) >= limit && !sentence.answering && !answersMore(sentence, taken))
+        continue;
       const { judge } = context;
       const wording = normalizeWording(sentence.text);
       // A sentence that answers (or bridges to an answer) and says more than the claim it states

@@ -545,6 +545,37 @@ describe("offline investigative rules", () => {
     expect(String((answered.calls[0]?.args as { query?: string } | undefined)?.query ?? "")).not.toMatch(/^Northlight/);
   });
 
+  it("searches a name of the objective that no page read is titled after, where no page names a bridge", () => {
+    const objective = "Which plant is larger, the Pterocarya or the Cotula?";
+    const declared = apply(
+      newInvestigation(objective),
+      offlineInvestigativeTurn(stateOf(newInvestigation(objective))).calls,
+    );
+    const working = logged(apply(declared, [{ name: "frontier_next", args: {} }], "code"), objective);
+    const cotula: LoopPage = {
+      sourceId: sourceId(1),
+      title: "Cotula",
+      location: "cotula.md",
+      passages: [
+        { id: chunkId(sourceId(1), 1), text: "Cotula is a genus of small flowering plants in the daisy family." },
+      ],
+      alreadyRead: false,
+    };
+    const turn = offlineInvestigativeTurn(stateOf(working, { readPages: [cotula] }));
+    expect(names(turn)).toEqual(["search"]);
+    expect(argsOf(turn).query).toBe("Pterocarya");
+    // Once both are read, neither is searched again.
+    const pterocarya: LoopPage = {
+      ...cotula,
+      sourceId: sourceId(2),
+      title: "Pterocarya",
+      location: "pterocarya.md",
+      passages: [{ id: chunkId(sourceId(2), 1), text: "Pterocarya is a genus of large deciduous trees." }],
+    };
+    const both = offlineInvestigativeTurn(stateOf(logged(working, "Pterocarya"), { readPages: [cotula, pterocarya] }));
+    expect(both.calls.map((call) => (call.args as { query?: string }).query)).not.toContain("Cotula");
+  });
+
   it("records the first hop of an answer with the page that completes it, though it says more than a claim recorded", () => {
     const objective = "What was the population of the town where Kerry Saxby was born?";
     const declared = apply(
@@ -636,7 +667,7 @@ describe("offline investigative rules", () => {
     expect(tried).not.toContain(normalizeQuestion(String(argsOf(third).query)));
   });
 
-  it("reads the first three hits of the previous search that were not read before", () => {
+  it("reads the first two hits of the previous search that were not read before", () => {
     const investigation = withSources(expandedInvestigation(), 1);
     const turn = offlineInvestigativeTurn(
       stateOf(investigation, { lastResults: [SEARCH_RESULT([hitOf(0), hitOf(1), hitOf(2), hitOf(3), hitOf(4)])] }),
@@ -644,7 +675,6 @@ describe("offline investigative rules", () => {
     expect(turn.calls).toEqual([
       { id: "call_1_1", name: "fetch_page", args: { hit: "h2" } },
       { id: "call_1_2", name: "fetch_page", args: { hit: "h3" } },
-      { id: "call_1_3", name: "fetch_page", args: { hit: "h4" } },
     ]);
     const oneRead = offlineInvestigativeTurn(
       stateOf(investigation, { readsLeft: 1, lastResults: [SEARCH_RESULT([hitOf(0), hitOf(1), hitOf(2)])] }),
