@@ -145,6 +145,39 @@ describe("extractPlainText", () => {
     });
   });
 
+  it("finds the headings its layout shows: a short line alone between blank lines, a label that opens a list", () => {
+    const text = [
+      "Recycling routes",
+      "",
+      "Route two: hydrometallurgy",
+      "",
+      "Black mass is dissolved in acid.",
+      "",
+      "Strengths:",
+      "- High recovery rates for lithium.",
+      "",
+      "Typical figures for the chemistries of 1990:",
+      "",
+      "- Lead-acid: roughly 30-40 Wh/kg.",
+      "",
+      "6. Summary table (approximate, cell level)",
+      "",
+      "It works. Then it stops",
+      "",
+      "The end.",
+    ].join("\n");
+    const doc = extractPlainText(text, "file");
+    const at = (location: string) => doc.sections?.find((section) => section.location === location)?.start;
+    expect(doc.sections?.map((section) => section.location)).toEqual([
+      "Route two: hydrometallurgy",
+      "Route two: hydrometallurgy › Strengths",
+      "6. Summary table (approximate, cell level)",
+    ]);
+    expect(doc.text.slice(at("Route two: hydrometallurgy › Strengths"))).toMatch(/^Strengths:\n- High recovery/);
+    // The text is the text as written: no heading is dropped or marked.
+    expect(doc.text).toBe(text);
+  });
+
   it("falls back when the first line is too long to be a title or the text is empty", () => {
     expect(extractPlainText(`${"word ".repeat(40)}\n\nmore`, "file").title).toBe("file");
     expect(extractPlainText("   \n\n  ", "file")).toEqual({ title: "file", text: "", contentType: "text/plain" });

@@ -94,9 +94,56 @@ export function extractMarkdown(raw: string, fallbackTitle: string): ExtractedDo
   };
 }
 
+/** A plain-text heading: no sentence's end, opening with a capital or a section number ("2. The baseline"). */
+const HEADING_LINE = /^(?:\d+(?:\.\d+)*\.?\s+)?\p{Lu}(?:(?![.!?;]\s).)*[^.!?;,]$/u;
+const HEADING_CHARS = 80;
+const HEADING_WORDS = 10;
+/** A label that opens a list ("Strengths:"), a heading under the heading before it. */
+const LABEL_LINE = /^\p{Lu}[\p{L}-]*(?:\s+[\p{L}-]+){0,2}:$/u;
+const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+/u;
+
+/**
+ * The headings of plain text, as its writers set them: a short line that ends no sentence,
+ * alone between blank lines ("Route two: hydrometallurgy"), and under it a label that opens a
+ * list ("Strengths:" before "- High recovery rates…"). Each line's level (1 or 2), or 0.
+ */
+function plainHeadingLevels(lines: readonly string[]): number[] {
+  return lines.map((raw, index) => {
+    const line = raw.trim();
+    // The first line is the title; a heading stands after a blank line.
+    if (index === 0 || (lines[index - 1] ?? "").trim() !== "" || line === "") return 0;
+    const next = (lines[index + 1] ?? "").trim();
+    if (LABEL_LINE.test(line) && LIST_ITEM.test(next)) return 2;
+    const short = line.length <= HEADING_CHARS && line.split(/\s+/u).length <= HEADING_WORDS;
+    // "Typical figures for the chemistries of 1990:" opens what follows; a heading names it.
+    return short && next === "" && HEADING_LINE.test(line) && !line.endsWith(":") && !line.includes(" | ") ? 1 : 0;
+  });
+}
+
+/** Plain text as written, its title the first short line, and a section at each heading its layout shows. */
 export function extractPlainText(raw: string, fallbackTitle: string): ExtractedDocument {
-  const text = tidyText(raw.replace(/^\uFEFF/, ""));
-  const first = text.split("\n", 1)[0]?.trim() ?? "";
+  const clean = tidyText(raw.replace(/^\uFEFF/, "").replace(MARK_CHARS, ""));
+  const first = clean.split("\n", 1)[0]?.trim() ?? "";
   const title = first.length > 0 && first.length <= 150 ? first : fallbackTitle;
-  return { title, text, contentType: "text/plain" };
+  const lines = clean.split("\n");
+  const levels = plainHeadingLevels(lines);
+  if (!levels.some((level) => level > 0)) return { title, text: clean, contentType: "text/plain" };
+  const paths: string[][] = [];
+  const open: string[] = [];
+  const withMarks = lines.map((line, index) => {
+    const level = levels[index] ?? 0;
+    if (level === 0) return line;
+    const name = line.trim().replace(/:$/u, "");
+    open.length = level - 1;
+    open[level - 1] = name;
+    paths.push(open.filter(Boolean));
+    return `${marked(paths.length - 1)}${line}`;
+  });
+  const outline = outlined(withMarks.join("\n"), paths, title);
+  return {
+    title,
+    text: outline.text,
+    contentType: "text/plain",
+    ...(outline.sections.length > 0 ? { sections: outline.sections } : {}),
+  };
 }

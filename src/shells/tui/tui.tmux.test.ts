@@ -220,12 +220,12 @@ describe.skipIf(!TMUX_AVAILABLE)("terminal UI in a real terminal (tmux; skipped 
     await tmux.keys("live", ["Enter"]);
     const source = await tmux.waitFor(
       "live",
-      (rows) => rows.some((row) => /^\[passage \d+( · quoted in the report)?\] /.test(row)),
+      (rows) => rows.some((row) => /^\[passage \d+(, [^\]·]+)?( · quoted in the report)?\] /.test(row)),
       "a source's passages",
     );
     expect(source[0]).toMatch(/^\[1\] \S/);
     // A cited source opens at the first passage its report quotes, marked.
-    expect(source[2]).toMatch(/^\[passage \d+ · quoted in the report\] /);
+    expect(source[2]).toMatch(/^\[passage \d+(, [^\]·]+)? · quoted in the report\] /);
     writeFileSync(join(CAPTURES, "source-80x24.txt"), `${source.join("\n")}\n`);
 
     await tmux.keys("live", ["q"]);
