@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { VERIFY_RATIONALE } from "./breakers.js";
 import { type FinalReport, finalizationGate, finalReportSchema, parseFinalReport } from "./final-report.js";
 import { type Claim, DEFAULT_INVESTIGATION_CONFIG, type Investigation, type Question } from "./types.js";
 
@@ -217,6 +218,28 @@ describe("finalizationGate", () => {
     const textOnly: FinalReport = { ...REPORT, gaps: [{ text: "q_002 and q_003 stay open.", questionIds: [] }] };
     expect(gate(textOnly).missing).toEqual([
       "Every unresolvable question must appear under gaps (by questionIds); missing: q_002, q_003. Add a gap for each with its assumption.",
+    ]);
+  });
+
+  it("needs no gap for a claim's own verification check: the claim's label says it", () => {
+    const check: Question = {
+      ...question("q_005", "unresolvable", "no independent source read"),
+      question: "Is c_001 supported by an independent source: 24 GB.",
+      rationale: VERIFY_RATIONALE,
+    };
+    const investigation = {
+      ...INVESTIGATION,
+      frontier: { ...INVESTIGATION.frontier, questions: [...INVESTIGATION.frontier.questions, check] },
+    };
+    expect(finalizationGate(investigation, REPORT, HOST).missing).toEqual([]);
+    // Any other unresolvable question still needs its gap.
+    const other = { ...check, rationale: "A facet of the objective." };
+    const withOther = {
+      ...INVESTIGATION,
+      frontier: { ...INVESTIGATION.frontier, questions: [...INVESTIGATION.frontier.questions, other] },
+    };
+    expect(finalizationGate(withOther, REPORT, HOST).missing).toEqual([
+      "Every unresolvable question must appear under gaps (by questionIds); missing: q_005. Add a gap for each with its assumption.",
     ]);
   });
 });

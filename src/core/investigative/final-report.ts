@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { err, ok, type Result } from "../result.js";
+import { isVerificationQuestion } from "./breakers.js";
 import { type GateResult, gateResult } from "./gates.js";
 import { CLAIM_STATUSES, type Claim, type Investigation } from "./types.js";
 
@@ -164,7 +165,10 @@ function gapChecks(investigation: Investigation, report: FinalReport): string[] 
       .filter((questionId) => !known.has(questionId))
       .map((questionId) => `gap ${index + 1} names ${questionId}, which is not a question of this run.`),
   );
-  const absent = questions.filter((question) => question.status === "unresolvable" && !named.has(question.id));
+  // A claim's own verification check is shown by the claim's label, never as a gap.
+  const absent = questions.filter(
+    (question) => question.status === "unresolvable" && !isVerificationQuestion(question) && !named.has(question.id),
+  );
   if (absent.length > 0) {
     missing.push(
       `Every unresolvable question must appear under gaps (by questionIds); missing: ${ids(absent.map((q) => q.id))}. ` +
@@ -179,8 +183,9 @@ function gapChecks(investigation: Investigation, report: FinalReport): string[] 
  * cites only Host-persisted source ids (`hostSourceIds`) and recorded claim ids; nothing cites
  * a REFUTED or RETRACTED claim; keyClaims states the real status of every claim the items cite
  * (UNVERIFIED claims may be cited, never passed off as VERIFIED); each item shows only sources
- * that support one of its claims; every `unresolvable` question appears under gaps. Ids written
- * in the summary, item and gap texts (`c_…`, `d_…`, `s_…`) are citations too. Pure.
+ * that support one of its claims; every `unresolvable` question appears under gaps, but a
+ * claim's own verification check (its label says it). Ids written in the summary, item and gap
+ * texts (`c_…`, `d_…`, `s_…`) are citations too. Pure.
  */
 export function finalizationGate(
   investigation: Investigation,

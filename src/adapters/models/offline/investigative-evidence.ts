@@ -10,6 +10,7 @@
 import { answerQuestion, sentencesRead } from "../../../core/answer/answer.js";
 import { normalizeQuery, queryTerms } from "../../../core/investigative/challenges.js";
 import type { LoopPage } from "../../../core/investigative/loop-tools.js";
+import { withoutIds } from "../../../core/investigative/report-mapping.js";
 import type { ChallengeStrategy } from "../../../core/investigative/types.js";
 import type { Judge, Judgement, Verdict } from "../../../core/judgment/judge.js";
 import { acronymsOf, hasVerb, isVerbLike, normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
@@ -398,7 +399,8 @@ export function questionQueries(question: { question: string; validationCriteria
   const seen = new Set<string>();
   const queries: string[] = [];
   for (const candidate of candidates) {
-    const query = readerLine(candidate, 300);
+    // A question's text may cite a claim ("…(c_007) against…"): an id is the notes', never a search word.
+    const query = readerLine(withoutIds(candidate), 300);
     const key = normalizeQuery(query);
     if (key === "" || seen.has(key)) continue;
     seen.add(key);

@@ -6,6 +6,7 @@
  * with its assumption. A gap says what the investigation left unresolved, not that no
  * source mentions it (the finalization gate wants every unresolvable question reported). It writes no sentence of its own about the world.
  */
+import { isVerificationQuestion } from "../../../core/investigative/breakers.js";
 import { CONTRADICTION_QUESTION } from "../../../core/investigative/challenges.js";
 import { type FinalReport, MAX_REPORT_ITEMS, SUMMARY_MAX_CHARS } from "../../../core/investigative/final-report.js";
 import { claimStatement, withoutIds } from "../../../core/investigative/report-mapping.js";
@@ -65,7 +66,7 @@ function summaryOf(objective: string, cited: readonly Claim[], gapCount: number)
 
 /**
  * The report of the investigation. Items: one per live claim; keyClaims: the real status of
- * each; gaps: each `unresolvable` question with its assumption. With no live claim the report
+ * each; gaps: each `unresolvable` question (not a claim's verification check) with its assumption. With no live claim the report
  * has no item: its summary and gaps say that nothing was established.
  */
 export function offlineFinalReport(
@@ -86,7 +87,8 @@ export function offlineFinalReport(
     (claim) => claim.status === "VERIFIED" || claim.status === "UNVERIFIED",
   );
   const gaps = investigation.frontier.questions
-    .filter((question) => question.status === "unresolvable")
+    // A claim's own check ("Is c_001 supported by an independent source: …") is shown by its label, never as a gap.
+    .filter((question) => question.status === "unresolvable" && !isVerificationQuestion(question))
     .flatMap((question) => {
       // What the claims recorded after it was given up answer is no gap; where they disagree, that is said.
       const disputed = disputedClaim(investigation, judge, question);
