@@ -334,6 +334,17 @@ describe("answerQuestion", () => {
     });
   });
 
+  it("dates what a thing became, not any becoming ('when did batteries become commercial')", () => {
+    const question = "When did lithium-ion batteries become commercial?";
+    expect(askedParts(question)[0]).toMatchObject({ event: "commercial", focus: [stem("commercial")] });
+    const read = [
+      ...filler,
+      sentence("became", "Raw-material prices became a strong influence on lithium-ion battery prices in 2022.", "a"),
+      sentence("sold", "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery.", "b"),
+    ];
+    expect(answerQuestion(question, read, read)[0]?.uses[0]).toMatchObject({ key: "sold", mark: "1991" });
+  });
+
   it("answers a why with a sentence that gives the cause, not across pages by a name, and not with 'in doing so'", () => {
     const question = "Why did Yoshino use petroleum coke rather than graphite for his 1985 anode?";
     expect(askedParts(question)[0]?.refersBack).toBe(false);
@@ -465,6 +476,58 @@ describe("answerQuestion", () => {
       ["pct", "60 percent"],
       ["words", "three-quarters"],
     ]);
+  });
+
+  it("answers a part about 'this episode' from the episode the sentence before names, never with that sentence again", () => {
+    const read = [
+      ...filler,
+      titled(
+        "same",
+        '"Homer\'s Odyssey" is the third episode of the first season of "The Simpsons".',
+        "Homer's Odyssey",
+      ),
+      titled(
+        "other",
+        "This episode marks the first appearance of a popular recurring character, Karen McCluskey.",
+        "Ice Water",
+      ),
+      titled("ans", 'Smithers first appeared in the episode "Homer\'s Odyssey" as a recurring character.', "Smithers"),
+    ];
+    const [part] = answerQuestion(
+      'Homer\'s Odyssey is the third episode of the first season of "The Simpsons". What recurring character makes his first appearance in this episode?',
+      read,
+      read,
+    );
+    expect(part?.uses.map((use) => use.key)).toEqual(["ans"]);
+  });
+
+  it("shows a sentence that writes the cause beside a better-scored one that only shares the why-part's words", () => {
+    const read = [
+      ...filler,
+      sentence(
+        "memo",
+        "The project team recommends lithium iron phosphate (LFP) cells for the stationary storage system, as most new stationary storage systems now use them.",
+        "memo",
+      ),
+      sentence(
+        "why",
+        "Most new stationary systems use LFP cells because of their cost, safety and long cycle life.",
+        "costs",
+      ),
+    ];
+    const [part] = answerQuestion("Why would a stationary storage project choose LFP cells?", read, read);
+    expect(part?.uses.map((use) => use.key)).toEqual(["memo", "why"]);
+    expect(part?.uses[1]?.mark).toBe("because of their cost, safety and long cycle life");
+  });
+
+  it("does not answer with a figure of a sibling of what the question names (sodium-ion for lithium-ion)", () => {
+    const read = [
+      ...filler,
+      sentence("li", "The first commercial lithium-ion cells reached around 90 Wh/kg.", "s1"),
+      sentence("na", "The first commercial sodium-ion battery had a specific energy of 160 Wh/kg at cell level.", "s2"),
+    ];
+    const [part] = answerQuestion("What was the specific energy of the first commercial lithium-ion cell?", read, read);
+    expect(part?.uses.map((use) => use.mark)).toEqual(["90 Wh/kg"]);
   });
 
   it("does not say the sources give no count when the subject's own page gives one in words", () => {

@@ -77,6 +77,14 @@ const SECOND_SHARE = 0.8;
 const SECOND_FIGURE_SHARE = 0.75;
 /** At most this many sentences answer one part. */
 const MAX_ANSWERS = 3;
+/**
+ * A why-part whose best sentence only shares its words also shows one that writes a cause
+ * ("…use LFP cells because of their cost, safety and long cycle life") at this share of its score.
+ */
+const WRITTEN_CAUSE_SHARE = 0.65;
+/** A cause written as one ("because of…", "due to…"), not a word that only names a fault ("one serious flaw"). */
+const CAUSE_CONNECTIVE =
+  /^(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result|led to|leads? to|so that|which meant|which means|resulting in|therefore)\b/iu;
 
 const ORG_WORDS =
   /\b(?:University|Universit[éy]|College|Institute|Laboratory|Laboratories|Lab|Company|Corporation|Corp|Inc|Ltd|Group|Materials|Industries|Agency|Association|Society|Department|School|Council|Academy|Foundation|Motors|Electric|Chemical|Bank|Office|Survey|Commission|Ministry|Gigafactory|Systems|Technologies|Energy|Power|Records|Studios|Press|Times|News|Network|Channel|Television|Broadcasting|Pictures|Films|Entertainment|Publishing|Brands|Airlines|Club|League|Party|Orchestra)\b/u;
@@ -591,9 +599,23 @@ export function answerQuestion(
   const focused = (part: AskedPart, item: Read): boolean =>
     part.focus.length === 0 ||
     [...(focusOf.get(part) ?? part.focus)].some((term) => item.stems.has(term) && !onlyInNames(item).has(term));
+  /** A sentence every word of which the question already says ("Homer's Odyssey is the third episode…") tells nothing new. */
+  const restates = (item: Read): boolean => ![...stemSet(item.sentence.text)].some((term) => !asked.has(term));
+  // The compounds the question names ("lithium-ion"): a sentence that names a sibling instead
+  // ("its first-generation sodium-ion battery … 160 Wh/kg") is about another thing.
+  const compounds = [...question.matchAll(/(?<![\p{L}-])(\p{L}+)-(\p{L}+)(?![\p{L}-])/gu)].map(([whole, , tail]) => ({
+    whole: whole.toLowerCase(),
+    sibling: new RegExp(`(?<![\\p{L}-])(\\p{L}+)-${escapeRegExp(tail ?? "")}(?![\\p{L}-])`, "giu"),
+  }));
+  const aboutSibling = (item: Read): boolean =>
+    compounds.some(
+      ({ whole, sibling }) =>
+        !item.sentence.text.toLowerCase().includes(whole) &&
+        [...item.sentence.text.matchAll(sibling)].some((match) => match[0].toLowerCase() !== whole),
+    );
   const direct = (part: AskedPart, pool: readonly Read[]) =>
     pool
-      .filter((item) => focused(part, item))
+      .filter((item) => focused(part, item) && !restates(item) && !aboutSibling(item))
       .map((item) => {
         const marks = marksOf(part, item);
         // A cause marked by "because", "led to"… answers a "why" better than one that only shares its words.
@@ -743,7 +765,16 @@ export function answerQuestion(
     const seen = new Set<string>();
     const measure = part.kind === "number" ? unitClass(top.marks[0] ?? "") : undefined;
     return found
-      .filter(({ score }) => score >= top.score * (measure === undefined ? SECOND_SHARE : SECOND_FIGURE_SHARE))
+      .filter(
+        ({ score, marks }) =>
+          score >=
+          top.score *
+            (measure !== undefined
+              ? SECOND_FIGURE_SHARE
+              : part.kind === "cause" && CAUSE_CONNECTIVE.test(marks[0] ?? "") && top.marks.length === 0
+                ? WRITTEN_CAUSE_SHARE
+                : SECOND_SHARE),
+      )
       .filter(({ marks }) => measure === undefined || unitClass(marks[0] ?? "") === measure)
       .filter(({ marks, item }) => {
         const key = marks[0] ? normalizePhrase(marks[0]) : item.sentence.key;

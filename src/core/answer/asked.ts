@@ -250,14 +250,23 @@ function askingWord(piece: string): { words: string[]; at: number; opening: bool
   return { words, at: opening >= 0 ? opening : words.findLastIndex(wh), opening: opening >= 0 };
 }
 
-/** The verb of the event a "when…" part dates, as written ("When was the company founded…" → "founded"). */
+/**
+ * The verb of the event a "when…" part dates, as written ("When was the company founded…" →
+ * "founded"); for "become", what it became ("When did batteries become commercial" → "commercial":
+ * "Sony began selling the first commercial battery in 1991" dates it).
+ */
 function eventOf(piece: string): string | undefined {
   const { words, at, opening } = askingWord(piece);
   if (!opening || !/^when$/iu.test(words[at] ?? "")) return undefined;
-  return words
-    .slice(at + 2)
-    .find((word) => !/^\p{Lu}/u.test(word) && isVerbLike(word.toLowerCase()) && !AUXILIARY.test(word))
-    ?.toLowerCase();
+  const rest = words.slice(at + 2);
+  const verb = rest.findIndex(
+    (word) => !/^\p{Lu}/u.test(word) && isVerbLike(word.toLowerCase()) && !AUXILIARY.test(word),
+  );
+  if (verb === -1) return undefined;
+  const complement = /^becom(?:e|es|ing)$|^became$/iu.test(rest[verb] ?? "")
+    ? rest.slice(verb + 1).find((word) => !/^(?:a|an|the|more|less|so|very)$/iu.test(word))
+    : undefined;
+  return (complement ?? rest[verb])?.toLowerCase();
 }
 
 /** A verb that only carries another ("was", "did", "has"). */
@@ -339,6 +348,8 @@ export function askedParts(question: string): AskedPart[] {
     if (pronoun === -1 || (index === 0 && context.length === 0)) return false;
     return !namesIn(piece).some((name) => name.start < pronoun);
   };
+  const before = namePins(context.join(" ")).flat();
+  const given = before.length > 0 ? [before] : [];
   const parts = pieces.map((piece, index) => {
     const asked = `${piece.charAt(0).toUpperCase()}${piece.slice(1)}?`;
     let kind = kindOf(piece);
@@ -377,7 +388,9 @@ export function askedParts(question: string): AskedPart[] {
       ...(nameAsked ? { nameAsked } : {}),
       ...(GEOGRAPHIC.test(piece) ? { geographic: true } : {}),
       pins: pinsOf(piece),
-      names: namePins(piece),
+      // "What character first appears in this episode?" after "Homer's Odyssey is an episode of The
+      // Simpsons.": the first part that refers back is about one of the names the sentence before gives.
+      names: [...namePins(piece), ...(index === 0 && refersBack(piece, index) ? given : [])],
       identifiers: [
         ...new Set((piece.match(IDENTIFIER) ?? []).map((identifier) => identifier.split(".").at(-1) ?? "")),
       ].filter((name) => name !== ""),

@@ -82,6 +82,14 @@ describe("the answer block over the example corpus", () => {
     expect(response?.status).toBe("answered");
   });
 
+  it.each([
+    "pipeline",
+    "investigative",
+  ])("%s: why a storage project would choose LFP is answered with the sentence that writes the reasons", async (strategy) => {
+    const { doc } = await report("Why would a stationary storage project choose LFP cells?", strategy);
+    expect(marks(doc)[0]).toContain("because of their cost, safety and long cycle life");
+  });
+
   it("investigative: a conflict shows both figures, each contested and cited, each quoting the other side", async () => {
     const { markdown } = await report(
       "What was the specific energy of the first commercial lithium-ion cell?",
@@ -93,10 +101,10 @@ describe("the answer block over the example corpus", () => {
     // Under the findings, each quotes the passage that contradicts it, with its source.
     const findings = markdown.slice(markdown.indexOf("## Direct findings"), markdown.indexOf("## Further findings"));
     expect(findings).toMatch(
-      /Contradicting passage \[\d+: passage \d+\]: “… The first cells stored roughly 80 watt-hours/,
+      /Contradicting passage \[\d+: passage \d+\]: (?:\([^)]*\) )?“… The first cells stored roughly 80 watt-hours/,
     );
     expect(findings).toMatch(
-      /Contradicting passage \[\d+: passage \d+\]: “… The first commercial lithium-ion cells, introduced by Sony in 1991, reached around 90 Wh\/kg/,
+      /Contradicting passage \[\d+: passage \d+\]: (?:\(.*?\)\) )?“… The first commercial lithium-ion cells, introduced by Sony in 1991, reached around 90 Wh\/kg/,
     );
   });
 
