@@ -530,6 +530,26 @@ describe("answerQuestion", () => {
     expect(part?.uses.map((use) => use.mark)).toEqual(["90 Wh/kg"]);
   });
 
+  it("answers 'why is cobalt a supply concern' only with a sentence about cobalt, not another metal's supply", () => {
+    expect(askedParts("Why is cobalt a supply concern for lithium-ion batteries?")[0]?.subject).toBe(stem("cobalt"));
+    const read = [
+      ...filler,
+      // A passage on sodium that mentions cobalt elsewhere: its sentence on lithium's supply is no reason for cobalt's.
+      {
+        ...sentence(
+          "lithium",
+          "Interest revived, driven by concern about the cost and supply of lithium batteries.",
+          "na",
+        ),
+        passage: "na.p1",
+      },
+      { ...sentence("other", "Sodium cells avoid cobalt altogether.", "na"), passage: "na.p1" },
+      sentence("cobalt", "Because supply is concentrated, cobalt prices for batteries have been volatile.", "co"),
+    ];
+    const [part] = answerQuestion("Why is cobalt a supply concern for lithium-ion batteries?", read, read);
+    expect(part?.uses.map((use) => use.key)).toEqual(["cobalt"]);
+  });
+
   it("does not say the sources give no count when the subject's own page gives one in words", () => {
     const read = [
       ...filler,

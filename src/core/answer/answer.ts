@@ -489,6 +489,7 @@ export function answerQuestion(
     };
     if (strict && !pinned(part, item)) return 0;
     if (strict && part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
+    if (strict && part.subject && !item.stems.has(part.subject) && !item.under.has(part.subject)) return 0;
     if (part.terms.length === 0) return coverage(part.context, item);
     if (part.context.length === 0) return coverage(part.terms, item);
     // A part that refers back ("why did they rise") is about what the question before it names.

@@ -62,6 +62,12 @@ export interface AskedPart {
   focus: string[];
   /** That verb as written ("founded"), whose synonyms ("established") say it too. */
   event?: string;
+  /**
+   * What a "why is X a …" part asks the reason of ("cobalt"), as a stem: the sentence or what it
+   * stands under says it (one on another subject's supply, "…concern about the supply of lithium",
+   * in a passage that mentions cobalt elsewhere, gives no reason for it).
+   */
+  subject?: string;
   /** The names a choice is between ("which band formed first, The Exies or Circus Diablo?"). */
   options?: string[];
   /** "…created by who?": the answer is the agent, written after "by" ("created by TV executive Reg Watson"). */
@@ -202,6 +208,14 @@ function pinsOf(piece: string): string[][] {
   const single = [...piece.matchAll(PIN)].map((match) => figure(match[1])).filter((pin) => !inRange.has(pin));
   return [...ranges, ...single.map((pin) => [pin])];
 }
+
+/** "Why is cobalt a supply concern…": what the reason is of (`AskedPart.subject`). */
+const subjectOf = (piece: string): { subject?: string } => {
+  const subject = WHY_IS_SUBJECT.exec(piece)?.[1];
+  return subject ? { subject: stem(subject.toLowerCase()) } : {};
+};
+const WHY_IS_SUBJECT =
+  /^why (?:is|are|was|were) (?!(?:it|they|this|that|these|those|there|he|she)\b)([\p{L}-]+) (?=(?:a|an|the|so|such|more|less|considered|seen)\b)/iu;
 
 /** A code identifier: dotted ("json.JSONDecoder.decode") or with an underscore ("get_native_id"). */
 const IDENTIFIER = /\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b|\b\w*_\w+\b/gu;
@@ -388,6 +402,7 @@ export function askedParts(question: string): AskedPart[] {
       ...(nameAsked ? { nameAsked } : {}),
       ...(GEOGRAPHIC.test(piece) ? { geographic: true } : {}),
       pins: pinsOf(piece),
+      ...subjectOf(piece),
       // "What character first appears in this episode?" after "Homer's Odyssey is an episode of The
       // Simpsons.": the first part that refers back is about one of the names the sentence before gives.
       names: [...namePins(piece), ...(index === 0 && refersBack(piece, index) ? given : [])],

@@ -82,6 +82,16 @@ describe("the answer block over the example corpus", () => {
     expect(response?.status).toBe("answered");
   });
 
+  it("pipeline: why cobalt is a supply concern is answered with cobalt's reasons, not lithium's supply", async () => {
+    const { doc } = await report("Why is cobalt a supply concern for lithium-ion batteries?", "pipeline");
+    const texts = (doc.answer?.[0]?.findings ?? []).map(
+      (use) => doc.directFindings.find((finding) => finding.number === use.number)?.text ?? "",
+    );
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.every((text) => /cobalt|Congo|DRC/u.test(text))).toBe(true);
+    expect(texts.join(" ")).toContain("Because supply is concentrated");
+  });
+
   it.each([
     "pipeline",
     "investigative",
