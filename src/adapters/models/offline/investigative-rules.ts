@@ -95,8 +95,8 @@ const MAX_FACETS = 8;
 /**
  * Hits read after one search, at most. Two: under a small page budget a third hit of the same
  * search (a third Cotula for "the Pterocarya or the Cotula") spends the page the other name or a
- * bridge needs (HotpotQA train100, 5 pages: gold-document recall 84.5% with three, 85.0% with two; the answer in
- * the first finding 52.7% and 56.0%).
+ * bridge needs (HotpotQA train100, 5 pages: gold-document recall 84.5% with three, 85.0% with
+ * two; the answer in the first finding 52.7% and 56.0%).
  */
 const READS_PER_TURN = 2;
 /** Calls the loop runs per turn (it refuses the rest). */
@@ -385,7 +385,6 @@ function bridgePlan(context: RuleContext): Plan | undefined {
   }));
   const read = sentencesRead(sources);
   const tried = new Set(investigation.frontier.attempts.map((attempt) => normalizeQuestion(attempt.query)));
-  // Then each name of the objective no page read is titled after (the other option of a choice).
   const names = requestQueries(profileRequest(investigation.frontier.objective), sources).filter(
     (query) => namesIn(query).length > 0,
   );
