@@ -82,9 +82,6 @@ const MAX_ANSWERS = 3;
  * ("…use LFP cells because of their cost, safety and long cycle life") at this share of its score.
  */
 const WRITTEN_CAUSE_SHARE = 0.65;
-/** A cause written as one ("because of…", "due to…"), not a word that only names a fault ("one serious flaw"). */
-const CAUSE_CONNECTIVE =
-  /^(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result|led to|leads? to|so that|which meant|which means|resulting in|therefore)\b/iu;
 
 const ORG_WORDS =
   /\b(?:University|Universit[éy]|College|Institute|Laboratory|Laboratories|Lab|Company|Corporation|Corp|Inc|Ltd|Group|Materials|Industries|Agency|Association|Society|Department|School|Council|Academy|Foundation|Motors|Electric|Chemical|Bank|Office|Survey|Commission|Ministry|Gigafactory|Systems|Technologies|Energy|Power|Records|Studios|Press|Times|News|Network|Channel|Television|Broadcasting|Pictures|Films|Entertainment|Publishing|Brands|Airlines|Club|League|Party|Orchestra)\b/u;
@@ -97,8 +94,16 @@ const PERSON_NAME =
 const isPersonName = (name: string): boolean =>
   PERSON_NAME.test(name) && !ORG_WORDS.test(name) && !PLACE_WORDS.test(name);
 /** What writes a cause: "because", "led to", "damaged", ", so …" (not "in doing so", "so far"), ", as prices soared". */
-const CAUSE =
-  /\b(?:because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|limits?|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|reasons?|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|(?<=, )so(?! far| on| much| many| called)|(?<=, )as(?= (?:\p{L}+ ){1,3}(?:soared|rose|fell|grew|dropped|collapsed)\b)|which means|resulting in|therefore|as a result)\b/iu;
+/** Words that write a cause as one ("because of…", "due to…", "which means…"). */
+const CAUSE_CONNECTIVES =
+  "because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|which means|resulting in|therefore|as a result";
+/** A cause: written as one, or a word that names a fault or a limit ("defect", "could not", ", so", ", as prices soared"). */
+const CAUSE = new RegExp(
+  `\\b(?:${CAUSE_CONNECTIVES}|limits?|reasons?|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|(?<=, )so(?! far| on| much| many| called)|(?<=, )as(?= (?:\\p{L}+ ){1,3}(?:soared|rose|fell|grew|dropped|collapsed)\\b))\\b`,
+  "iu",
+);
+/** A cause written as one, not a word that only names a fault ("one serious flaw"). */
+const CAUSE_CONNECTIVE = new RegExp(`^(?:${CAUSE_CONNECTIVES})\\b`, "iu");
 const VERSION = /\b(?:version|release|v)\s*\d+(?:\.\d+)*/iu;
 const YEAR = /\b(?:1[5-9]\d{2}|20\d{2})(?:s\b)?/gu;
 const MONTH =
@@ -488,8 +493,9 @@ export function answerQuestion(
       ...("sentence" in scored ? { linked: linked(scored) } : {}),
     };
     if (strict && !pinned(part, item)) return 0;
-    if (strict && part.head && !item.stems.has(part.head) && !item.under.has(part.head)) return 0;
-    if (strict && part.subject && !item.stems.has(part.subject) && !item.under.has(part.subject)) return 0;
+    // The noun it asks for and what a why-part asks the reason of: the sentence or its heading says them.
+    const said = (term: string | undefined) => term === undefined || item.stems.has(term) || item.under.has(term);
+    if (strict && !(said(part.head) && said(part.subject))) return 0;
     if (part.terms.length === 0) return coverage(part.context, item);
     if (part.context.length === 0) return coverage(part.terms, item);
     // A part that refers back ("why did they rise") is about what the question before it names.

@@ -16,6 +16,7 @@ import type { Judge, Judgement, Verdict } from "../../../core/judgment/judge.js"
 import { acronymsOf, hasVerb, isVerbLike, normalizePhrase, stem, stemSet } from "../../../core/lexicon.js";
 import { splitSentences } from "../../../core/sentences.js";
 import { readerLine } from "../../../core/text.js";
+import type { PacketSource } from "../../../ports/model.js";
 import { planQueries } from "./query-expansion.js";
 import { profileRequest } from "./request.js";
 import { answersFirst, answersMore, rankSentences } from "./sentence-extraction.js";
@@ -84,6 +85,14 @@ export function relevanceQuery(focus: string, objective: string): string {
   return normalizePhrase(focus) === normalizePhrase(objective) ? objective : `${focus}. ${objective}`;
 }
 
+/** A page the loop shows, as the offline ranking and core/answer read a source. */
+export const packetOf = (page: LoopPage): PacketSource => ({
+  id: page.sourceId,
+  title: page.title,
+  location: page.location,
+  chunks: [...page.passages],
+});
+
 /** A scored sentence of a page. */
 export interface RankedPageSentence extends PageSentence {
   score: number;
@@ -119,19 +128,12 @@ export function rankedSentences(
   const needed = Math.min(2, Math.ceil(focusStems.size / 2));
   // A name the focus gives may be written by its initials ("the DRC" for "the Democratic Republic of the Congo").
   for (const initials of acronymsOf(focus)) focusStems.add(initials);
-  const packets = pages.map((page) => ({
-    id: page.sourceId,
-    title: page.title,
-    location: page.location,
-    chunks: [...page.passages],
-  }));
+  const packets = pages.map(packetOf);
   // The sentences that answer a part of the focus (core/answer) are considered first, whatever their rank.
   const before = (context.readBefore ?? [])
     .filter((page) => !pages.some((fresh) => fresh.sourceId === page.sourceId))
-    .map((page) => ({ id: page.sourceId, title: page.title, location: page.location, chunks: [...page.passages] }));
-  const read = sentencesRead(
-    [...packets, ...before].map((packet) => ({ id: packet.id, title: packet.title, chunks: packet.chunks })),
-  );
+    .map(packetOf);
+  const read = sentencesRead([...packets, ...before]);
   const asked = [focus, ...(context.also && context.also !== focus ? [context.also] : [])];
   const uses = asked.flatMap((question) =>
     answerQuestion(question, read, read).flatMap((part) =>

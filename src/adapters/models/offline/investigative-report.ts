@@ -66,8 +66,9 @@ function summaryOf(objective: string, cited: readonly Claim[], gapCount: number)
 
 /**
  * The report of the investigation. Items: one per live claim; keyClaims: the real status of
- * each; gaps: each `unresolvable` question (not a claim's verification check) with its assumption. With no live claim the report
- * has no item: its summary and gaps say that nothing was established.
+ * each; gaps: each `unresolvable` question (not a claim's verification check) with its
+ * assumption. With no live claim the report has no item: its summary and gaps say that nothing
+ * was established.
  */
 export function offlineFinalReport(
   investigation: Pick<Investigation, "ledger" | "frontier">,

@@ -84,7 +84,7 @@ import {
   supportingSources,
   workClaims,
 } from "./investigative-context.js";
-import { facetQuestion, focusOf, objectiveFacets, questionQueries } from "./investigative-evidence.js";
+import { facetQuestion, focusOf, objectiveFacets, packetOf, questionQueries } from "./investigative-evidence.js";
 import { extractedAlready, extractionPlan } from "./investigative-extraction.js";
 import { offlineFinalReport } from "./investigative-report.js";
 import { requestQueries } from "./query-expansion.js";
@@ -377,12 +377,7 @@ function bridgePlan(context: RuleContext): Plan | undefined {
   if (attemptCount(investigation.frontier, question.id) + 1 >= investigation.config.maxAttempts) return undefined;
   const pages = state.readPages ?? [];
   if (pages.length === 0) return undefined;
-  const sources = pages.map((page) => ({
-    id: page.sourceId,
-    title: page.title,
-    location: page.location,
-    chunks: [...page.passages],
-  }));
+  const sources = pages.map(packetOf);
   const read = sentencesRead(sources);
   const tried = new Set(investigation.frontier.attempts.map((attempt) => normalizeQuestion(attempt.query)));
   const names = requestQueries(profileRequest(investigation.frontier.objective), sources).filter(
