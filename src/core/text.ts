@@ -66,7 +66,7 @@ const STOPWORDS = new Set(
     "of on or over than that the their them then there these they this those to under up was were what when where " +
     "which who whom whose why will with would you your about after before between both each few more most other " +
     "some such only own same so too very just also any all not no nor should may might must shall our we us he she " +
-    "his her him my me was were being having doing during until since while against through above below again further once"
+    "his her him my me was were being having doing during until since while against through above below again further once rather"
   ).split(" "),
 );
 

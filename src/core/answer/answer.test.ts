@@ -501,7 +501,7 @@ describe("answerQuestion", () => {
     expect(part?.uses.map((use) => use.key)).toEqual(["ans"]);
   });
 
-  it("shows a sentence that writes the cause beside a better-scored one that only shares the why-part's words", () => {
+  it("puts a sentence that writes the cause before a better-scored one that only shares the why-part's words", () => {
     const read = [
       ...filler,
       sentence(
@@ -516,8 +516,8 @@ describe("answerQuestion", () => {
       ),
     ];
     const [part] = answerQuestion("Why would a stationary storage project choose LFP cells?", read, read);
-    expect(part?.uses.map((use) => use.key)).toEqual(["memo", "why"]);
-    expect(part?.uses[1]?.mark).toBe("because of their cost, safety and long cycle life");
+    expect(part?.uses.map((use) => use.key)).toEqual(["why", "memo"]);
+    expect(part?.uses[0]?.mark).toBe("because of their cost, safety and long cycle life");
   });
 
   it("does not answer with a figure of a sibling of what the question names (sodium-ion for lithium-ion)", () => {
@@ -667,6 +667,76 @@ describe("what the report says of a part it cannot answer", () => {
   });
 });
 
+describe("answerQuestion: a why-part", () => {
+  it("answers first with the sentence of the best one's passage that writes the cause", () => {
+    const of = (key: string, text: string): AnswerSentence => ({
+      key,
+      text,
+      sourceId: "yoshino",
+      passage: "yoshino.p5",
+      about: "Akira Yoshino and the Carbon Anode › Switching to carbon",
+      title: "Akira Yoshino and the Carbon Anode",
+    });
+    const read = [
+      ...filler,
+      of(
+        "damaged",
+        "Ordinary graphite, when used with the propylene-carbonate-based electrolytes of the day, was damaged as solvent molecules forced their way between its layers.",
+      ),
+      of("built", "In 1985 Yoshino built a cell with a petroleum-coke anode and a lithium cobalt oxide cathode."),
+      of("patent", "Asahi Kasei filed for a patent on the design."),
+    ];
+    const [part] = answerQuestion(
+      "Why did Yoshino use petroleum coke rather than graphite for his 1985 anode?",
+      read,
+      read,
+    );
+    expect(part?.uses.map((use) => use.key)).toEqual(["damaged", "built"]);
+    expect(part?.uses[0]?.mark).toMatch(/^damaged as solvent molecules/u);
+  });
+});
+
+describe("answerQuestion: a superlative with no figure to compare", () => {
+  it("answers with the sentence that rates the ranked thing in the direction asked, under the heading that names it", () => {
+    const under = (key: string, text: string, heading: string): AnswerSentence => ({
+      key,
+      text,
+      sourceId: "recycling",
+      passage: key,
+      about: `Recycling Lithium-Ion Batteries › ${heading}`,
+      title: "Recycling Lithium-Ion Batteries",
+    });
+    const read = [
+      ...filler,
+      sentence(
+        "scrap",
+        "Scrap from the Nevada plant goes to Redwood Materials, which recovers metals such as nickel, cobalt and lithium.",
+      ),
+      under(
+        "slag",
+        "Lithium is not recovered directly and ends up in the slag.",
+        "Route one: pyrometallurgy › Weaknesses",
+      ),
+      under(
+        "leach",
+        "The metals are recovered as compounds such as nickel sulfate and lithium carbonate.",
+        "Route two: hydrometallurgy",
+      ),
+      under(
+        "high",
+        "High recovery rates for lithium as well as nickel and cobalt.",
+        "Route two: hydrometallurgy › Strengths",
+      ),
+    ];
+    const [part] = answerQuestion("Which recycling route recovers lithium best?", read, read);
+    expect(part?.part.head).toBe(stem("route"));
+    expect(part?.uses.map((use) => use.key)).toEqual(["high"]);
+    // The lowest: the sentence that rates it low.
+    const [worst] = answerQuestion("Which recycling route recovers lithium worst?", read, read);
+    expect(worst?.uses.map((use) => use.key)).toEqual(["slag"]);
+  });
+});
+
 describe("sentencesRead", () => {
   it("keeps content only: no question, running footer or heading", () => {
     const read = sentencesRead([
@@ -683,6 +753,27 @@ describe("sentencesRead", () => {
     ]);
     expect(read.map((item) => item.text)).toEqual(["The cell charges in 15 minutes."]);
     expect(read[0]?.passage).toBe("c1");
+  });
+
+  it("drops a heading written again as its passage's first line, and a sentence about the document itself", () => {
+    const read = sentencesRead([
+      {
+        id: "s1",
+        title: "Recycling Lithium-Ion Batteries: Three Routes",
+        chunks: [
+          {
+            id: "c1",
+            text: "Recycling Lithium-Ion Batteries: Three Routes\n\nThis briefing describes the main recycling routes and their strengths.",
+          },
+          {
+            id: "c2",
+            location: "Route three: direct recycling",
+            text: "Route three: direct recycling\n\nDirect recycling aims to recover the cathode material itself.",
+          },
+        ],
+      },
+    ]);
+    expect(read.map((item) => item.text)).toEqual(["Direct recycling aims to recover the cathode material itself."]);
   });
 });
 

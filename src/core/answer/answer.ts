@@ -77,11 +77,6 @@ const SECOND_SHARE = 0.8;
 const SECOND_FIGURE_SHARE = 0.75;
 /** At most this many sentences answer one part. */
 const MAX_ANSWERS = 3;
-/**
- * A why-part whose best sentence only shares its words also shows one that writes a cause
- * ("…use LFP cells because of their cost, safety and long cycle life") at this share of its score.
- */
-const WRITTEN_CAUSE_SHARE = 0.65;
 
 const ORG_WORDS =
   /\b(?:University|Universit[éy]|College|Institute|Laboratory|Laboratories|Lab|Company|Corporation|Corp|Inc|Ltd|Group|Materials|Industries|Agency|Association|Society|Department|School|Council|Academy|Foundation|Motors|Electric|Chemical|Bank|Office|Survey|Commission|Ministry|Gigafactory|Systems|Technologies|Energy|Power|Records|Studios|Press|Times|News|Network|Channel|Television|Broadcasting|Pictures|Films|Entertainment|Publishing|Brands|Airlines|Club|League|Party|Orchestra)\b/u;
@@ -93,17 +88,36 @@ const PERSON_NAME =
 /** A name written as a person's, and no body's or place's ("Northlight Records" is a label). */
 const isPersonName = (name: string): boolean =>
   PERSON_NAME.test(name) && !ORG_WORDS.test(name) && !PLACE_WORDS.test(name);
-/** What writes a cause: "because", "led to", "damaged", ", so …" (not "in doing so", "so far"), ", as prices soared". */
 /** Words that write a cause as one ("because of…", "due to…", "which means…"). */
 const CAUSE_CONNECTIVES =
-  "because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|so that|limited by|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|which means|resulting in|therefore|as a result";
-/** A cause: written as one, or a word that names a fault or a limit ("defect", "could not", ", so", ", as prices soared"). */
+  "because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|traced to|contributed to|attributed to|so that|limited by|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|which means|resulting in|therefore|as a result";
+/**
+ * A cause: written as one, a harm it could do ("could damage the separator"), or a
+ * word that names a fault or a limit ("defect", "could not", ", so" but not "so far", ", as prices soared").
+ */
 const CAUSE = new RegExp(
-  `\\b(?:${CAUSE_CONNECTIVES}|limits?|reasons?|defects?|faults?|flaws?|damaged|degraded|unstable|could not|failed to|(?<=, )so(?! far| on| much| many| called)|(?<=, )as(?= (?:\\p{L}+ ){1,3}(?:soared|rose|fell|grew|dropped|collapsed)\\b))\\b`,
+  `\\b(?:${CAUSE_CONNECTIVES}|limits?|obstacles?|barriers?|bottlenecks?|reasons?|defects?|faults?|flaws?|damaged|(?:could|can|would|may|might) damage|degraded|unstable|could not|failed to|(?<=, )so(?! far| on| much| many| called)|(?<=, )as(?= (?:\\p{L}+ ){1,3}(?:soared|rose|fell|grew|dropped|collapsed)\\b))\\b`,
   "iu",
 );
-/** A cause written as one, not a word that only names a fault ("one serious flaw"). */
-const CAUSE_CONNECTIVE = new RegExp(`^(?:${CAUSE_CONNECTIVES})\\b`, "iu");
+/**
+ * A cause written as one: a connective or a harm or obstacle it names ("because of their cost",
+ * "could damage the separator", "the main obstacle"), not a word that only names a fault ("one
+ * serious flaw") or a limit ("the upper voltage limit").
+ */
+const CAUSE_WRITTEN = new RegExp(
+  `^(?:${CAUSE_CONNECTIVES}|(?:could|can|would|may|might) damage|obstacles?|barriers?|bottlenecks?)\\b`,
+  "iu",
+);
+/** Words that rate something high or low without a figure ("high recovery rates", "poorly suited"). */
+const RATES_HIGH =
+  /\b(?:high|higher|highest|best|better|greatest|greater|strongest|stronger|excellent|superior|outperforms?)\b/iu;
+const RATES_LOW = /\b(?:low|lower|lowest|worst|worse|poor|poorly|weakest|weaker|uneconomic|inferior)\b/iu;
+const NEGATED = /\b(?:not|no|never|cannot)\b|n['’]t\b/iu;
+/** A sentence rates what a superlative ranks in the direction asked: high (and not negated), or low (or denied). */
+const ratesAsAsked = (text: string, highest: boolean): boolean =>
+  highest
+    ? RATES_HIGH.test(text) && !NEGATED.test(text) && !RATES_LOW.test(text)
+    : RATES_LOW.test(text) || NEGATED.test(text);
 const VERSION = /\b(?:version|release|v)\s*\d+(?:\.\d+)*/iu;
 const YEAR = /\b(?:1[5-9]\d{2}|20\d{2})(?:s\b)?/gu;
 const MONTH =
@@ -208,6 +222,13 @@ interface Read {
   groups: readonly string[];
   /** Its document's title as `normalizePhrase` writes it, without a parenthesis ("(singer)"), between spaces. */
   normalizedTitle: string;
+}
+
+/** A sentence that answers a part: how much of it it carries and the candidates it holds, best first. */
+interface Answering {
+  item: Read;
+  score: number;
+  marks: string[];
 }
 
 /** Words a figure's unit says it measures ("90 Wh/kg" is a specific energy). */
@@ -620,7 +641,7 @@ export function answerQuestion(
         !item.sentence.text.toLowerCase().includes(whole) &&
         [...item.sentence.text.matchAll(sibling)].some((match) => match[0].toLowerCase() !== whole),
     );
-  const direct = (part: AskedPart, pool: readonly Read[]) =>
+  const direct = (part: AskedPart, pool: readonly Read[]): Answering[] =>
     pool
       .filter((item) => focused(part, item) && !restates(item) && !aboutSibling(item))
       .map((item) => {
@@ -747,10 +768,37 @@ export function answerQuestion(
     ];
   };
 
+  /**
+   * A why-part whose best sentence writes no cause is answered first by the sentence of the same
+   * passage that does and shares a word of the part ("Ordinary graphite … was damaged as solvent
+   * molecules forced their way between its layers" beside "In 1985 he built a cell with a
+   * petroleum-coke anode…"): the passage explains, that sentence says why.
+   */
+  const withCause = (part: AskedPart, found: readonly Answering[], pool: readonly Read[]): Answering[] => {
+    const best = found[0];
+    const passage = best?.item.sentence.passage;
+    if (!best || passage === undefined) return [...found];
+    const mate = pool
+      .filter((item) => item !== best.item && item.sentence.passage === passage && CAUSE.test(item.sentence.text))
+      .map((item) => ({
+        item,
+        score: scoreOf(part, item, false),
+        marks: candidatesOf(item.sentence.text, "cause", asked),
+      }))
+      .filter(({ item, score }) => score > 0 && coverage(part.terms, item) > 0)
+      .sort((a, b) => b.score - a.score)[0];
+    if (!mate) return [...found];
+    return [{ ...mate, score: best.score }, ...found.filter(({ item }) => item !== mate.item)];
+  };
+
   const answerFrom = (part: AskedPart, pool: readonly Read[]): AnswerUse[] | undefined => {
     const choice = chosen(part, pool);
     if (choice) return choice;
-    const found = direct(part, pool);
+    // A sentence that writes a cause answers "why" before one that only shares its words (which may follow it).
+    const written = ({ marks }: { marks: readonly string[] }): number =>
+      part.kind === "cause" && CAUSE_WRITTEN.test(marks[0] ?? "") ? 1 : 0;
+    const ranked = direct(part, pool).sort((a, b) => written(b) - written(a));
+    const found = ranked[0] && part.kind === "cause" && !written(ranked[0]) ? withCause(part, ranked, pool) : ranked;
     const top = found[0];
     // Two sentences that carry the part between them beat one that carries less of it.
     // A cause is explained where it is written, not across pages by a name (nor a claim's truth).
@@ -767,21 +815,20 @@ export function answerQuestion(
         .sort((a, b) => (part.highest === false ? a.value - b.value : b.value - a.value));
       const winner = ranked[0];
       if (winner) return [{ key: winner.entry.item.sentence.key, mark: winner.mark, role: "answer" }];
+      // With no figure to compare, the sentence that rates what is ranked, in the direction asked
+      // ("High recovery rates for lithium…" under "Route two: hydrometallurgy" for "which route recovers lithium best").
+      const rated = found.find(
+        ({ score, item }) =>
+          score >= top.score * SECOND_SHARE && ratesAsAsked(item.sentence.text, part.highest !== false),
+      );
+      if (rated)
+        return [{ key: rated.item.sentence.key, ...(rated.marks[0] ? { mark: rated.marks[0] } : {}), role: "answer" }];
     }
     // Different answers (a conflict) are all shown; the same answer twice is not, nor a figure of another measure.
     const seen = new Set<string>();
     const measure = part.kind === "number" ? unitClass(top.marks[0] ?? "") : undefined;
     return found
-      .filter(
-        ({ score, marks }) =>
-          score >=
-          top.score *
-            (measure !== undefined
-              ? SECOND_FIGURE_SHARE
-              : part.kind === "cause" && CAUSE_CONNECTIVE.test(marks[0] ?? "") && top.marks.length === 0
-                ? WRITTEN_CAUSE_SHARE
-                : SECOND_SHARE),
-      )
+      .filter(({ score }) => score >= top.score * (measure !== undefined ? SECOND_FIGURE_SHARE : SECOND_SHARE))
       .filter(({ marks }) => measure === undefined || unitClass(marks[0] ?? "") === measure)
       .filter(({ marks, item }) => {
         const key = marks[0] ? normalizePhrase(marks[0]) : item.sentence.key;
@@ -996,7 +1043,7 @@ export function sentencesRead(sources: readonly AnswerSource[]): AnswerSentence[
   return sources.flatMap((source) =>
     source.chunks.flatMap((chunk) =>
       splitSentences(chunk.text)
-        .filter((sentence) => isContent(sentence.text, sentence.listItem))
+        .filter((sentence) => isContent(sentence.text, sentence.listItem, [source.title, chunk.location ?? ""]))
         .map((sentence, index) => ({
           key: `${chunk.id}#${index}`,
           text: sentence.text,

@@ -237,7 +237,12 @@ const WHO_OBJECT =
   /^who\s+[\p{Ll}-]+\s+(?:the|a|an)\s+(?:[\p{Ll}-]+\s+){0,2}?([\p{Ll}-]+)\b(?=\s+(?:where|that|which|who|of|at|in|for|with)\b|\s*$)/u;
 
 function headOf(piece: string): { head?: string } {
-  const phrase = HEAD.exec(piece)?.[1]?.split(/\s+/u);
+  // "Which recycling route recovers…": a noun a name answers is the head though no auxiliary follows it.
+  const phrase =
+    HEAD.exec(piece)?.[1]?.split(/\s+/u) ??
+    NAMED.exec(piece)?.[0]
+      .split(/\s+/u)
+      .filter((word) => !/^(?:in|at|of|with|what|which)$/iu.test(word));
   // A generic noun takes the head of the word before it ("cathode chemistry": a cathode is asked for).
   const [word, before] = phrase
     ? [

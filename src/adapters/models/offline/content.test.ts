@@ -23,6 +23,20 @@ describe("only content becomes a finding", () => {
   });
 
   it.each([
+    ["the document's title", "Charging Lithium-Ion Batteries: C-Rates, CC-CV and the Limits of Fast Charging"],
+    ["a heading its passage stands under", "Route three: direct recycling"],
+    ["a sentence about the document itself", "This article introduces the C-rate and the limits of fast charging."],
+  ])("not %s, written again as a line of its passage", (_, text) => {
+    const headings = [
+      "Charging Lithium-Ion Batteries: C-Rates, CC-CV and the Limits of Fast Charging",
+      "Routes › Route three: direct recycling",
+    ];
+    expect(isContent(text, false, headings)).toBe(false);
+    // Without the headings it would pass as a statement: the headings decide.
+    if (!text.startsWith("This")) expect(isContent(text, false)).toBe(true);
+  });
+
+  it.each([
     ["a sentence", "In 1991 Sony began selling the first commercial lithium-ion rechargeable battery."],
     ["a sentence with a relative clause", "Nishi, who led the work, named the battery in 1991."],
     ["a table row with its headers", "Survey year: 2024; Average pack price (USD per kWh): 115"],

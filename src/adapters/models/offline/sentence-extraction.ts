@@ -87,11 +87,9 @@ interface Candidate {
 const METADATA_QUALITY = 0.8;
 
 /** How much a sentence is worth quoting, whatever it says: 0 (never) to 1. */
-function quality(text: string, standalone: boolean, listItem: boolean, title: string): number {
+function quality(text: string, standalone: boolean, listItem: boolean, headings: readonly string[]): number {
   if (readerTextProblem(text) !== undefined) return 0;
-  if (!isContent(text, listItem)) return 0;
-  // The document's own title, written again as its first line, is a title page, not a finding.
-  if (normalizePhrase(text) === normalizePhrase(title)) return 0;
+  if (!isContent(text, listItem, headings)) return 0;
   if (isMetadataLine(text)) return METADATA_QUALITY;
   // Table rows (cells joined by " | ") are not sentences a reader can check on their own.
   if ((text.match(/ \| /g) ?? []).length >= 2) return 0;
@@ -209,7 +207,9 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
         const text = withHeading(quoted, chunk.section);
         const headless = text === quoted && isMetadataLine(quoted);
         const worth =
-          from === undefined || headless ? 0 : quality(quoted, sentence.standalone, sentence.listItem, source.title);
+          from === undefined || headless
+            ? 0
+            : quality(quoted, sentence.standalone, sentence.listItem, [source.title, chunk.section ?? ""]);
         candidates.push({
           sourceId: source.id,
           sourceOrder,
