@@ -188,6 +188,48 @@ describe("the answer block over the example corpus", () => {
     expect(texts(rise).join(" ")).toMatch(/raw-material prices|lithium carbonate/);
   });
 
+  /** The texts of the findings that answer `part` of the block, in its order. */
+  const answering = (doc: ReturnType<typeof publishedReport>, part: number): string[] =>
+    (doc.answer?.[part]?.findings ?? []).map(
+      (use) =>
+        [...doc.directFindings, ...doc.findings].find((finding) => finding.number === use.number)?.text ?? "",
+    );
+
+  it("pipeline: which recycling route recovers lithium best is answered by the route's rated strength", async () => {
+    const { doc } = await report(
+      "Which company recycles the production scrap from the Nevada Gigafactory, who founded it, and which recycling route recovers lithium best?",
+      "pipeline",
+    );
+    expect(answering(doc, 2)[0]).toMatch(/^High recovery rates for lithium/u);
+  });
+
+  it.each([
+    "pipeline",
+    "investigative",
+  ])("%s: what caused the Note 7 fires opens with a defect that caused the short circuit", async (strategy) => {
+    const { doc } = await report(
+      "What caused the Samsung Galaxy Note 7 battery fires, and what happens inside a cell after such an internal short circuit begins?",
+      strategy,
+    );
+    expect(answering(doc, 0)[0]).toMatch(/deformation could damage the separator/u);
+  });
+
+  it.each([
+    "pipeline",
+    "investigative",
+  ])("%s: what limits fast charging names the main obstacle in the block", async (strategy) => {
+    const { doc } = await report("What limits fast charging of lithium-ion cells?", strategy);
+    expect(answering(doc, 0).join(" ")).toContain("The main obstacle to fast charging is on the negative electrode.");
+  });
+
+  it("pipeline: why Yoshino used petroleum coke opens with what happened to graphite", async () => {
+    const { doc } = await report(
+      "Why did Yoshino use petroleum coke rather than graphite for his 1985 anode, and what later allowed graphite to become the standard anode?",
+      "pipeline",
+    );
+    expect(answering(doc, 0)[0]).toMatch(/^Ordinary graphite.*was damaged/u);
+  });
+
   it("investigative: the cathode chemistry of the Nevada cells is answered first with NCA", async () => {
     const { doc } = await report(
       "What cathode chemistry is in the cells that Panasonic makes at Tesla's Nevada Gigafactory, and in what cell format?",
