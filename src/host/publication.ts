@@ -146,7 +146,12 @@ export async function buildFromPersisted(
               .filter((part): part is string => part !== undefined)
               .join(" "),
           })),
-          sentencesRead(sources),
+          sentencesRead(
+            sources.map((source) => ({
+              ...source,
+              chunks: source.chunks.map((chunk) => ({ id: chunk.id, text: chunk.text, section: chunk.location })),
+            })),
+          ),
           { judge: host.judge },
         ),
         statementOf: (part: PartAnswer) =>

@@ -767,7 +767,7 @@ describe("sentencesRead", () => {
           },
           {
             id: "c2",
-            location: "Route three: direct recycling",
+            section: "Route three: direct recycling",
             text: "Route three: direct recycling\n\nDirect recycling aims to recover the cathode material itself.",
           },
         ],

@@ -1035,7 +1035,8 @@ export function unansweredStatement(part: { asked: string; status: PartStatus },
 export interface AnswerSource {
   id: string;
   title: string;
-  chunks: readonly { id: string; text: string; location?: string }[];
+  /** `section`: the headings its passage stands under (a stored chunk's `location`), as a packet's chunk writes it. */
+  chunks: readonly { id: string; text: string; section?: string | undefined }[];
 }
 
 /** Every sentence of `sources` that is content (`isContent`: no heading, footer, question or fragment), as it may answer. */
@@ -1043,13 +1044,13 @@ export function sentencesRead(sources: readonly AnswerSource[]): AnswerSentence[
   return sources.flatMap((source) =>
     source.chunks.flatMap((chunk) =>
       splitSentences(chunk.text)
-        .filter((sentence) => isContent(sentence.text, sentence.listItem, [source.title, chunk.location ?? ""]))
+        .filter((sentence) => isContent(sentence.text, sentence.listItem, [source.title, chunk.section ?? ""]))
         .map((sentence, index) => ({
           key: `${chunk.id}#${index}`,
           text: sentence.text,
           sourceId: source.id,
           passage: chunk.id,
-          about: chunk.location ? `${source.title} ${chunk.location}` : source.title,
+          about: chunk.section ? `${source.title} ${chunk.section}` : source.title,
           title: source.title,
         })),
     ),

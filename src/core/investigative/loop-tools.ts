@@ -79,7 +79,8 @@ export interface LoopPage {
   sourceId: string;
   title: string;
   location: string;
-  passages: readonly { id: string; text: string }[];
+  /** Its passages, each with the headings it stands under (`section`) when its document has them. */
+  passages: readonly { id: string; text: string; section?: string }[];
   /** True when the page had been read before (its content is in notes.md, not shown again). */
   alreadyRead: boolean;
 }

@@ -191,8 +191,7 @@ describe("the answer block over the example corpus", () => {
   /** The texts of the findings that answer `part` of the block, in its order. */
   const answering = (doc: ReturnType<typeof publishedReport>, part: number): string[] =>
     (doc.answer?.[part]?.findings ?? []).map(
-      (use) =>
-        [...doc.directFindings, ...doc.findings].find((finding) => finding.number === use.number)?.text ?? "",
+      (use) => [...doc.directFindings, ...doc.findings].find((finding) => finding.number === use.number)?.text ?? "",
     );
 
   it("pipeline: which recycling route recovers lithium best is answered by the route's rated strength", async () => {
@@ -201,6 +200,16 @@ describe("the answer block over the example corpus", () => {
       "pipeline",
     );
     expect(answering(doc, 2)[0]).toMatch(/^High recovery rates for lithium/u);
+  });
+
+  it("investigative: which recycling route recovers lithium best is answered by the route's strength or left open, never by another sentence", async () => {
+    const { doc } = await report(
+      "Which company recycles the production scrap from the Nevada Gigafactory, who founded it, and which recycling route recovers lithium best?",
+      "investigative",
+    );
+    const route = doc.answer?.[2];
+    if (route?.status === "answered") expect(answering(doc, 2)[0]).toMatch(/^High recovery rates for lithium/u);
+    else expect(route?.status).toBe("unsettled");
   });
 
   it.each([

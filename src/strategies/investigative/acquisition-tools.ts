@@ -74,7 +74,13 @@ export function pageOf(source: SourceRecord, alreadyRead: boolean): LoopPage {
     sourceId: source.id,
     title: source.title,
     location: source.path ?? source.url ?? source.canonicalAnchor,
-    passages: alreadyRead ? [] : source.chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })),
+    passages: alreadyRead
+      ? []
+      : source.chunks.map((chunk) => ({
+          id: chunk.id,
+          text: chunk.text,
+          ...(chunk.location ? { section: chunk.location } : {}),
+        })),
     alreadyRead,
   };
 }
