@@ -342,4 +342,17 @@ describe("long structured pages", () => {
     const chosen = buildPacket("In which version was gc.unfreeze added?", [candidate], 25).sources[0]?.chunks ?? [];
     expect(chosen.map((chunk) => chunk.section)).toEqual(["Reference › gc.unfreeze()"]);
   });
+
+  it("never quotes a sentence about the document itself, not even after the sentence it points back to", () => {
+    const article = packet(
+      "s_001",
+      "Charging Lithium-Ion Batteries",
+      "The answer depends on the chemistry of the cell and on how much lifetime the user is prepared to trade for speed of charging. This article introduces the C-rate and the physical limits that make fast charging difficult.\n\nThe main obstacle to fast charging is lithium plating on the negative electrode of the cell.",
+    );
+    const texts = extractiveSynthesis("What limits fast charging of lithium-ion cells?", [article]).facts.map(
+      (fact) => fact.text,
+    );
+    expect(texts.some((text) => text.includes("The main obstacle to fast charging"))).toBe(true);
+    expect(texts.some((text) => text.includes("This article"))).toBe(false);
+  });
 });

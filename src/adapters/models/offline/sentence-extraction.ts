@@ -206,10 +206,13 @@ function candidatesOf(sources: readonly PacketSource[]): Candidate[] {
         // heading to quote it after says nothing a reader can use ("New in version 3.4.").
         const text = withHeading(quoted, chunk.section);
         const headless = text === quoted && isMetadataLine(quoted);
+        // A sentence that is no content (a heading, one about the document itself) is none quoted after
+        // the sentence it points back to either ("…for speed. This article introduces…").
+        const headings = [source.title, chunk.section ?? ""];
         const worth =
-          from === undefined || headless
+          from === undefined || headless || (joined && !isContent(sentence.text, sentence.listItem, headings))
             ? 0
-            : quality(quoted, sentence.standalone, sentence.listItem, [source.title, chunk.section ?? ""]);
+            : quality(quoted, sentence.standalone, sentence.listItem, headings);
         candidates.push({
           sourceId: source.id,
           sourceOrder,
