@@ -801,7 +801,7 @@ describe("bridgeQueries", () => {
       ),
     ];
     expect(bridgeQueries("Scott Howell is a consultant who has worked with the mayor of what city?", read)).toEqual([
-      "Rudy Giuliani worked mayor city",
+      "Rudy Giuliani city mayor worked",
     ]);
   });
 
@@ -844,6 +844,22 @@ describe("bridgeQueries", () => {
       read,
     );
     expect(first).toMatch(/^Australian National University\b/u);
+  });
+
+  it("does not take a sentence without the span the part gives for its answer, and searches the bridge with the words nearest the asking word", () => {
+    const question =
+      "The Curse of the Jade Scorpion is a 2001 crime comedy film featuring an American actress who starred in what for seven years?";
+    expect(askedParts(question)[0]?.pins).toEqual([["seven", "7"]]);
+    const read = [
+      ...filler,
+      titled(
+        "jade",
+        "The Curse of the Jade Scorpion is a 2001 crime comedy film written, directed and starring Woody Allen.",
+        "The Curse of the Jade Scorpion",
+      ),
+    ];
+    expect(answerQuestion(question, read, read)[0]?.status).not.toBe("answered");
+    expect(bridgeQueries(question, read)[0]).toBe("Woody Allen seven years actress American");
   });
 
   it("takes the bridges of a sentence in the order it gives them", () => {

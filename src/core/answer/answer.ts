@@ -1134,13 +1134,18 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
       .sort((a, b) => b.carried - a.carried)
       .slice(0, limit);
     for (const hop of hops) {
-      // The part's words as written ("Nobel", not "nobel"), those the first sentence leaves unsaid.
-      const unsaid = (answer.part.asked.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [])
-        .filter((word) => contentWords(word).length > 0)
-        .filter(
-          (word) => !hop.stems.has(stem(word.toLowerCase())) && !/^(?:who|what|when|where|which|why|how)$/iu.test(word),
-        )
-        .slice(0, BRIDGE_QUERY_WORDS);
+      // The part's words as written ("Nobel", not "nobel"), those the first sentence leaves unsaid,
+      // nearest the asking word first: they say what the answer is to the bridge ("…an actress who
+      // starred in what for seven years": "seven years actress", not "featuring").
+      const words = answer.part.asked.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+      const wh = (word: string): boolean => /^(?:who|whom|whose|what|when|where|which|why|how)$/iu.test(word);
+      const at = words.findLastIndex(wh);
+      const unsaid = words
+        .map((word, index) => ({ word, distance: at === -1 ? index : Math.abs(index - at) }))
+        .filter(({ word }) => contentWords(word).length > 0 && !wh(word) && !hop.stems.has(stem(word.toLowerCase())))
+        .sort((a, b) => a.distance - b.distance)
+        .slice(0, BRIDGE_QUERY_WORDS)
+        .map(({ word }) => word);
       for (const bridge of hop.bridges.slice(0, 2)) queries.push([bridge, ...unsaid].join(" "));
     }
   }

@@ -201,12 +201,26 @@ const lastNoun = (text: string): string | undefined => contentWords(text).at(-1)
 const RANGE =
   /\b(?:from|between|in|during)\s+(\d+(?:[,.]\d+)*)(?:\s+(?:to|and|until)\s+|\s?[-–]\s?)(\d+(?:[,.]\d+)*)(?!\d)/giu;
 
+/** A span of time the part gives ("starred in what for seven years"): written in words or figures. */
+const DURATION =
+  /\bfor\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)\s+(?:consecutive\s+)?(?:years?|months?|weeks?|seasons?|decades?)\b/giu;
+const NUMBER_WORDS =
+  "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(
+    " ",
+  );
+
 function pinsOf(piece: string): string[][] {
   const figure = (text: string | undefined): string => stem((text ?? "").replace(/[,.]+$/u, ""));
   const ranges = [...piece.matchAll(RANGE)].map((match) => [figure(match[1]), figure(match[2])]);
   const inRange = new Set(ranges.flat());
   const single = [...piece.matchAll(PIN)].map((match) => figure(match[1])).filter((pin) => !inRange.has(pin));
-  return [...ranges, ...single.map((pin) => [pin])];
+  // A span pins the part in either writing: "seven" or "7".
+  const spans = [...piece.matchAll(DURATION)].map((match) => {
+    const written = (match[1] ?? "").toLowerCase();
+    const value = /^\d+$/u.test(written) ? Number(written) : NUMBER_WORDS.indexOf(written);
+    return [...new Set([written, String(value), ...(NUMBER_WORDS[value] ? [NUMBER_WORDS[value]] : [])])].map(figure);
+  });
+  return [...ranges, ...single.map((pin) => [pin]), ...spans];
 }
 
 /** "Why is cobalt a supply concern…": what the reason is of (`AskedPart.subject`). */
