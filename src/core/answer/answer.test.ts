@@ -696,6 +696,20 @@ describe("answerQuestion: a why-part", () => {
   });
 });
 
+describe("answerQuestion: a why-part no sentence gives a cause for", () => {
+  it("is not answered by sentences that only share its words", () => {
+    const read = [
+      ...filler,
+      sentence("dominant", "Graphite became the dominant anode material in later generations of lithium-ion cells."),
+      sentence("standard", "Graphite, the standard lithium-ion anode, does not work well with sodium."),
+    ];
+    const [part] = answerQuestion("What later allowed graphite to become the standard anode?", read, read);
+    expect(part?.part.kind).toBe("cause");
+    expect(part?.status).not.toBe("answered");
+    expect(part?.uses).toEqual([]);
+  });
+});
+
 describe("answerQuestion: a superlative with no figure to compare", () => {
   it("answers with the sentence that rates the ranked thing in the direction asked, under the heading that names it", () => {
     const under = (key: string, text: string, heading: string): AnswerSentence => ({

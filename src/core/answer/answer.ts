@@ -799,6 +799,8 @@ export function answerQuestion(
       part.kind === "cause" && CAUSE_WRITTEN.test(marks[0] ?? "") ? 1 : 0;
     const ranked = direct(part, pool).sort((a, b) => written(b) - written(a));
     const found = ranked[0] && part.kind === "cause" && !written(ranked[0]) ? withCause(part, ranked, pool) : ranked;
+    // A why-part no sentence writes any cause for is not answered by sentences that only share its words.
+    if (part.kind === "cause" && !found.some(({ marks }) => marks.length > 0)) return undefined;
     const top = found[0];
     // Two sentences that carry the part between them beat one that carries less of it.
     // A cause is explained where it is written, not across pages by a name (nor a claim's truth).

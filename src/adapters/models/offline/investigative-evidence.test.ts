@@ -43,4 +43,30 @@ describe("rankedSentences", () => {
     ]);
     expect(ranked[0]?.answering).toBe(true);
   });
+
+  it("records a sentence that answers a part of the question though it shares no word of the focus but the question's", () => {
+    const yoshino: LoopPage = {
+      sourceId: "s_002",
+      title: "Akira Yoshino and the Carbon Anode",
+      location: "history/yoshino.md",
+      alreadyRead: false,
+      passages: [
+        {
+          id: "s_002.p05",
+          section: "Switching to carbon",
+          text: "Not every carbon worked. Ordinary graphite, when used with the propylene-carbonate-based electrolytes of the day, was damaged as solvent molecules forced their way between its layers. In 1985 Yoshino built a cell with a petroleum-coke anode and a lithium cobalt oxide cathode.",
+        },
+      ],
+    };
+    const texts = rankedSentences(
+      "Yoshino",
+      "Yoshino. Why did Yoshino use petroleum coke rather than graphite for his 1985 anode?",
+      [yoshino],
+      3,
+      { also: "Why did Yoshino use petroleum coke rather than graphite for his 1985 anode?" },
+    ).map((sentence) => sentence.text);
+    expect(texts).toContain(
+      "Ordinary graphite, when used with the propylene-carbonate-based electrolytes of the day, was damaged as solvent molecules forced their way between its layers.",
+    );
+  });
 });

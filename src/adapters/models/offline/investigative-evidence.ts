@@ -135,6 +135,7 @@ export function rankedSentences(
     .map(packetOf);
   const read = sentencesRead([...packets, ...before]);
   const asked = [focus, ...(context.also && context.also !== focus ? [context.also] : [])];
+  const askedStems = new Set([...focusStems, ...stemSet(context.also ?? "")]);
   const uses = asked.flatMap((question) =>
     answerQuestion(question, read, read).flatMap((part) =>
       part.uses.flatMap((use) =>
@@ -177,9 +178,13 @@ export function rankedSentences(
       candidate,
       chosen.map(({ sentence }) => sentence),
     );
-    // The second hop of an answer needs one of them (its bridge, chosen with it, answers the same part).
+    // The second hop of an answer needs one of them (its bridge, chosen with it, answers the same part),
+    // and so does a sentence that answers a part, one of the focus's or the question's words
+    // ("Ordinary graphite … was damaged…" for "why did Yoshino use petroleum coke rather than graphite").
+    const shared = answers(candidate.text) ? sharedCount(askedStems, stems) : sharedCount(focusStems, stems);
     if (
-      sharedCount(focusStems, stems) < (isBridge(candidate.text) ? 0 : more || isSecondHop(candidate.text) ? 1 : needed)
+      shared <
+      (isBridge(candidate.text) ? 0 : more || isSecondHop(candidate.text) || answers(candidate.text) ? 1 : needed)
     )
       continue;
     if (chosen.some((other) => jaccard(other.stems, stems) >= DUPLICATE_OVERLAP)) continue;
