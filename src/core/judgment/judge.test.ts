@@ -215,6 +215,18 @@ describe("the judge", () => {
     ).toBe("supports");
   });
 
+  it("a list fragment with no predicate is stated by no passage that only names its words", () => {
+    const passage = {
+      text: "On paper, lithium metal is the ideal negative electrode. Its theoretical specific capacity is about 3,860 mAh/g, more than ten times that of graphite.",
+      title: "Dendrites: Why Lithium Metal Anodes Were Abandoned",
+    };
+    const judgement = judge.judge("A negative electrode of carbon.", passage);
+    expect(judgement.verdict).not.toBe("supports");
+    expect(judgement.reason).toContain("without saying anything of it");
+    // The same words with a predicate are judged as usual.
+    expect(judge.judge("Lithium metal is the ideal negative electrode.", passage).verdict).toBe("supports");
+  });
+
   it("a record line is a statement: its cells are checked", () => {
     const row = "Survey year: 2024; Average pack price (USD per kWh): 115; Reported in: BNEF 2024 survey";
     expect(verdict(row, row)).toBe("supports");

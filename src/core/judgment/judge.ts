@@ -20,7 +20,7 @@
  *
  * Every verdict comes with the sentences that decide it and a reason in reader words.
  */
-import { recordLine } from "../records.js";
+import { isRecordLine, recordLine } from "../records.js";
 import { type SentenceSpan, splitSentences } from "../sentences.js";
 import { type Language, type WordClass, type WordToken, wordClassOf } from "./language.js";
 import { entryOf, fitOf, type Quantity } from "./quantities.js";
@@ -626,6 +626,21 @@ export function createJudge(language: Language): Judge & {
     missing: [],
   }) as Judgement;
 
+  const NO_PREDICATE: Judgement = Object.freeze({
+    verdict: "unrelated",
+    reason: "It states nothing a passage could support: it names something without saying anything of it.",
+    passage: [],
+    claim: [],
+    missing: [],
+  }) as Judgement;
+  /**
+   * Whether a claim says something of what it names: a verb, or a record line's values. A list
+   * fragment ("A negative electrode of carbon.") ends with a full stop but has no predicate, and any
+   * passage that names its words would "state" it ("…ten times that of graphite").
+   */
+  const predicates = (text: string): boolean =>
+    isRecordLine(text) || language.tokens(text).some((token) => token.pos === "VERB" || token.pos === "AUX");
+
   /**
    * Whether the claim asserts anything a passage could support: a record line ("Year: 2024;
    * Price: 115"), a sentence that ends with a full stop, or a line with a verb that is not
@@ -671,6 +686,7 @@ export function createJudge(language: Language): Judge & {
 
   function judgeAfresh(claimText: string, passage: PassageInContext): Judgement {
     if (!asserts(claimText)) return NO_STATEMENT;
+    if (!predicates(claimText)) return NO_PREDICATE;
     const propositions = claimOf(claimText);
     const spans = sentencesOf(passage.text);
     if (propositions.length === 0 || spans.length === 0) return UNRELATED;

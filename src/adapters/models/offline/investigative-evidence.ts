@@ -135,18 +135,28 @@ export function rankedSentences(
     .map(packetOf);
   const read = sentencesRead([...packets, ...before]);
   const asked = [focus, ...(context.also && context.also !== focus ? [context.also] : [])];
-  const askedStems = new Set([...focusStems, ...stemSet(context.also ?? "")]);
   const uses = asked.flatMap((question) =>
     answerQuestion(question, read, read).flatMap((part) =>
       part.uses.flatMap((use) =>
         read
           .filter((sentence) => sentence.key === use.key)
-          .map((sentence) => ({ sentence, role: use.role, hop: part.uses.some(({ role }) => role === "bridge") })),
+          .map((sentence) => ({
+            sentence,
+            role: use.role,
+            hop: part.uses.some(({ role }) => role === "bridge"),
+            ofObjective: question !== focus,
+          })),
       ),
     ),
   );
   const answering = uses.map(({ sentence }) => sentence.text);
   const answers = (text: string): boolean => answering.some((sentence) => text.includes(sentence));
+  // A sentence that answers a part of the objective itself (not only of the focus) is kept with one
+  // word of the objective ("Ordinary graphite … was damaged…" for "why did Yoshino use petroleum coke
+  // rather than graphite", read while the focus is "Yoshino").
+  const objectiveStems = stemSet(context.also ?? "");
+  const answersObjective = (text: string): boolean =>
+    uses.some(({ sentence, ofObjective }) => ofObjective && text.includes(sentence.text));
   // The second sentence of a multi-hop answer: its bridge, chosen with it, answers the same part.
   const secondHops = uses.filter(({ role, hop }) => hop && role === "answer").map(({ sentence }) => sentence.text);
   const isSecondHop = (text: string): boolean => secondHops.some((sentence) => text.includes(sentence));
@@ -178,13 +188,11 @@ export function rankedSentences(
       candidate,
       chosen.map(({ sentence }) => sentence),
     );
-    // The second hop of an answer needs one of them (its bridge, chosen with it, answers the same part),
-    // and so does a sentence that answers a part, one of the focus's or the question's words
-    // ("Ordinary graphite … was damaged…" for "why did Yoshino use petroleum coke rather than graphite").
-    const shared = answers(candidate.text) ? sharedCount(askedStems, stems) : sharedCount(focusStems, stems);
+    // The second hop of an answer needs one of them (its bridge, chosen with it, answers the same part).
+    const ofObjective = answersObjective(candidate.text) && sharedCount(objectiveStems, stems) > 0;
     if (
-      shared <
-      (isBridge(candidate.text) ? 0 : more || isSecondHop(candidate.text) || answers(candidate.text) ? 1 : needed)
+      !ofObjective &&
+      sharedCount(focusStems, stems) < (isBridge(candidate.text) ? 0 : more || isSecondHop(candidate.text) ? 1 : needed)
     )
       continue;
     if (chosen.some((other) => jaccard(other.stems, stems) >= DUPLICATE_OVERLAP)) continue;
