@@ -152,7 +152,7 @@ export async function buildFromPersisted(
               chunks: source.chunks.map((chunk) => ({ id: chunk.id, text: chunk.text, section: chunk.location })),
             })),
           ),
-          { judge: host.judge },
+          { judge: host.judge, strict: true },
         ),
         statementOf: (part: PartAnswer) =>
           unansweredStatement({ asked: part.part.asked, status: part.status }, host.phrasing),

@@ -697,16 +697,21 @@ describe("answerQuestion: a why-part", () => {
 });
 
 describe("answerQuestion: a why-part no sentence gives a cause for", () => {
-  it("is not answered by sentences that only share its words", () => {
+  it("is not answered in a report by sentences that only share its words", () => {
     const read = [
       ...filler,
       sentence("dominant", "Graphite became the dominant anode material in later generations of lithium-ion cells."),
       sentence("standard", "Graphite, the standard lithium-ion anode, does not work well with sodium."),
     ];
-    const [part] = answerQuestion("What later allowed graphite to become the standard anode?", read, read);
+    const [part] = answerQuestion("What later allowed graphite to become the standard anode?", read, read, {
+      strict: true,
+    });
     expect(part?.part.kind).toBe("cause");
     expect(part?.status).not.toBe("answered");
     expect(part?.uses).toEqual([]);
+    // What an engine reads on from: the sentences that bear on it best.
+    const [guide] = answerQuestion("What later allowed graphite to become the standard anode?", read, read);
+    expect(guide?.uses.map((use) => use.key)).toContain("dominant");
   });
 });
 

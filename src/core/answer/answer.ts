@@ -99,13 +99,17 @@ const CAUSE = new RegExp(
   `\\b(?:${CAUSE_CONNECTIVES}|limits?|obstacles?|barriers?|bottlenecks?|reasons?|defects?|faults?|flaws?|damaged|(?:could|can|would|may|might) damage|degraded|unstable|could not|failed to|(?<=, )so(?! far| on| much| many| called)|(?<=, )as(?= (?:\\p{L}+ ){1,3}(?:soared|rose|fell|grew|dropped|collapsed)\\b))\\b`,
   "iu",
 );
+/** Connectives that introduce what follows from a cause ("therefore", "which means"), not the cause. */
+const CONSEQUENCE = /^(?:therefore|as a result|resulting in|which mean[st]?|so that|led to|leads\? to)$/u;
 /**
  * A cause written as one: a connective or a harm or obstacle it names ("because of their cost",
  * "could damage the separator", "the main obstacle"), not a word that only names a fault ("one
  * serious flaw") or a limit ("the upper voltage limit").
  */
 const CAUSE_WRITTEN = new RegExp(
-  `^(?:${CAUSE_CONNECTIVES}|(?:could|can|would|may|might) damage|obstacles?|barriers?|bottlenecks?)\\b`,
+  `^(?:${CAUSE_CONNECTIVES.split("|")
+    .filter((connective) => !CONSEQUENCE.test(connective))
+    .join("|")}|(?:could|can|would|may|might) damage|obstacles?|barriers?|bottlenecks?)\\b`,
   "iu",
 );
 /** Words that rate something high or low without a figure ("high recovery rates", "poorly suited"). */
@@ -366,6 +370,12 @@ export interface AnswerOptions {
   judge?: Judge;
   /** In place of the fitted `ANSWER_WEIGHTS` (the fitting script tries others). */
   weights?: Partial<AnswerWeights>;
+  /**
+   * What a report says answers (publication), not what an engine should read or record next: a
+   * why-part that no sentence writes a cause for is then left open. An engine choosing what to
+   * record keeps the sentences that bear on it best, to read on from them.
+   */
+  strict?: boolean;
 }
 
 /**
@@ -795,12 +805,12 @@ export function answerQuestion(
     const choice = chosen(part, pool);
     if (choice) return choice;
     // A sentence that writes a cause answers "why" before one that only shares its words (which may follow it).
-    const written = ({ marks }: { marks: readonly string[] }): number =>
-      part.kind === "cause" && CAUSE_WRITTEN.test(marks[0] ?? "") ? 1 : 0;
-    const ranked = direct(part, pool).sort((a, b) => written(b) - written(a));
+    const written = ({ marks }: { marks: readonly string[] }): boolean =>
+      part.kind === "cause" && CAUSE_WRITTEN.test(marks[0] ?? "");
+    const ranked = direct(part, pool).sort((a, b) => Number(written(b)) - Number(written(a)));
     const found = ranked[0] && part.kind === "cause" && !written(ranked[0]) ? withCause(part, ranked, pool) : ranked;
-    // A why-part no sentence writes any cause for is not answered by sentences that only share its words.
-    if (part.kind === "cause" && !found.some(({ marks }) => marks.length > 0)) return undefined;
+    // In a report, a why-part no sentence writes any cause for is not answered by sentences that only share its words.
+    if (options.strict && part.kind === "cause" && !found.some(({ marks }) => marks.length > 0)) return undefined;
     const top = found[0];
     // Two sentences that carry the part between them beat one that carries less of it.
     // A cause is explained where it is written, not across pages by a name (nor a claim's truth).

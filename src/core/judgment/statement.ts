@@ -30,9 +30,9 @@ export function isStatement(text: string, hasVerb: (text: string) => boolean): b
 const RUNNING_LINE =
   /\b(?:page \d+ of \d+|p\. ?\d+ ?\/ ?\d+)\b|\(cc[ -]by(?:[ -][a-z]{2}){0,3} \d\.\d\)|^\s*(?:page\s*)?\d+\s*$/iu;
 
-/** A sentence about the document itself, a table of contents in prose ("This briefing describes the main routes…"). */
+/** A sentence about the document itself, a table of contents in prose ("This briefing describes the main routes…", "These notes accompany a lecture…"). */
 const ABOUT_ITSELF =
-  /^(?:this|the present) (?:article|briefing|note|report|paper|chapter|section|document|page|memo|guide|post|review|overview|primer|handbook|tutorial) (?:describes|introduces|explains|covers|looks at|discusses|summari[sz]es|outlines|reviews|sets out|presents|examines|explores)\b/iu;
+  /^(?:this|these|the present) (?:article|briefing|note|notes|report|paper|chapter|section|document|page|memo|guide|post|review|overview|primer|handbook|tutorial|slides|lecture notes) (?:describes?|introduces?|explains?|covers?|looks? at|discuss(?:es)?|summari[sz]es?|outlines?|reviews?|sets? out|presents?|examines?|explores?|accompan(?:y|ies))\b/iu;
 
 /** A list item that is a name and a relative clause, with no predicate of its own ("Yoshio Nishi, who led …"). */
 const RELATIVE_FRAGMENT = /^[^,]{1,80}, (?:who|whose|which|where)\b/u;
