@@ -14,12 +14,13 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-async function report(question: string, strategy: string) {
+async function report(question: string, strategy: string, timeoutMs?: number) {
   const dir = tempDir("assay-answer-block-");
   cleanups.push(dir.cleanup);
   const out = join(dir.path, "report");
   const result = await runCli(["run", question, "--corpus", EXAMPLE_CORPUS, "--strategy", strategy, "--out", out], {
     home: dir.path,
+    ...(timeoutMs ? { timeoutMs } : {}),
   });
   expect(result.code, result.stderr).toBe(0);
   const doc = publishedReport(join(out, "report.json"));
@@ -255,7 +256,7 @@ describe("the answer block over the example corpus", () => {
   ])(
     "%s: %s says the sources do not say it, with no finding",
     async (strategy, question) => {
-      const { doc, markdown } = await report(question, strategy);
+      const { doc, markdown } = await report(question, strategy, 170_000);
       expect(doc.answer?.map((part) => part.status)).toEqual(["not-said"]);
       // No finding pads the report: what was read is listed as read, not cited.
       expect(doc.directFindings).toEqual([]);
