@@ -13,6 +13,7 @@ import { renderHtml } from "../core/render/html.js";
 import { renderMarkdown } from "../core/render/markdown.js";
 import { type BuildInput, buildReport, type CatalogSource } from "../core/report/build-report.js";
 import { checkReportClosure, parseReportDocument, type ReportDocument } from "../core/report/report-document.js";
+import { passageOf } from "../core/synthesis/packet.js";
 import { acquisitionFacts } from "../core/timings.js";
 import { mergeWorks } from "../core/works.js";
 import type { ArtifactFiles, PublishedArtifacts } from "../ports/artifact-store.js";
@@ -146,12 +147,7 @@ export async function buildFromPersisted(
               .filter((part): part is string => part !== undefined)
               .join(" "),
           })),
-          sentencesRead(
-            sources.map((source) => ({
-              ...source,
-              chunks: source.chunks.map((chunk) => ({ id: chunk.id, text: chunk.text, section: chunk.location })),
-            })),
-          ),
+          sentencesRead(sources.map((source) => ({ ...source, chunks: source.chunks.map(passageOf) }))),
           { judge: host.judge, strict: true },
         ),
         statementOf: (part: PartAnswer) =>

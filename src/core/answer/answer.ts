@@ -28,7 +28,7 @@ import { splitSentences } from "../sentences.js";
 import { numberValue } from "../statements.js";
 import { contentWords, escapeRegExp } from "../text.js";
 import { ANSWER_WEIGHTS, type AnswerWeights } from "./answer-weights.js";
-import { type AnswerKind, type AskedPart, askedParts } from "./asked.js";
+import { type AnswerKind, type AskedPart, askedParts, isWhWord } from "./asked.js";
 
 /** A sentence (or a few) that may answer: a finding's text, or a sentence read. */
 export interface AnswerSentence {
@@ -1150,11 +1150,12 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
       // nearest the asking word first: they say what the answer is to the bridge ("…an actress who
       // starred in what for seven years": "seven years actress", not "featuring").
       const words = answer.part.asked.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
-      const wh = (word: string): boolean => /^(?:who|whom|whose|what|when|where|which|why|how)$/iu.test(word);
-      const at = words.findLastIndex(wh);
+      const at = words.findLastIndex(isWhWord);
       const unsaid = words
         .map((word, index) => ({ word, distance: at === -1 ? index : Math.abs(index - at) }))
-        .filter(({ word }) => contentWords(word).length > 0 && !wh(word) && !hop.stems.has(stem(word.toLowerCase())))
+        .filter(
+          ({ word }) => contentWords(word).length > 0 && !isWhWord(word) && !hop.stems.has(stem(word.toLowerCase())),
+        )
         .sort((a, b) => a.distance - b.distance)
         .slice(0, BRIDGE_QUERY_WORDS)
         .map(({ word }) => word);

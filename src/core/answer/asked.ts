@@ -276,11 +276,14 @@ const PREPOSITION = /^(?:in|at|from|for|to|by|on|of|with|under)$/iu;
  * The words of a part and where its asking wh-word stands: it opens the part ("Who wrote…", "In
  * what year…"), else it is the last one ("…who has worked with the mayor of what city"); -1 if none.
  */
+/** Whether a word is an asking wh-word ("who", "which", "how"…). */
+const WH_WORD = new RegExp(`^(?:${WH})$`, "iu");
+export const isWhWord = (word: string | undefined): boolean => WH_WORD.test(word ?? "");
+
 function askingWord(piece: string): { words: string[]; at: number; opening: boolean } {
   const words = piece.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
-  const wh = (word: string | undefined): boolean => new RegExp(`^(?:${WH})$`, "iu").test(word ?? "");
-  const opening = wh(words[0]) ? 0 : wh(words[1]) && PREPOSITION.test(words[0] ?? "") ? 1 : -1;
-  return { words, at: opening >= 0 ? opening : words.findLastIndex(wh), opening: opening >= 0 };
+  const opening = isWhWord(words[0]) ? 0 : isWhWord(words[1]) && PREPOSITION.test(words[0] ?? "") ? 1 : -1;
+  return { words, at: opening >= 0 ? opening : words.findLastIndex(isWhWord), opening: opening >= 0 };
 }
 
 /**

@@ -8,6 +8,13 @@
 import { passageScore } from "../report/excerpts.js";
 import { keyTerms } from "../text.js";
 
+/** A stored chunk as a packet, a loop page and core/answer read it: its text and the headings it stands under (`section`, the chunk's `location`). */
+export const passageOf = (chunk: { id: string; text: string; location?: string | undefined }) => ({
+  id: chunk.id,
+  text: chunk.text,
+  ...(chunk.location ? { section: chunk.location } : {}),
+});
+
 export interface PacketCandidate {
   id: string;
   title: string;
@@ -74,11 +81,7 @@ export function buildPacket(question: string, candidates: readonly PacketCandida
         id: source.id,
         title: source.title,
         location: source.location,
-        chunks: picked.map((chunk) => ({
-          id: chunk.id,
-          text: chunk.text,
-          ...(chunk.location ? { section: chunk.location } : {}),
-        })),
+        chunks: picked.map(passageOf),
       });
     }
   });

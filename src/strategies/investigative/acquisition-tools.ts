@@ -10,6 +10,7 @@ import { attemptQuestion } from "../../core/investigative/attempt-log.js";
 import { challengeForQuery } from "../../core/investigative/challenges.js";
 import { attemptCount, isExpanded } from "../../core/investigative/frontier-queries.js";
 import { LOOP_TOOL_SCHEMAS, type LoopHit, type LoopPage } from "../../core/investigative/loop-tools.js";
+import { passageOf } from "../../core/synthesis/packet.js";
 import { inlineText } from "../../core/synthesis/prompts.js";
 import { acquire, type Candidate, search } from "../../host/acquisition.js";
 import type { RunHost } from "../../host/run-host.js";
@@ -74,13 +75,7 @@ export function pageOf(source: SourceRecord, alreadyRead: boolean): LoopPage {
     sourceId: source.id,
     title: source.title,
     location: source.path ?? source.url ?? source.canonicalAnchor,
-    passages: alreadyRead
-      ? []
-      : source.chunks.map((chunk) => ({
-          id: chunk.id,
-          text: chunk.text,
-          ...(chunk.location ? { section: chunk.location } : {}),
-        })),
+    passages: alreadyRead ? [] : source.chunks.map(passageOf),
     alreadyRead,
   };
 }

@@ -189,9 +189,9 @@ export function rankedSentences(
       chosen.map(({ sentence }) => sentence),
     );
     // The second hop of an answer needs one of them (its bridge, chosen with it, answers the same part).
-    const ofObjective = answersObjective(candidate.text) && sharedCount(objectiveStems, stems) > 0;
+    const answersTheQuestion = answersObjective(candidate.text) && sharedCount(objectiveStems, stems) > 0;
     if (
-      !ofObjective &&
+      !answersTheQuestion &&
       sharedCount(focusStems, stems) < (isBridge(candidate.text) ? 0 : more || isSecondHop(candidate.text) ? 1 : needed)
     )
       continue;
