@@ -3,16 +3,19 @@
  * content terms, a verb-likeness test, and the surface forms a request or a source names
  * (capitalised names, quoted phrases); numbers are `numbersIn` in statements.ts.
  */
+import { IRREGULAR_VERBS } from "./irregular-verbs.js";
 import { contentWords } from "./text.js";
 
 /**
  * A light suffix stemmer, then a cut to seven characters, so that "translated",
  * "translation" and "translating" share a stem. Crude, but enough to match a request's
- * words against a source's inflections. Expects a lower-case word.
+ * words against a source's inflections. An irregular past form is stemmed as its verb ("became"
+ * as "become", "won" as "win"). Expects a lower-case word.
  */
 export function stem(word: string): string {
   // "Sony's", and an inflection written after an apostrophe: "DJ'ed", "OK'd".
   let w = word.replace(/['’](?:s|d|ed|ing)$/u, "");
+  w = IRREGULAR_VERBS.get(w) ?? w;
   if (/^\p{N}/u.test(w) || w.length <= 3) return w;
   if (w.endsWith("ies") && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("sses")) w = w.slice(0, -2);

@@ -715,6 +715,58 @@ describe("answerQuestion: a why-part no sentence gives a cause for", () => {
   });
 });
 
+describe("answerQuestion: a why-part a passage answers", () => {
+  const inPassage = (key: string, text: string): AnswerSentence => ({
+    key,
+    text,
+    sourceId: "graphite",
+    title: "Graphite anodes",
+    about: "Graphite anodes A slow road to graphite",
+    passage: "graphite.p05",
+  });
+  const passage = [
+    inPassage("needed", "What was needed was a liquid electrolyte that behaved as well."),
+    inPassage("answer", "The answer turned out to be ethylene carbonate (EC)."),
+    inPassage(
+      "film",
+      "In 1990 Fong, von Sacken and Dahn reported that in EC-based electrolytes graphite forms a stable film.",
+    ),
+    inPassage("standard", "EC-based electrolytes became the industry standard."),
+    inPassage("replaced", "Over the 1990s graphite replaced disordered carbons as the dominant anode material."),
+  ];
+
+  it("answers with the sentence of a passage that carries the part whole that writes what resolved it, its resolution marked", () => {
+    const read = [...filler, ...passage];
+    const [part] = answerQuestion("What later allowed graphite to become the standard anode?", read, read, {
+      strict: true,
+    });
+    expect(part?.status).toBe("answered");
+    expect(part?.uses[0]).toMatchObject({ key: "answer", mark: "ethylene carbonate (EC)", role: "answer" });
+    // With the sentence of its passage that carries most of the part.
+    expect(part?.uses[1]?.key).toBe("standard");
+  });
+
+  it("does not answer from a passage that carries only some of the part", () => {
+    const read = [...filler, ...passage.filter((entry) => entry.key !== "replaced" && entry.key !== "standard")];
+    const [part] = answerQuestion("What later allowed graphite to become the standard anode?", read, read, {
+      strict: true,
+    });
+    expect(part?.uses.map((use) => use.key)).not.toContain("answer");
+  });
+});
+
+describe("stem", () => {
+  it("stems an irregular past form as its verb, and leaves a form that is a word of its own", () => {
+    expect(stem("became")).toBe(stem("become"));
+    expect(stem("won")).toBe(stem("win"));
+    expect(stem("written")).toBe(stem("write"));
+    expect(stem("left")).toBe(stem("leave"));
+    // "born" asks when someone was born, not what was carried; "founded" stays "found".
+    expect(stem("born")).toBe("born");
+    expect(stem("founded")).not.toBe(stem("find"));
+  });
+});
+
 describe("answerQuestion: a superlative with no figure to compare", () => {
   it("answers with the sentence that rates the ranked thing in the direction asked, under the heading that names it", () => {
     const under = (key: string, text: string, heading: string): AnswerSentence => ({

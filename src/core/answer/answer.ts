@@ -91,12 +91,15 @@ const isPersonName = (name: string): boolean =>
 /** Words that write a cause as one ("because of…", "due to…", "which means…"). */
 const CAUSE_CONNECTIVES =
   "because|due to|owing to|thanks to|driven by|caused by|came from|comes from|result(?:ed|s)? from|as a result of|led to|leads? to|traced to|contributed to|attributed to|so that|limited by|allow(?:ed|s)?|made it possible|enabl(?:ed|es)|which meant|which means|resulting in|therefore|as a result";
+/** A problem's resolution, written as one: what follows is the cause ("The answer turned out to be ethylene carbonate"). */
+const RESOLUTION =
+  "the (?:answer|solution|remedy|key|breakthrough) (?:turned out to be|proved to be|was|lay in|came from)";
 /**
  * A cause: written as one, a harm it could do ("could damage the separator"), or a
  * word that names a fault or a limit ("defect", "could not", ", so" but not "so far", ", as prices soared").
  */
 const CAUSE = new RegExp(
-  `\\b(?:${CAUSE_CONNECTIVES}|limits?|obstacles?|barriers?|bottlenecks?|reasons?|defects?|faults?|flaws?|damaged|(?:could|can|would|may|might) damage|degraded|unstable|could not|failed to|(?<=, )so(?! far| on| much| many| called)|(?<=, )as(?= (?:\\p{L}+ ){1,3}(?:soared|rose|fell|grew|dropped|collapsed)\\b))\\b`,
+  `\\b(?:${CAUSE_CONNECTIVES}|${RESOLUTION}|limits?|obstacles?|barriers?|bottlenecks?|reasons?|defects?|faults?|flaws?|damaged|(?:could|can|would|may|might) damage|degraded|unstable|could not|failed to|(?<=, )so(?! far| on| much| many| called)|(?<=, )as(?= (?:\\p{L}+ ){1,3}(?:soared|rose|fell|grew|dropped|collapsed)\\b))\\b`,
   "iu",
 );
 /** Connectives that introduce what follows from a cause ("therefore", "which means"), not the cause. */
@@ -109,9 +112,15 @@ const CONSEQUENCE = /^(?:therefore|as a result|resulting in|which mean[st]?|so t
 const CAUSE_WRITTEN = new RegExp(
   `^(?:${CAUSE_CONNECTIVES.split("|")
     .filter((connective) => !CONSEQUENCE.test(connective))
-    .join("|")}|(?:could|can|would|may|might) damage|obstacles?|barriers?|bottlenecks?)\\b`,
+    .join("|")}|${RESOLUTION}|(?:could|can|would|may|might) damage|obstacles?|barriers?|bottlenecks?)\\b`,
   "iu",
 );
+/** A resolution at the start of a cause's mark. */
+const RESOLVED = new RegExp(`^${RESOLUTION}\\s+`, "iu");
+/** Whether a sentence's cause mark writes the cause as one: after a connective, or as what a resolution was. */
+const writesCause = (text: string, mark: string | undefined): boolean =>
+  mark !== undefined &&
+  (CAUSE_WRITTEN.test(mark) || new RegExp(`${RESOLUTION}\\s+${escapeRegExp(mark)}`, "iu").test(text));
 /** Words that rate something high or low without a figure ("high recovery rates", "poorly suited"). */
 const RATES_HIGH =
   /\b(?:high|higher|highest|best|better|greatest|greater|strongest|stronger|excellent|superior|outperforms?)\b/iu;
@@ -288,6 +297,9 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
       const match = CAUSE.exec(text);
       if (!match) return [];
       const rest = text.slice(match.index).split(/[;.](?:\s|$)/u)[0] ?? match[0];
+      // A resolution marks what it was ("ethylene carbonate (EC)"), and is a cause written as one.
+      const resolved = RESOLVED.exec(rest);
+      if (resolved) return [rest.slice(resolved[0].length)];
       return [rest.length > 160 ? match[0] : rest];
     }
     case "description":
@@ -459,7 +471,10 @@ export function answerQuestion(
    * and the rest of its passage for the shares `ANSWER_WEIGHTS` gives ("He was the father of Antara
    * Mali" stands in the passage that says who "he" is).
    */
-  const coverage = (terms: readonly string[], { stems, under, passage }: Scored): number => {
+  const coverage = (
+    terms: readonly string[],
+    { stems, under, passage }: Pick<Scored, "stems" | "under" | "passage">,
+  ): number => {
     let all = 0;
     let carried = 0;
     for (const term of terms) {
@@ -801,14 +816,47 @@ export function answerQuestion(
     return [{ ...mate, score: best.score }, ...found.filter(({ item }) => item !== mate.item)];
   };
 
+  /**
+   * A why-part that no sentence answers with a cause written as one may be answered by a passage:
+   * one that carries the part whole (`alone`, counting all its sentences' words as one), in which a
+   * sentence writes the cause ("The answer turned out to be ethylene carbonate (EC)." in the
+   * paragraph on how graphite became the standard anode). That sentence comes first, then the one
+   * of its passage that carries most of the part, which says what the cause is of.
+   */
+  const passageCause = (part: AskedPart, pool: readonly Read[]): Answering[] => {
+    const cause = pool
+      .map((item) => ({
+        item,
+        score: coverage(part.terms, { stems: item.passage, under: item.under, passage: EMPTY }),
+        marks: candidatesOf(item.sentence.text, "cause", asked),
+      }))
+      .filter(
+        ({ item, score, marks }) => score >= fit.alone && writesCause(item.sentence.text, marks[0]) && !restates(item),
+      )
+      .sort((a, b) => b.score - a.score)[0];
+    if (!cause) return [];
+    const mate = pool
+      .filter((item) => item !== cause.item && item.sentence.passage === cause.item.sentence.passage)
+      .map((item) => ({ item, score: scoreOf(part, item, false) }))
+      .filter(({ score }) => score > 0)
+      .sort((a, b) => b.score - a.score)[0];
+    return [cause, ...(mate ? [{ item: mate.item, score: cause.score, marks: [] }] : [])];
+  };
+
   const answerFrom = (part: AskedPart, pool: readonly Read[]): AnswerUse[] | undefined => {
     const choice = chosen(part, pool);
     if (choice) return choice;
     // A sentence that writes a cause answers "why" before one that only shares its words (which may follow it).
-    const written = ({ marks }: { marks: readonly string[] }): boolean =>
-      part.kind === "cause" && CAUSE_WRITTEN.test(marks[0] ?? "");
+    const written = ({ item, marks }: Answering): boolean =>
+      part.kind === "cause" && writesCause(item.sentence.text, marks[0]);
     const ranked = direct(part, pool).sort((a, b) => Number(written(b)) - Number(written(a)));
-    const found = ranked[0] && part.kind === "cause" && !written(ranked[0]) ? withCause(part, ranked, pool) : ranked;
+    const withMate = ranked[0] && part.kind === "cause" && !written(ranked[0]) ? withCause(part, ranked, pool) : ranked;
+    const whole = part.kind === "cause" && !withMate.some(written) ? passageCause(part, pool) : [];
+    const floor = Math.max(...whole.map(({ score }) => score), withMate[0]?.score ?? 0);
+    const found = [
+      ...whole.map((entry) => ({ ...entry, score: floor })),
+      ...withMate.filter(({ item }) => !whole.some((entry) => entry.item === item)),
+    ];
     // In a report, a why-part no sentence writes any cause for is not answered by sentences that only share its words.
     if (options.strict && part.kind === "cause" && !found.some(({ marks }) => marks.length > 0)) return undefined;
     const top = found[0];

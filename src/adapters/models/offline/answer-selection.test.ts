@@ -356,3 +356,27 @@ describe("long structured pages", () => {
     expect(texts.some((text) => text.includes("This article"))).toBe(false);
   });
 });
+
+describe("a why a passage answers", () => {
+  it("quotes the sentence that writes the resolution though it shares no word of the question, with the one beside it", () => {
+    const graphite = packet(
+      "s_001",
+      "Graphite anodes",
+      "# Graphite anodes\n\n## A slow road to graphite\n\nThe electrolytes of the 1980s were based on propylene carbonate, which destroyed graphite. " +
+        "What was needed was a liquid electrolyte that behaved as well. The answer turned out to be ethylene carbonate (EC). " +
+        "EC-based electrolytes became the industry standard. Over the 1990s graphite replaced disordered carbons as the dominant anode material.",
+    );
+    const filler = packet(
+      "s_002",
+      "Cathodes",
+      "# Cathodes\n\nLithium cobalt oxide was the first commercial cathode. Nickel-rich cathodes store more energy. Lithium iron phosphate is cheap.",
+    );
+    const question = "What later allowed graphite to become the standard anode?";
+    const texts = extractiveSynthesis(question, [graphite, filler]).facts.map((fact) => fact.text);
+    expect(texts).toContain("The answer turned out to be ethylene carbonate (EC).");
+    // The ranking alone scores it nothing: it shares no word with the question.
+    expect(rankSentences(question, [graphite, filler]).map((ranked) => ranked.text)).not.toContain(
+      "The answer turned out to be ethylene carbonate (EC).",
+    );
+  });
+});

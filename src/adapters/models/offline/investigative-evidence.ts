@@ -136,8 +136,9 @@ export function rankedSentences(
   const read = sentencesRead([...packets, ...before]);
   const asked = [focus, ...(context.also && context.also !== focus ? [context.also] : [])];
   const uses = asked.flatMap((question) =>
-    answerQuestion(question, read, read).flatMap((part) =>
-      part.uses.flatMap((use) =>
+    answerQuestion(question, read, read).flatMap((part) => {
+      const sentences = part.uses.flatMap((use) => read.filter((sentence) => sentence.key === use.key));
+      return part.uses.flatMap((use) =>
         read
           .filter((sentence) => sentence.key === use.key)
           .map((sentence) => ({
@@ -145,18 +146,31 @@ export function rankedSentences(
             role: use.role,
             hop: part.uses.some(({ role }) => role === "bridge"),
             ofObjective: question !== focus,
+            // The sentences answering the same part from its passage ("The answer turned out to be
+            // ethylene carbonate (EC)." with "EC-based electrolytes … became the industry standard.").
+            mates: sentences.filter((other) => other.passage === sentence.passage),
+            // Whether the part it answers is the focus's ("what did Exxon build?" for the facet "Exxon").
+            ofFocus: sharedCount(focusStems, stemSet(part.part.asked)) > 0,
           })),
-      ),
-    ),
+      );
+    }),
   );
   const answering = uses.map(({ sentence }) => sentence.text);
   const answers = (text: string): boolean => answering.some((sentence) => text.includes(sentence));
-  // A sentence that answers a part of the objective itself (not only of the focus) is kept with one
-  // word of the objective ("Ordinary graphite … was damaged…" for "why did Yoshino use petroleum coke
-  // rather than graphite", read while the focus is "Yoshino").
+  // A sentence that answers the part of the objective the focus stands in (not only the focus) is
+  // kept with one word of the objective ("Ordinary graphite … was damaged…" for "why did Yoshino use
+  // petroleum coke rather than graphite", read while the focus is "Yoshino"), written by it or by a
+  // sentence of its passage that answers the same part; not one that answers another part ("Akira
+  // Yoshino built the first prototype" is nothing Exxon built).
   const objectiveStems = stemSet(context.also ?? "");
   const answersObjective = (text: string): boolean =>
-    uses.some(({ sentence, ofObjective }) => ofObjective && text.includes(sentence.text));
+    uses.some(
+      ({ sentence, ofObjective, ofFocus, mates }) =>
+        ofObjective &&
+        ofFocus &&
+        text.includes(sentence.text) &&
+        mates.some((mate) => sharedCount(objectiveStems, stemSet(mate.text)) > 0),
+    );
   // The second sentence of a multi-hop answer: its bridge, chosen with it, answers the same part.
   const secondHops = uses.filter(({ role, hop }) => hop && role === "answer").map(({ sentence }) => sentence.text);
   const isSecondHop = (text: string): boolean => secondHops.some((sentence) => text.includes(sentence));
@@ -166,8 +180,15 @@ export function rankedSentences(
   const bridges = uses.filter(({ role }) => role === "bridge").map(({ sentence }) => sentence);
   const isBridge = (text: string): boolean => bridges.some((sentence) => text.includes(sentence.text));
   const bridging = before.filter((packet) => bridges.some((sentence) => sentence.sourceId === packet.id));
+  // A sentence that shares no word of the query is considered only where it answers with another of
+  // its passage ("The answer turned out to be ethylene carbonate (EC)." beside "EC-based electrolytes
+  // … became the industry standard."), not alone for a facet it says nothing of.
+  const withMate = (text: string): boolean =>
+    uses.some(({ sentence, mates }) => mates.length > 1 && text.includes(sentence.text));
   const all = [
-    ...rankSentences(query, packets),
+    ...rankSentences(query, packets, { unscored: true }).filter(
+      (candidate) => candidate.score > 0 || withMate(candidate.text),
+    ),
     ...(bridging.length > 0 ? rankSentences(query, bridging).filter((candidate) => isBridge(candidate.text)) : []),
   ];
   const ranked = [
@@ -189,7 +210,7 @@ export function rankedSentences(
       chosen.map(({ sentence }) => sentence),
     );
     // The second hop of an answer needs one of them (its bridge, chosen with it, answers the same part).
-    const answersTheQuestion = answersObjective(candidate.text) && sharedCount(objectiveStems, stems) > 0;
+    const answersTheQuestion = answersObjective(candidate.text);
     if (
       !answersTheQuestion &&
       sharedCount(focusStems, stems) < (isBridge(candidate.text) ? 0 : more || isSecondHop(candidate.text) ? 1 : needed)

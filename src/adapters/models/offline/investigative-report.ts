@@ -6,6 +6,7 @@
  * with its assumption. A gap says what the investigation left unresolved, not that no
  * source mentions it (the finalization gate wants every unresolvable question reported). It writes no sentence of its own about the world.
  */
+import { askedParts } from "../../../core/answer/asked.js";
 import { isVerificationQuestion } from "../../../core/investigative/breakers.js";
 import { CONTRADICTION_QUESTION } from "../../../core/investigative/challenges.js";
 import { type FinalReport, MAX_REPORT_ITEMS, SUMMARY_MAX_CHARS } from "../../../core/investigative/final-report.js";
@@ -32,17 +33,43 @@ const RELATIVE_FLOOR = 0.2;
  * The live claims the report cites: VERIFIED first, then UNVERIFIED, each by relevance to the
  * objective (`claimRelevance`), ledger order among equals. An UNVERIFIED claim far less
  * relevant than the best claim (under 20% of its score: read for a facet, off the question)
- * is left out; a VERIFIED one always stays.
+ * is left out; a VERIFIED one always stays. Relevance is weighed for each part of the objective
+ * too: a claim as relevant to one part as the best claim for it stays, however little it shares
+ * with the others ("High recovery rates for lithium…" for "which recycling route recovers
+ * lithium best", beside a company and its founder). The claims recorded from one passage are
+ * read together: a sentence that gives an answer without the question's words ("The answer
+ * turned out to be ethylene carbonate (EC).") stays with the one beside it that has them.
  */
 export function reportClaims(investigation: Pick<Investigation, "ledger" | "frontier">): Claim[] {
-  const { claims } = investigation.ledger;
-  const scores = claimRelevance(investigation, investigation.frontier.objective);
+  const { claims, claimSources } = investigation.ledger;
+  const { objective } = investigation.frontier;
+  const scores = claimRelevance(investigation, objective);
   const score = (claim: Claim) => scores.get(claim.id) ?? 0;
-  const floor = Math.max(0, ...scores.values()) * RELATIVE_FLOOR;
+  const parts = askedParts(objective);
+  const floors = [scores, ...(parts.length > 1 ? parts.map((part) => claimRelevance(investigation, part.asked)) : [])];
+  const passagesOf = (claim: Claim): readonly string[] =>
+    claimSources
+      .filter((link) => link.claimId === claim.id && link.stance === "supports")
+      .flatMap((link) => link.chunkIds);
+  const passageScores = floors.map((of) => {
+    const best = new Map<string, number>();
+    for (const claim of claims)
+      for (const passage of passagesOf(claim))
+        best.set(passage, Math.max(best.get(passage) ?? 0, of.get(claim.id) ?? 0));
+    return best;
+  });
+  const relevant = (claim: Claim): boolean =>
+    floors.some((of, index) => {
+      const floor = Math.max(0, ...of.values()) * RELATIVE_FLOOR;
+      const own = Math.max(
+        of.get(claim.id) ?? 0,
+        ...passagesOf(claim).map((passage) => passageScores[index]?.get(passage) ?? 0),
+      );
+      return floor > 0 && own >= floor;
+    });
   const ranked = (status: Claim["status"]) =>
     claims.filter((claim) => claim.status === status).sort((a, b) => score(b) - score(a));
-  const relevant = ranked("UNVERIFIED").filter((claim) => score(claim) >= floor);
-  return [...ranked("VERIFIED"), ...relevant].slice(0, MAX_REPORT_ITEMS);
+  return [...ranked("VERIFIED"), ...ranked("UNVERIFIED").filter(relevant)].slice(0, MAX_REPORT_ITEMS);
 }
 
 function summaryOf(objective: string, cited: readonly Claim[], gapCount: number): string {

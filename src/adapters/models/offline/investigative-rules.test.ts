@@ -961,6 +961,33 @@ describe("offline investigative rules", () => {
     ).toBe(true);
   });
 
+  it("keeps a claim as relevant to one part of the objective as the best claim for it, and a claim read in the passage of a relevant one", () => {
+    const objective =
+      "Who built the first prototype of the lithium-ion cell in 1985 at Asahi Kasei, and what does hydrometallurgy do?";
+    const entry = (text: string, index: number) => ({
+      text,
+      source_ids: [sourceId(index + 1)],
+      passage_ids: [passageWith(index, text)],
+      question_id: "q_001",
+    });
+    const prototype = "Akira Yoshino built the first prototype in 1985 at Asahi Kasei.";
+    const hydrometallurgy = "Hydrometallurgy dissolves metals in acid.";
+    const investigation = apply(withSources(newInvestigation(objective)), [
+      {
+        name: "notes_append",
+        args: {
+          section: "unverified",
+          entries: [entry(prototype, 0), entry(hydrometallurgy, 3), entry(RECYCLING, 3), entry(LFP, 2)],
+        },
+      },
+    ]);
+    const kept = offlineFinalReport(investigation, englishJudge()).items.map((item) => item.text);
+    // The second part's answer shares little with the whole objective; the sentence beside it in its
+    // passage stays with it; the cathode sentence, off every part, does not.
+    expect(kept).toEqual(expect.arrayContaining([prototype, hydrometallurgy, RECYCLING]));
+    expect(kept).not.toContain(LFP);
+  });
+
   it("phrases a facet as the objective narrowed to it, and reads the facet back as the focus", () => {
     const question = facetQuestion("lithium cobalt oxide", OBJECTIVE);
     expect(question).toBe(`Regarding “lithium cobalt oxide”: ${OBJECTIVE}`);

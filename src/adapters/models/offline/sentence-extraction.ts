@@ -517,21 +517,30 @@ function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
 }
 
 /**
- * The sentences that answer a part of `question` (core/answer, over the ranked sentences as
- * quoted, with what they stand under) first, in the order of the parts, then `selected`; at most
- * `limits.maxFacts`, or as many as answer. A sentence that only bears on the question's words
- * comes after every one that answers it.
+ * A sentence the ranking scored nothing because it shares nothing with the question, not because
+ * it is no content, points back to nothing, or is a metadata line about another entry.
+ */
+const unscored = (candidate: Candidate): boolean =>
+  !(candidate.score > 0) && candidate.quality > 0 && candidate.about === undefined;
+
+/**
+ * The sentences that answer a part of `question` (core/answer, over the sentences of the packet
+ * as quoted, with what they stand under) first, in the order of the parts, then `selected`; at
+ * most `limits.maxFacts`, or as many as answer. A sentence that only bears on the question's words
+ * comes after every one that answers it. The sentences the ranking scored nothing only because
+ * they share no word of the question are offered too (`unscored`): a passage that answers a why
+ * may write the cause in one ("The answer turned out to be ethylene carbonate (EC).").
  */
 function answeringFirst(
   question: string,
-  ranked: readonly Candidate[],
+  offerable: readonly Candidate[],
   selected: readonly Candidate[],
   limits: ExtractionLimits,
   judge: Judge | undefined,
 ): Candidate[] {
   const key = (candidate: Candidate): string => `${candidate.chunkId}:${candidate.position}`;
-  const byKey = new Map(ranked.map((candidate) => [key(candidate), candidate]));
-  const offered = ranked.map((candidate) => ({
+  const byKey = new Map(offerable.map((candidate) => [key(candidate), candidate]));
+  const offered = offerable.map((candidate) => ({
     key: key(candidate),
     text: candidate.text,
     sourceId: candidate.sourceId,
@@ -549,9 +558,19 @@ function answeringFirst(
   return chosen.slice(0, Math.max(limits.maxFacts, new Set(answering).size));
 }
 
-/** The packet's sentences that relate to `question`, best first, with their scores. */
-export function rankSentences(question: string, sources: readonly PacketSource[]): RankedSentence[] {
-  return rank(profileRequest(question), candidatesOf(sources)).map(
+/**
+ * The packet's sentences that relate to `question`, best first, with their scores; with
+ * `unscored`, also those that share nothing with it, after them (a passage may write the answer in
+ * one: "The answer turned out to be ethylene carbonate (EC).").
+ */
+export function rankSentences(
+  question: string,
+  sources: readonly PacketSource[],
+  options: { unscored?: boolean } = {},
+): RankedSentence[] {
+  const candidates = candidatesOf(sources);
+  const ranked = rank(profileRequest(question), candidates);
+  return [...ranked, ...(options.unscored ? candidates.filter((candidate) => unscored(candidate)) : [])].map(
     ({ sourceId, chunkId, position, text, score, answers }) => ({ sourceId, chunkId, position, text, score, answers }),
   );
 }
@@ -580,10 +599,11 @@ export function extractiveSynthesis(
 ): SynthesisOutput {
   const limits = options.limits ?? DEFAULT_EXTRACTION_LIMITS;
   const profile = profileRequest(question);
-  const ranked = rank(profile, candidatesOf(sources));
+  const all = candidatesOf(sources);
+  const ranked = rank(profile, all);
   const facts: FactProposal[] = answeringFirst(
     question,
-    ranked,
+    [...ranked, ...all.filter(unscored)],
     selectFacts(ranked, limits),
     limits,
     options.judge,
