@@ -755,6 +755,55 @@ describe("answerQuestion: a why-part a passage answers", () => {
   });
 });
 
+describe("answerQuestion: a person the question describes and does not name", () => {
+  const question =
+    "The head of the Oxford laboratory that discovered lithium cobalt oxide later moved to another university. Which one, when, and which cathode material did his group report there?";
+  const oxford = (key: string, text: string): AnswerSentence => ({
+    key,
+    text,
+    sourceId: "oxford",
+    title: "Oxford, 1980",
+    about: "Oxford, 1980",
+    passage: "oxford.p01",
+  });
+  const read = [
+    ...filler,
+    oxford(
+      "headed",
+      "The compound was lithium cobalt oxide, and the laboratory where it was found was the Inorganic Chemistry Laboratory, then headed by John B. Goodenough.",
+    ),
+    oxford("exxon", "By that time the work on titanium disulfide at Exxon was well known."),
+    oxford(
+      "thackeray",
+      "In 1983 Michael Thackeray, working in John Goodenough's group at Oxford, reported a spinel cathode, before Thackeray moved on to Argonne National Laboratory.",
+    ),
+    titled(
+      "whittingham",
+      "Whittingham had moved to Binghamton University in 1988, after his years at Exxon, and built a research group there.",
+      "The 2019 Nobel Prize",
+    ),
+  ];
+
+  it("is not answered by another person's move, whether a body beside the description or an owner's name bridges to it", () => {
+    const parts = answerQuestion(question, read, read, { strict: true });
+    expect(parts.map((part) => part.status)).toEqual(["unsettled", "unsettled", "unsettled"]);
+  });
+
+  it("is answered across the sentence that names the person in the role described", () => {
+    const moved = titled(
+      "austin",
+      "John B. Goodenough moved to the University of Texas at Austin in 1986.",
+      "Lithium iron phosphate",
+    );
+    const parts = answerQuestion(question, [...read, moved], [...read, moved], { strict: true });
+    expect(parts[0]?.uses).toEqual([
+      { key: "austin", mark: "University of Texas", role: "answer" },
+      { key: "headed", mark: "John B. Goodenough", role: "bridge" },
+    ]);
+    expect(parts[1]?.uses[0]).toMatchObject({ key: "austin", mark: "1986" });
+  });
+});
+
 describe("stem", () => {
   it("stems an irregular past form as its verb, and leaves a form that is a word of its own", () => {
     expect(stem("became")).toBe(stem("become"));

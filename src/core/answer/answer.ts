@@ -161,6 +161,38 @@ const YEAR_ONLY = /^(?:1[5-9]\d{2}|20\d{2})$/u;
 /** Dates in parentheses after a name: a life ("(1874 – 1958)", "(born 2 May 1936)"). */
 const LIFESPAN = /\((?:born\b[^()]*|[^()]*\b(?:1[5-9]\d{2}|20\d{2})\s*[–-]\s*[^()]*\b(?:1[5-9]\d{2}|20\d{2}))\)/u;
 
+/** A person described and not named: "the head of…", "the woman who…", "the scientist who…". */
+const DESCRIBED_PERSON =
+  /\bthe (?:[\p{L}-]+ ){0,2}(head|founder|co-founder|leader|director|inventor|author|scientist|chemist|physicist|man|woman|person|singer|actor|actress|composer|writer|creator|owner|president|chairman|professor|researcher|son|daughter|wife|husband|father|mother|brother|sister)\b(?= (?:of|who|whose|that)\b)/iu;
+/**
+ * A role that a sentence naming its holder writes, as the noun or its verb ("head", "headed by";
+ * "founder", "founded"): the first sentence of a bridge to "the head of the Oxford laboratory"
+ * says who headed it, not only who worked there.
+ */
+const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
+  head: ["head"],
+  founder: ["founder", "found"],
+  "co-founder": ["co-founder", "founder", "found"],
+  leader: ["leader", "lead"],
+  director: ["director", "direct"],
+  inventor: ["inventor", "invent"],
+  author: ["author", "wrote", "write"],
+  creator: ["creator", "creat"],
+  owner: ["owner", "own"],
+  president: ["president"],
+  chairman: ["chairman", "chair"],
+};
+
+/** A word that points to a place or time an earlier part answers ("there", "then"). */
+const DEICTIC = /\b(?:there|then)\b/iu;
+
+/** Whether `text` writes `name` (or its last word) only as an owner ("John Goodenough's group"). */
+const onlyPossessive = (text: string, name: string): boolean => {
+  const last = name.split(" ").at(-1) ?? name;
+  const mentions = [...text.matchAll(new RegExp(`(?<![\\p{L}])${escapeRegExp(last)}(?![\\p{L}])(['’]s?)?`, "gu"))];
+  return mentions.length > 0 && mentions.every((match) => match[1] !== undefined);
+};
+
 /** A name written in quotes ("Maximum Overdrive") is the title of a work: no person. */
 const isQuoted = (text: string, name: string): boolean =>
   new RegExp(`["“‘]${escapeRegExp(name)}[,.]?["”’]`, "u").test(text);
@@ -678,14 +710,25 @@ export function answerQuestion(
       .filter(({ score, marks }) => score >= fit.answerFloor && (!NEEDS_CANDIDATE(part.kind) || marks.length > 0))
       .sort((a, b) => b.score - a.score);
 
-  /** A part answered across two sentences: one names a bridge, the other answers about it. */
+  /**
+   * A part answered across two sentences: one names a bridge, the other answers about it. Where the
+   * part (or, when it refers back, the question) describes a person it does not name ("the head
+   * of the Oxford laboratory", "the woman who portrayed…") and does not ask who, the bridge is a
+   * person the first sentence names, not a body or a place beside them ("Exxon"), and a first
+   * sentence writes the role it describes, where it names one (`ROLE_WORDS`).
+   */
   const bridged = (part: AskedPart, pool: readonly Read[]): { score: number; uses: AnswerUse[] } | undefined => {
     const terms = [...part.terms, ...part.context];
+    const described = part.kind === "person" ? null : DESCRIBED_PERSON.exec(part.refersBack ? question : part.asked);
+    const role = ROLE_WORDS[described?.[1]?.toLowerCase() ?? ""];
     const firstHops = pool
+      .filter((item) => !role || role.some((term) => item.stems.has(term)))
       .map((item) => ({
         item,
         score: coverage(terms, item),
-        bridges: bridgesOf(item.sentence.text, asked),
+        bridges: bridgesOf(item.sentence.text, asked).filter(
+          (name) => !described || writesPerson(item.sentence.text, name),
+        ),
       }))
       .filter(({ score, bridges }) => score >= fit.firstHopFloor && bridges.length > 0)
       .sort((a, b) => b.score - a.score)
@@ -714,6 +757,9 @@ export function answerQuestion(
           );
         for (const item of pool) {
           if (item === hop.item || !isAbout(item, phrases)) continue;
+          // A person described is what the sentence says something of, not the owner of what it is about
+          // ("…Thackeray working in John Goodenough's group…, before Thackeray moved on").
+          if (described && onlyPossessive(item.sentence.text, bridge)) continue;
           // The answer is in the sentence about the bridge ("He has sold more than 150 million records");
           // or in the first, when it names the answer and the bridge and the sentence about the bridge
           // only gives what the question says of it ("…DJ'ed by Jack Dangers … produced by Ben Stokes",
@@ -843,13 +889,19 @@ export function answerQuestion(
     return [cause, ...(mate ? [{ item: mate.item, score: cause.score, marks: [] }] : [])];
   };
 
-  const answerFrom = (part: AskedPart, pool: readonly Read[]): AnswerUse[] | undefined => {
+  /**
+   * How `part` is answered from `pool`. `acrossOnly`: the part is about a person the question
+   * describes and does not name ("The head of the Oxford laboratory … later moved to another
+   * university. When?"): only a sentence about the person a first hop names answers it, not one
+   * that shares its words about someone else ("…before Thackeray moved on to Argonne").
+   */
+  const answerFrom = (part: AskedPart, pool: readonly Read[], acrossOnly = false): AnswerUse[] | undefined => {
     const choice = chosen(part, pool);
     if (choice) return choice;
     // A sentence that writes a cause answers "why" before one that only shares its words (which may follow it).
     const written = ({ item, marks }: Answering): boolean =>
       part.kind === "cause" && writesCause(item.sentence.text, marks[0]);
-    const ranked = direct(part, pool).sort((a, b) => Number(written(b)) - Number(written(a)));
+    const ranked = acrossOnly ? [] : direct(part, pool).sort((a, b) => Number(written(b)) - Number(written(a)));
     const withMate = ranked[0] && part.kind === "cause" && !written(ranked[0]) ? withCause(part, ranked, pool) : ranked;
     const whole = part.kind === "cause" && !withMate.some(written) ? passageCause(part, pool) : [];
     const floor = Math.max(...whole.map(({ score }) => score), withMate[0]?.score ?? 0);
@@ -929,12 +981,17 @@ export function answerQuestion(
       answers.push(settle(part, offeredRead, allRead, scoreOf, options.judge, fit.answerFloor));
       continue;
     }
-    const uses = answerFrom(part, offeredRead);
+    // A part that refers back to a person the question describes, not to an answer before it.
+    const acrossOnly = asked.refersBack && !previous && asked.kind !== "person" && DESCRIBED_PERSON.test(question);
+    // "Which cathode material did his group report there?" where no part before says where "there" is:
+    // a sentence about somewhere else does not answer it.
+    const unresolved = asked.refersBack && DEICTIC.test(asked.asked) && answers.length > 0 && !previous;
+    const uses = unresolved ? undefined : answerFrom(part, offeredRead, acrossOnly);
     if (uses && uses.length > 0) {
       answers.push({ part: asked, status: "answered", uses, related: sourcesOf(uses) });
       continue;
     }
-    const elsewhere = answerFrom(part, allRead);
+    const elsewhere = unresolved ? undefined : answerFrom(part, allRead, acrossOnly);
     if (elsewhere && elsewhere.length > 0) {
       answers.push({ part: asked, status: "unsettled", uses: [], related: sourcesOf(elsewhere) });
       continue;
