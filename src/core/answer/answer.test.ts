@@ -804,6 +804,27 @@ describe("answerQuestion: a person the question describes and does not name", ()
   });
 });
 
+describe("answerQuestion: a part a name answers, across a bridge", () => {
+  it("is not answered by a sentence about the bridge that names nothing of the kind asked", () => {
+    const question = "What cathode chemistry is in the cells that Panasonic makes at Tesla's Nevada Gigafactory?";
+    const read = [
+      ...filler,
+      titled(
+        "nevada",
+        "The announcement of Tesla and Panasonic's Nevada factory in 2014 made the term gigafactory famous, but the largest share of new capacity since then has been built in China.",
+        "Tesla, Panasonic and the Nevada Gigafactory",
+      ),
+      titled(
+        "china",
+        "LFP has become the dominant chemistry for stationary storage and a large share of electric vehicles, especially in China.",
+        "Lithium Iron Phosphate: The Olivine Cathode from Austin",
+      ),
+    ];
+    const [part] = answerQuestion(question, read, read, { strict: true });
+    expect(part?.status).not.toBe("answered");
+  });
+});
+
 describe("stem", () => {
   it("stems an irregular past form as its verb, and leaves a form that is a word of its own", () => {
     expect(stem("became")).toBe(stem("become"));

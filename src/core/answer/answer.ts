@@ -770,6 +770,10 @@ export function answerQuestion(
           if (NEEDS_CANDIDATE(part.kind) ? second.length === 0 && first.length === 0 : !focused(part, item)) continue;
           const [answering, marks, other] =
             first.length > 0 ? [hop.item, first, item] : ([item, second, hop.item] as const);
+          // A part a name answers ("what cathode chemistry") is answered across a bridge only by a
+          // sentence that names one ("LFP has become the dominant chemistry…, especially in China"
+          // names no cathode: China, the bridge, is no answer to what is in the Nevada cells).
+          if (part.named && marks.length === 0) continue;
           const joined = {
             stems: new Set([...hop.item.stems, ...item.stems]),
             under: new Set([...hop.item.under, ...item.under]),

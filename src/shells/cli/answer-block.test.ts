@@ -254,6 +254,17 @@ describe("the answer block over the example corpus", () => {
     expect(answering(doc, 1)[0]).toBe("The answer turned out to be ethylene carbonate (EC).");
   });
 
+  it("pipeline: the cathode chemistry of the Nevada cells is answered with NCA or left open, never by another chemistry", async () => {
+    const { doc } = await report(
+      "What cathode chemistry is in the cells that Panasonic makes at Tesla's Nevada Gigafactory, and in what cell format?",
+      "pipeline",
+    );
+    const chemistry = doc.answer?.[0];
+    if (chemistry?.status === "answered") expect(answering(doc, 0)[0]).toContain("NCA");
+    else expect(chemistry?.status).toBe("unsettled");
+    expect(answering(doc, 1).join(" ")).toContain("known as the 2170");
+  });
+
   it("investigative: the cathode chemistry of the Nevada cells is answered first with NCA", async () => {
     const { doc } = await report(
       "What cathode chemistry is in the cells that Panasonic makes at Tesla's Nevada Gigafactory, and in what cell format?",
