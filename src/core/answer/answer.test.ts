@@ -825,6 +825,17 @@ describe("answerQuestion: a part a name answers, across a bridge", () => {
   });
 });
 
+describe("askedParts: a name that says what kind of answer is wanted", () => {
+  it("is no name the answer must write ('which California city'), unlike the subject of a verb ('in which Jung Joon-young made')", () => {
+    const [campus] = askedParts(
+      "Steve Johnson is the head coach at a University which also has a second campus in which California city?",
+    );
+    expect(campus?.names.flat()).not.toContain(stem("california"));
+    const [film] = askedParts("Who directed the film in which Jung Joon-young made his big screen debut?");
+    expect(film?.names.flat()).toContain(stem("jung"));
+  });
+});
+
 describe("stem", () => {
   it("stems an irregular past form as its verb, and leaves a form that is a word of its own", () => {
     expect(stem("became")).toBe(stem("become"));

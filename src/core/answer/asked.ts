@@ -234,11 +234,24 @@ const WHY_IS_SUBJECT =
 /** A code identifier: dotted ("json.JSONDecoder.decode") or with an underscore ("get_native_id"). */
 const IDENTIFIER = /\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b|\b\w*_\w+\b/gu;
 
+/**
+ * A name between the asking word and the noun it asks for ("which California city", "which
+ * Queensland Senator", "what New York city") says what kind of answer is wanted; the sentence that
+ * answers need not write it ("…has a second campus in San Diego").
+ */
+const ASKED_KIND_NAME = /\b(?:[Ww]hich|[Ww]hat)\s+((?:\p{Lu}[\p{L}'’-]*\s+){1,3})(\p{Ll}+)/gu;
+
 /** The names a part gives ("Sony", "the Nobel Prize"): a sentence about another subject does not answer it. */
 function namePins(piece: string): string[][] {
+  // Followed by a noun: "in which Jung Joon-young made his debut" names the subject of a verb.
+  const kinds = new Set(
+    [...piece.matchAll(ASKED_KIND_NAME)]
+      .filter((match) => !isVerbLike(match[2] ?? ""))
+      .map((match) => (match[1] ?? "").trim()),
+  );
   const groups = namesIn(piece)
-    // "an English pop singer": a nationality describes, it names nothing.
-    .filter((name) => (!name.initial || /\s/u.test(name.text)) && !isNationality(name.text))
+    // "an English pop singer": a nationality describes, it names nothing; nor does "California" in "which California city".
+    .filter((name) => (!name.initial || /\s/u.test(name.text)) && !isNationality(name.text) && !kinds.has(name.text))
     // "Democratic Republic of the Congo" is also written "DRC".
     .map((name) => [...stemSet(name.text), ...acronymsOf(name.text)].filter((term) => !ASKING_WORDS.has(term)))
     .filter((group) => group.length > 0);
