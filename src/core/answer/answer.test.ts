@@ -836,6 +836,26 @@ describe("askedParts: a name that says what kind of answer is wanted", () => {
   });
 });
 
+describe("answerQuestion: a member of a category", () => {
+  it("answers 'what position' without the word 'position', marking no name as the position", () => {
+    const question = "What position does Sergio Agüero play for Manchester City?";
+    expect(askedParts(question)[0]).toMatchObject({ category: true });
+    expect(askedParts(question)[0]?.head).toBeUndefined();
+    const read = [
+      ...filler,
+      titled(
+        "striker",
+        "Sergio Agüero is an Argentine professional footballer who plays as a striker for Manchester City.",
+        "Sergio Agüero",
+      ),
+    ];
+    const [part] = answerQuestion(question, read, read, { strict: true });
+    expect(part?.status).toBe("answered");
+    // "Sergio Agüero" is who plays, not the position.
+    expect(part?.uses).toEqual([{ key: "striker", role: "answer" }]);
+  });
+});
+
 describe("stem", () => {
   it("stems an irregular past form as its verb, and leaves a form that is a word of its own", () => {
     expect(stem("became")).toBe(stem("become"));

@@ -630,6 +630,8 @@ export function answerQuestion(
       part.kind === "place" ||
       part.kind === "organisation"
     ) {
+      // A member of a category is marked by nothing ("plays as a striker"): no name in the sentence is it.
+      if (part.category) return [];
       const named =
         part.kind === "description"
           ? bridgesOf(text, asked).filter((name) => !part.named || (!ORG_WORDS.test(name) && !PLACE_WORDS.test(name)))

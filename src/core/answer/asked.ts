@@ -34,6 +34,8 @@ export interface AskedPart {
   nameAsked?: boolean;
   /** The noun a "what N did…" part asks for ("warranty"): an answer names it, unless it is generic ("material"). */
   head?: string;
+  /** The part asks for a member of a category ("what position", "what language"): see `CATEGORY_HEADS`. */
+  category?: boolean;
   /**
    * The figures and years that pin the part ("in 2022", "after 500 cycles"; not "his 1985
    * anode"), as stems in groups: a sentence must carry one of each group (either end of "from
@@ -179,6 +181,15 @@ const GEOGRAPHIC =
 const ASKS_NAME =
   /^(?:what|which)\s+(?!(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would|of|one)\b)[\p{L}-]+/iu;
 
+/**
+ * Heads that name a category whose members answer without it ("what position did he play":
+ * "plays as a striker"; "what language": "Latin"): the answering sentence need not say the noun,
+ * and no name in it is marked as the answer (a striker is no name; the player's is not the answer).
+ */
+const CATEGORY_HEADS = new Set(
+  "position language genre instrument sport occupation profession role religion".split(" ").map(stem),
+);
+
 /** Heads any named thing answers ("which cathode material": "LiFePO4"). */
 const GENERIC_HEADS = new Set(
   "chemistry material materials type kind form sort one thing compound substance technology product name"
@@ -263,7 +274,7 @@ function namePins(piece: string): string[][] {
 const WHO_OBJECT =
   /^who\s+[\p{Ll}-]+\s+(?:the|a|an)\s+(?:[\p{Ll}-]+\s+){0,2}?([\p{Ll}-]+)\b(?=\s+(?:where|that|which|who|of|at|in|for|with)\b|\s*$)/u;
 
-function headOf(piece: string): { head?: string } {
+function headOf(piece: string): { head?: string; category?: boolean } {
   // "Which recycling route recovers…": a noun a name answers is the head though no auxiliary follows it.
   const phrase =
     HEAD.exec(piece)?.[1]?.split(/\s+/u) ??
@@ -280,6 +291,7 @@ function headOf(piece: string): { head?: string } {
   const chosen = before && /^\p{Ll}/u.test(before) ? before : word;
   if (!chosen) return {};
   const head = stem(chosen.toLowerCase());
+  if (CATEGORY_HEADS.has(head)) return { category: true };
   return GENERIC_HEADS.has(head) || ASKING_WORDS.has(head) ? {} : { head };
 }
 
