@@ -804,6 +804,21 @@ describe("answerQuestion: a person the question describes and does not name", ()
   });
 });
 
+describe("answerQuestion: a role the question describes", () => {
+  it("bridges through the person a sentence says holds it ('directed by'), not another person the page names", () => {
+    const question = "The director of the film Big Stone Gap is based in what New York city?";
+    const read = [
+      ...filler,
+      titled("stars", "Big Stone Gap is a film that stars Ashley Judd as a pharmacist.", "Big Stone Gap"),
+      titled("directed", "Big Stone Gap is a 2014 film written and directed by Adriana Trigiani.", "Big Stone Gap"),
+      titled("judd", "Ashley Judd is based in Brooklyn, a borough of New York City.", "Ashley Judd"),
+      titled("trigiani", "Adriana Trigiani is based in Greenwich Village, New York City.", "Adriana Trigiani"),
+    ];
+    const [part] = answerQuestion(question, read, read, { strict: true });
+    expect(part?.uses.map((use) => use.key)).toEqual(["trigiani", "directed"]);
+  });
+});
+
 describe("answerQuestion: a part a name answers, across a bridge", () => {
   it("is not answered by a sentence about the bridge that names nothing of the kind asked", () => {
     const question = "What cathode chemistry is in the cells that Panasonic makes at Tesla's Nevada Gigafactory?";

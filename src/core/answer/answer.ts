@@ -169,19 +169,21 @@ const DESCRIBED_PERSON =
  * "founder", "founded"): the first sentence of a bridge to "the head of the Oxford laboratory"
  * says who headed it, not only who worked there.
  */
-const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
-  head: ["head"],
-  founder: ["founder", "found"],
-  "co-founder": ["co-founder", "founder", "found"],
-  leader: ["leader", "lead"],
-  director: ["director", "direct"],
-  inventor: ["inventor", "invent"],
-  author: ["author", "wrote", "write"],
-  creator: ["creator", "creat"],
-  owner: ["owner", "own"],
-  president: ["president"],
-  chairman: ["chairman", "chair"],
-};
+const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries({
+    head: "head headed",
+    founder: "founder founded",
+    "co-founder": "co-founder founder founded",
+    leader: "leader led",
+    director: "director directed",
+    inventor: "inventor invented",
+    author: "author wrote",
+    creator: "creator created",
+    owner: "owner owned",
+    president: "president",
+    chairman: "chairman chaired",
+  }).map(([role, words]) => [role, words.split(" ").map(stem)]),
+);
 
 /** A word that points to a place or time an earlier part answers ("there", "then"). */
 const DEICTIC = /\b(?:there|then)\b/iu;

@@ -137,22 +137,21 @@ export function rankedSentences(
   const asked = [focus, ...(context.also && context.also !== focus ? [context.also] : [])];
   const uses = asked.flatMap((question) =>
     answerQuestion(question, read, read).flatMap((part) => {
-      const sentences = part.uses.flatMap((use) => read.filter((sentence) => sentence.key === use.key));
-      return part.uses.flatMap((use) =>
-        read
-          .filter((sentence) => sentence.key === use.key)
-          .map((sentence) => ({
-            sentence,
-            role: use.role,
-            hop: part.uses.some(({ role }) => role === "bridge"),
-            ofObjective: question !== focus,
-            // The sentences answering the same part from its passage ("The answer turned out to be
-            // ethylene carbonate (EC)." with "EC-based electrolytes … became the industry standard.").
-            mates: sentences.filter((other) => other.passage === sentence.passage),
-            // Whether the part it answers is the focus's ("what did Exxon build?" for the facet "Exxon").
-            ofFocus: sharedCount(focusStems, stemSet(part.part.asked)) > 0,
-          })),
+      const used = part.uses.flatMap((use) =>
+        read.filter((sentence) => sentence.key === use.key).map((sentence) => ({ use, sentence })),
       );
+      const sentences = used.map(({ sentence }) => sentence);
+      return used.map(({ use, sentence }) => ({
+        sentence,
+        role: use.role,
+        hop: part.uses.some(({ role }) => role === "bridge"),
+        ofObjective: question !== focus,
+        // The sentences answering the same part from its passage ("The answer turned out to be
+        // ethylene carbonate (EC)." with "EC-based electrolytes … became the industry standard.").
+        mates: sentences.filter((other) => other.passage === sentence.passage),
+        // Whether the part it answers is the focus's ("what did Exxon build?" for the facet "Exxon").
+        ofFocus: sharedCount(focusStems, stemSet(part.part.asked)) > 0,
+      }));
     }),
   );
   const answering = uses.map(({ sentence }) => sentence.text);

@@ -47,24 +47,22 @@ export function reportClaims(investigation: Pick<Investigation, "ledger" | "fron
   const score = (claim: Claim) => scores.get(claim.id) ?? 0;
   const parts = askedParts(objective);
   const floors = [scores, ...(parts.length > 1 ? parts.map((part) => claimRelevance(investigation, part.asked)) : [])];
-  const passagesOf = (claim: Claim): readonly string[] =>
-    claimSources
-      .filter((link) => link.claimId === claim.id && link.stance === "supports")
-      .flatMap((link) => link.chunkIds);
-  const passageScores = floors.map((of) => {
+  const passages = new Map<string, string[]>();
+  for (const link of claimSources)
+    if (link.stance === "supports")
+      passages.set(link.claimId, [...(passages.get(link.claimId) ?? []), ...link.chunkIds]);
+  const passagesOf = (claim: Claim): readonly string[] => passages.get(claim.id) ?? [];
+  // For the whole objective and each part: the floor, and each passage's best claim.
+  const weighed = floors.map((of) => {
     const best = new Map<string, number>();
     for (const claim of claims)
       for (const passage of passagesOf(claim))
         best.set(passage, Math.max(best.get(passage) ?? 0, of.get(claim.id) ?? 0));
-    return best;
+    return { of, best, floor: Math.max(0, ...of.values()) * RELATIVE_FLOOR };
   });
   const relevant = (claim: Claim): boolean =>
-    floors.some((of, index) => {
-      const floor = Math.max(0, ...of.values()) * RELATIVE_FLOOR;
-      const own = Math.max(
-        of.get(claim.id) ?? 0,
-        ...passagesOf(claim).map((passage) => passageScores[index]?.get(passage) ?? 0),
-      );
+    weighed.some(({ of, best, floor }) => {
+      const own = Math.max(of.get(claim.id) ?? 0, ...passagesOf(claim).map((passage) => best.get(passage) ?? 0));
       return floor > 0 && own >= floor;
     });
   const ranked = (status: Claim["status"]) =>
