@@ -714,6 +714,10 @@ export function answerQuestion(
       .filter(({ score, marks }) => score >= fit.answerFloor && (!NEEDS_CANDIDATE(part.kind) || marks.length > 0))
       .sort((a, b) => b.score - a.score);
 
+  /** The person a part (or, when it refers back, the question) describes and does not name, for a part that does not ask who. */
+  const describedPerson = (part: AskedPart): RegExpExecArray | null =>
+    part.kind === "person" ? null : DESCRIBED_PERSON.exec(part.refersBack ? question : part.asked);
+
   /**
    * A part answered across two sentences: one names a bridge, the other answers about it. Where the
    * part (or, when it refers back, the question) describes a person it does not name ("the head
@@ -723,7 +727,7 @@ export function answerQuestion(
    */
   const bridged = (part: AskedPart, pool: readonly Read[]): { score: number; uses: AnswerUse[] } | undefined => {
     const terms = [...part.terms, ...part.context];
-    const described = part.kind === "person" ? null : DESCRIBED_PERSON.exec(part.refersBack ? question : part.asked);
+    const described = describedPerson(part);
     const role = ROLE_WORDS[described?.[1]?.toLowerCase() ?? ""];
     const firstHops = pool
       .filter((item) => !role || role.some((term) => item.stems.has(term)))
@@ -990,7 +994,7 @@ export function answerQuestion(
       continue;
     }
     // A part that refers back to a person the question describes, not to an answer before it.
-    const acrossOnly = asked.refersBack && !previous && asked.kind !== "person" && DESCRIBED_PERSON.test(question);
+    const acrossOnly = asked.refersBack && !previous && describedPerson(asked) !== null;
     // "Which cathode material did his group report there?" where no part before says where "there" is:
     // a sentence about somewhere else does not answer it.
     const unresolved = asked.refersBack && DEICTIC.test(asked.asked) && answers.length > 0 && !previous;

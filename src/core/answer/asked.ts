@@ -297,14 +297,14 @@ function headOf(piece: string): { head?: string; category?: boolean } {
 
 const PREPOSITION = /^(?:in|at|from|for|to|by|on|of|with|under)$/iu;
 
-/**
- * The words of a part and where its asking wh-word stands: it opens the part ("Who wrote…", "In
- * what year…"), else it is the last one ("…who has worked with the mayor of what city"); -1 if none.
- */
 /** Whether a word is an asking wh-word ("who", "which", "how"…). */
 const WH_WORD = new RegExp(`^(?:${WH})$`, "iu");
 export const isWhWord = (word: string | undefined): boolean => WH_WORD.test(word ?? "");
 
+/**
+ * The words of a part and where its asking wh-word stands: it opens the part ("Who wrote…", "In
+ * what year…"), else it is the last one ("…who has worked with the mayor of what city"); -1 if none.
+ */
 function askingWord(piece: string): { words: string[]; at: number; opening: boolean } {
   const words = piece.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
   const opening = isWhWord(words[0]) ? 0 : isWhWord(words[1]) && PREPOSITION.test(words[0] ?? "") ? 1 : -1;

@@ -523,6 +523,12 @@ function rank(profile: RequestProfile, candidates: Candidate[]): Candidate[] {
 const unscored = (candidate: Candidate): boolean =>
   !(candidate.score > 0) && candidate.quality > 0 && candidate.about === undefined;
 
+/** The ranked sentences, then every other of `candidates` that is only `unscored`. */
+const withUnscored = (ranked: readonly Candidate[], candidates: readonly Candidate[]): Candidate[] => [
+  ...ranked,
+  ...candidates.filter(unscored),
+];
+
 /**
  * The sentences that answer a part of `question` (core/answer, over the sentences of the packet
  * as quoted, with what they stand under) first, in the order of the parts, then `selected`; at
@@ -570,7 +576,7 @@ export function rankSentences(
 ): RankedSentence[] {
   const candidates = candidatesOf(sources);
   const ranked = rank(profileRequest(question), candidates);
-  return [...ranked, ...(options.unscored ? candidates.filter((candidate) => unscored(candidate)) : [])].map(
+  return (options.unscored ? withUnscored(ranked, candidates) : ranked).map(
     ({ sourceId, chunkId, position, text, score, answers }) => ({ sourceId, chunkId, position, text, score, answers }),
   );
 }
@@ -603,7 +609,7 @@ export function extractiveSynthesis(
   const ranked = rank(profile, all);
   const facts: FactProposal[] = answeringFirst(
     question,
-    [...ranked, ...all.filter(unscored)],
+    withUnscored(ranked, all),
     selectFacts(ranked, limits),
     limits,
     options.judge,
