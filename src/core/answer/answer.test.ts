@@ -134,6 +134,32 @@ describe("answerQuestion", () => {
     ]);
   });
 
+  it("answers what is asked of something described by a name about it, not with the sentence that names it", () => {
+    const read = [
+      ...filler,
+      titled(
+        "game",
+        "Chick Chick Boom is an online game created for Easter 2007 and published by Nintendo of Europe.",
+        "Chick Chick Boom",
+      ),
+      titled(
+        "systems",
+        "Nintendo of Europe unveiled its new systems to the press on October 18, 1985, in London.",
+        "Nintendo of Europe",
+      ),
+    ];
+    const question = "On what date did the publisher of Chick Chick Boom unveil its new systems?";
+    const [part] = answerQuestion(question, read, read);
+    expect(part?.status).toBe("answered");
+    expect(part?.uses).toEqual([
+      { key: "systems", mark: "October 18, 1985", role: "answer" },
+      { key: "game", mark: "Nintendo of Europe", role: "bridge" },
+    ]);
+    // Asked of the game itself, the sentence about it answers.
+    const [own] = answerQuestion("On what date was Chick Chick Boom created?", read, read);
+    expect(own?.uses[0]).toMatchObject({ key: "game", role: "answer" });
+  });
+
   it("answers from the first sentence when the one about its bridge only says what the question says of it", () => {
     const read = [
       ...filler,

@@ -185,6 +185,16 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = Object.fromEntri
   }).map(([role, words]) => [role, words.split(" ").map(stem)]),
 );
 
+/**
+ * Something a part describes by what it is to a name, not by its own: "the publisher of Chick Chick
+ * Boom", "the country where Nissedal is located", "the receiver of the 2007 FIFA U-20 Golden Shoe"
+ * (the person `DESCRIBED_PERSON` describes is one such). Not "the first of…", "the year in which…".
+ */
+const DESCRIBED_THING =
+  /\bthe (?:[\p{L}-]+ ){0,2}(?!first\b|last\b|same\b|most\b|year\b|date\b|name\b)\p{Ll}[\p{Ll}-]+ (?:of|where|in which|that|who|whose) (?:[\p{Ll}-]+ ){0,3}\p{Lu}/u;
+
+const describesThing = (part: AskedPart): boolean => !part.refersBack && DESCRIBED_THING.test(part.asked);
+
 /** A word that points to a place or time an earlier part answers ("there", "then"). */
 const DEICTIC = /\b(?:there|then)\b/iu;
 
@@ -725,7 +735,10 @@ export function answerQuestion(
    * person the first sentence names, not a body or a place beside them ("Exxon"), and a first
    * sentence writes the role it describes, where it names one (`ROLE_WORDS`).
    */
-  const bridged = (part: AskedPart, pool: readonly Read[]): { score: number; uses: AnswerUse[] } | undefined => {
+  const bridged = (
+    part: AskedPart,
+    pool: readonly Read[],
+  ): { score: number; uses: AnswerUse[]; aboutBridge: boolean } | undefined => {
     const terms = [...part.terms, ...part.context];
     const described = describedPerson(part);
     const role = ROLE_WORDS[described?.[1]?.toLowerCase() ?? ""];
@@ -745,8 +758,10 @@ export function answerQuestion(
     // only when none of the first kind answers).
     const best: ({ score: number; uses: AnswerUse[] } | undefined)[] = [undefined, undefined];
     for (const hop of firstHops) {
-      // A sentence that answers the part alone is no first hop.
+      // A sentence that answers the part alone is no first hop, unless what it answers of is what
+      // the part describes the thing asked about by ("Chick Chick Boom … created for Easter 2007").
       if (
+        !describesThing(part) &&
         NEEDS_CANDIDATE(part.kind) &&
         focused(part, hop.item) &&
         marksOf(part, hop.item).length > 0 &&
@@ -816,7 +831,7 @@ export function answerQuestion(
       }
     }
     const pair = best[0] ?? best[1];
-    return pair && { score: pair.score, uses: pair.uses };
+    return pair && { score: pair.score, uses: pair.uses, aboutBridge: pair === best[0] };
   };
 
   /**
@@ -928,6 +943,10 @@ export function answerQuestion(
     // A cause is explained where it is written, not across pages by a name (nor a claim's truth).
     const across = part.kind === "yes-no" || part.kind === "cause" ? undefined : bridged(part, pool);
     // A sentence that carries most of the part answers it alone; two are sought where none does.
+    // A part about something it describes by a name ("the publisher of Chick Chick Boom"): the sentence
+    // that names it only says what it is; what is asked of it is said about it, across a bridge, where
+    // such a pair was read.
+    if (across?.aboutBridge && describesThing(part)) return across.uses;
     if (across && (!top || (top.score < fit.alone && across.score >= top.score + fit.bridgeMargin))) return across.uses;
     if (!top) return undefined;
     if (part.kind === "superlative") {
