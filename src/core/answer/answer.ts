@@ -193,6 +193,7 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = Object.fromEntri
 const DESCRIBED_THING =
   /\bthe (?:[\p{L}-]+ ){0,2}(?!first\b|last\b|same\b|most\b|year\b|date\b|name\b)\p{Ll}[\p{Ll}-]+ (?:of|where|in which|that|who|whose) (?:[\p{Ll}-]+ ){0,3}\p{Lu}/u;
 
+/** Whether a part (not one that refers back) describes what it asks about by a name (`DESCRIBED_THING`). */
 const describesThing = (part: AskedPart): boolean => !part.refersBack && DESCRIBED_THING.test(part.asked);
 
 /** A word that points to a place or time an earlier part answers ("there", "then"). */
@@ -942,11 +943,11 @@ export function answerQuestion(
     // Two sentences that carry the part between them beat one that carries less of it.
     // A cause is explained where it is written, not across pages by a name (nor a claim's truth).
     const across = part.kind === "yes-no" || part.kind === "cause" ? undefined : bridged(part, pool);
-    // A sentence that carries most of the part answers it alone; two are sought where none does.
     // A part about something it describes by a name ("the publisher of Chick Chick Boom"): the sentence
     // that names it only says what it is; what is asked of it is said about it, across a bridge, where
     // such a pair was read.
     if (across?.aboutBridge && describesThing(part)) return across.uses;
+    // A sentence that carries most of the part answers it alone; two are sought where none does.
     if (across && (!top || (top.score < fit.alone && across.score >= top.score + fit.bridgeMargin))) return across.uses;
     if (!top) return undefined;
     if (part.kind === "superlative") {
