@@ -77,8 +77,12 @@ describe.runIf(POSTGRES_AVAILABLE)("three workers, 24 queued runs, random kills"
               url,
               "--queue",
               "--json",
+              // Short enough that a killed worker's runs are taken over within the test, long enough
+              // that a live worker still renews it while a busy two-core machine stalls it for a
+              // second or two (loading the language model, say): with 2 s, a run could pass from
+              // worker to worker on every attempt until the test gave up on it.
               "--lease",
-              "2",
+              "5",
               "--retry-delay",
               "1",
               "--retries",
