@@ -20,13 +20,13 @@ afterEach(() => {
  */
 const RUN_LIMIT_MS = 240_000;
 
-async function report(question: string, strategy: string, timeoutMs = RUN_LIMIT_MS) {
+async function report(question: string, strategy: string) {
   const dir = tempDir("assay-answer-block-");
   cleanups.push(dir.cleanup);
   const out = join(dir.path, "report");
   const result = await runCli(["run", question, "--corpus", EXAMPLE_CORPUS, "--strategy", strategy, "--out", out], {
     home: dir.path,
-    timeoutMs,
+    timeoutMs: RUN_LIMIT_MS,
   });
   expect(result.code, result.stderr).toBe(0);
   const doc = publishedReport(join(out, "report.json"));
