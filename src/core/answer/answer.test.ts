@@ -830,6 +830,94 @@ describe("answerQuestion: a person the question describes and does not name", ()
   });
 });
 
+describe("answerQuestion: what the sentence before the question says happened", () => {
+  const question =
+    "The head of the Oxford laboratory that discovered lithium cobalt oxide later moved to another university. Which one, when, and which cathode material did his group report there?";
+  // WordNet's mentions of "moved" include "leave" (go away) and "work" (move into or onto).
+  const judge: Judge = {
+    judge: () => ({ verdict: "silent", reason: "" }) as unknown as ReturnType<Judge["judge"]>,
+    mentionsOf: (term) => (term === "moved" ? ["moved", "move", "relocate", "leave", "work"] : [term]),
+  };
+  const headed = titled(
+    "headed",
+    "The compound was lithium cobalt oxide, and the laboratory where it was found was the Inorganic Chemistry Laboratory, then headed by John B. Goodenough.",
+    "Oxford, 1980",
+  );
+  const left = titled(
+    "left",
+    "John B. Goodenough left Oxford in 1986 to take up a chair in engineering at the University of Texas at Austin, where he would remain for the rest of his career.",
+    "Lithium Iron Phosphate: The Olivine Cathode from Austin",
+  );
+  const reported = titled(
+    "reported",
+    "The most important polyanion cathode is lithium iron phosphate, LiFePO4, reported in 1997 from the University of Texas at Austin.",
+    "Cathode materials",
+  );
+
+  it("is answered by a sentence that says it in other words, across the sentence that names the person", () => {
+    const read = [...filler, headed, left, reported];
+    expect(askedParts(question)[1]).toMatchObject({ event: "moved", head: stem("university") });
+    expect(answerQuestion(question, read, read, { strict: true }).map((part) => part.status)).not.toContain("answered");
+    const parts = answerQuestion(question, read, read, { judge, strict: true });
+    expect(parts.map((part) => part.uses[0])).toEqual([
+      { key: "left", mark: "University of Texas", role: "answer" },
+      { key: "left", mark: "1986", role: "answer" },
+      { key: "reported", mark: "LiFePO4", role: "answer" },
+    ]);
+  });
+
+  it("does not answer 'which material' with the sentence that only says where 'there' is", () => {
+    const origins = (key: string, text: string): AnswerSentence => ({
+      key,
+      text,
+      sourceId: "olivine",
+      title: "Lithium Iron Phosphate: The Olivine Cathode from Austin",
+      about: "Lithium Iron Phosphate: The Olivine Cathode from Austin Origins at the University of Texas",
+      passage: "olivine.p2",
+    });
+    const findings = [
+      headed,
+      origins("left", left.text),
+      origins(
+        "looked",
+        "In Austin he continued to look for cathode materials, and in particular for ones that avoided the cost and supply problems of cobalt.",
+      ),
+    ];
+    // Sentences read that make "group", "report" and "cathode material" common words, as in a real corpus.
+    const common = Array.from({ length: 20 }, (_, index) =>
+      sentence(`common${index}`, `Group ${index} will report on a cathode material of lithium cobalt oxide.`),
+    );
+    const read = [...filler, ...common, ...findings];
+    const parts = answerQuestion(question, findings, read, { judge, strict: true });
+    expect(parts[0]?.status).toBe("answered");
+    expect(parts[2]?.status).toBe("unsettled");
+  });
+
+  it("is answered from the sentence of a finding that says it, not a date in another of its sentences", () => {
+    const asked = "When was John Goodenough transferred to Austin?";
+    const synonyms: Judge = {
+      ...judge,
+      mentionsOf: (term) => (term === "transferred" ? ["transferred", "transfer", "move", "work"] : [term]),
+    };
+    const two = sentence(
+      "two",
+      "John Goodenough first visited Austin in 1952 for a conference. In Austin he was later working on oxides.",
+    );
+    expect(
+      answerQuestion(asked, [...filler, two], [...filler, two], { judge: synonyms, strict: true })[0]?.status,
+    ).not.toBe("answered");
+    const one = sentence("one", "John Goodenough was working on oxides in Austin from 1986.");
+    expect(
+      answerQuestion(asked, [...filler, one], [...filler, one], { judge: synonyms, strict: true })[0]?.uses,
+    ).toEqual([{ key: "one", mark: "1986", role: "answer" }]);
+  });
+
+  it("searches for the bridge with the words of the sentence before a part that says nothing of its own", () => {
+    const read = [...filler, headed];
+    expect(bridgeQueries(question, read)).toContain("John B. Goodenough later moved another university");
+  });
+});
+
 describe("answerQuestion: a role the question describes", () => {
   it("bridges through the person a sentence says holds it ('directed by'), not another person the page names", () => {
     const question = "The director of the film Big Stone Gap is based in what New York city?";

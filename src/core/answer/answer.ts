@@ -372,11 +372,13 @@ const NEEDS_CANDIDATE = (kind: AnswerKind): boolean =>
   kind !== "description" && kind !== "yes-no" && kind !== "cause" && kind !== "superlative";
 
 /** Distinct bridge names a sentence offers: names and formulas the question does not say (not a month or a day). */
+/** A chemical formula ("LiCoO2", "TiS2") or an acronym like one ("NCA"). */
+const FORMULAS = /\b[A-Z][a-z]?(?:[A-Z][a-z]?|\d)+\b/gu;
+const FORMULA = new RegExp(`^${FORMULAS.source}$`, "u");
+
 function bridgesOf(text: string, asked: Set<string>): string[] {
   // Formulas ("LiCoO2", "TiS2"), not a roman numeral ("III").
-  const formulas = (text.match(/\b[A-Z][a-z]?(?:[A-Z][a-z]?|\d)+\b/gu) ?? []).filter(
-    (formula) => !/^[IVXLCDM]+$/u.test(formula),
-  );
+  const formulas = (text.match(FORMULAS) ?? []).filter((formula) => !/^[IVXLCDM]+$/u.test(formula));
   const names = namesIn(text)
     .filter((name) => (!name.initial || /\s/u.test(name.text)) && !isCalendarWord(name.text))
     .map((name) => name.text);
@@ -603,13 +605,63 @@ export function answerQuestion(
       if (/\b(?:at|company|firm|maker)\s+$/iu.test(before)) bodies.add(normalizePhrase(name.text));
       if (/\b(?:in|from|near)\s+(?:the\s+)?$/iu.test(before)) places.add(normalizePhrase(name.text));
     }
+  // The names the question gives, as a sentence may write them ("Natural Born Killers").
+  const givenNames = namesIn(question).map(
+    (name) => new RegExp(`(?<!\\p{L})${escapeRegExp(name.text)}(?!\\p{L})`, "giu"),
+  );
+  const nameOnly = new Map<Read, Set<string>>();
+  /** The stems a sentence has only from the names the question gives ("born" of "Natural Born Killers" is no birth). */
+  const onlyInNames = (item: Read): Set<string> => {
+    let stems = nameOnly.get(item);
+    if (!stems) {
+      const outside = stemSet(givenNames.reduce((text, name) => text.replace(name, " "), item.sentence.text));
+      stems = new Set([...stemSet(item.sentence.text)].filter((term) => !outside.has(term)));
+      nameOnly.set(item, stems);
+    }
+    return stems;
+  };
+  // The stems that say an event, with its synonyms ("established" for "founded"), by the verb as written.
+  const eventStems = new Map<string, ReadonlySet<string>>();
+  const sayEvent = (event: string): ReadonlySet<string> => {
+    let said = eventStems.get(event);
+    if (!said) {
+      said = new Set((options.judge?.mentionsOf(event) ?? []).filter((word) => !word.includes(" ")).map(stem));
+      eventStems.set(event, said);
+    }
+    return said;
+  };
+  /**
+   * The sentence that gives the answer says what is asked of it (`AskedPart.focus`, or a synonym
+   * of the event it asks about), not only in a name the question gives.
+   */
+  const focused = (part: AskedPart, item: Read): boolean =>
+    part.focus.length === 0 || [...item.stems].some((term) => asks(part, term) && !onlyInNames(item).has(term));
+  const asks = (part: AskedPart, term: string): boolean =>
+    part.focus.includes(term) || (part.event !== undefined && sayEvent(part.event).has(term));
+  /**
+   * The text of an item whose candidates may answer: the whole sentence, or, of a finding of several
+   * ("Born in 1922…, he studied physics at the University of Chicago… He then spent two decades…,
+   * working on magnetic oxides"), the sentences that say what is asked ("working" is no move to Chicago).
+   */
+  const answeringText = (part: AskedPart, item: Read): string => {
+    const text = item.sentence.text;
+    if (part.focus.length === 0) return text;
+    const spans = splitSentences(text);
+    if (spans.length < 2) return text;
+    const only = onlyInNames(item);
+    const saying = spans.filter((span) => [...stemSet(span.text)].some((term) => asks(part, term) && !only.has(term)));
+    return saying.length === 0 || saying.length === spans.length
+      ? text
+      : saying.map((span) => text.slice(span.start, span.end)).join(" ");
+  };
+
   /**
    * The candidates of a sentence that may be the answer, best first. The name its page is titled
    * by is what the sentence is about, so it comes after the others ("Hello Friends is an album
    * mixed by Jack Dangers" answers "who mixed it" with Jack Dangers).
    */
   const marksOf = (part: AskedPart, item: Read): string[] => {
-    const text = item.sentence.text;
+    const text = answeringText(part, item);
     // "…created by who?": the agent is written after "by" ("created by TV executive Reg Watson").
     const candidates = candidatesOf(text, part.kind, asked).filter(
       (mark) => !part.byAgent || AFTER_BY.test(text.slice(0, Math.max(0, text.indexOf(mark)))),
@@ -653,7 +705,10 @@ export function answerQuestion(
       const fitting = head ? named.filter((name) => stemSet(name).has(head)) : named;
       // "Which university": a name that says so; "what medal", "which rapper": any name the question does not give.
       if (fitting.length > 0 || !head) return [...new Set(fitting)];
-      return part.kind === "description" && !part.named ? [...new Set(named)] : [];
+      // "Which cathode material": a formula names one ("LiFePO4"), though not as a cathode; an
+      // acronym ("LFP", "USGS") may name anything.
+      if (part.named) return [...new Set(named.filter((name) => FORMULA.test(name) && /[a-z\d]/u.test(name)))];
+      return part.kind === "description" ? [...new Set(named)] : [];
     }
     if (part.kind === "number") {
       // "What was the price": a figure in dollars before a share in percent.
@@ -665,40 +720,6 @@ export function answerQuestion(
     return marks;
   };
 
-  // The names the question gives, as a sentence may write them ("Natural Born Killers").
-  const givenNames = namesIn(question).map(
-    (name) => new RegExp(`(?<!\\p{L})${escapeRegExp(name.text)}(?!\\p{L})`, "giu"),
-  );
-  const nameOnly = new Map<Read, Set<string>>();
-  /** The stems a sentence has only from the names the question gives ("born" of "Natural Born Killers" is no birth). */
-  const onlyInNames = (item: Read): Set<string> => {
-    let stems = nameOnly.get(item);
-    if (!stems) {
-      const outside = stemSet(givenNames.reduce((text, name) => text.replace(name, " "), item.sentence.text));
-      stems = new Set([...stemSet(item.sentence.text)].filter((term) => !outside.has(term)));
-      nameOnly.set(item, stems);
-    }
-    return stems;
-  };
-  // The focus of each part, with the synonyms of the event a date dates ("established" for "founded").
-  const focusOf = new Map(
-    parts.map((part) => [
-      part,
-      new Set([
-        ...part.focus,
-        ...(part.event && options.judge
-          ? options.judge
-              .mentionsOf(part.event)
-              .filter((word) => !word.includes(" "))
-              .map(stem)
-          : []),
-      ]),
-    ]),
-  );
-  /** The sentence that gives the answer says what is asked of it (`AskedPart.focus`), not only in a name the question gives. */
-  const focused = (part: AskedPart, item: Read): boolean =>
-    part.focus.length === 0 ||
-    [...(focusOf.get(part) ?? part.focus)].some((term) => item.stems.has(term) && !onlyInNames(item).has(term));
   /** A sentence every word of which the question already says ("Homer's Odyssey is the third episode…") tells nothing new. */
   const restates = (item: Read): boolean => ![...stemSet(item.sentence.text)].some((term) => !asked.has(term));
   // The compounds the question names ("lithium-ion"): a sentence that names a sibling instead
@@ -722,7 +743,13 @@ export function answerQuestion(
         const lift = (part.kind === "cause" || part.kind === "description") && marks.length > 0 ? 0.1 : 0;
         return { item, score: scoreOf(part, item) + lift, marks };
       })
-      .filter(({ score, marks }) => score >= fit.answerFloor && (!NEEDS_CANDIDATE(part.kind) || marks.length > 0))
+      // A part a name answers that refers back ("which cathode material did his group report there?")
+      // is answered by a sentence that names one, not one that only says where "there" is.
+      .filter(
+        ({ score, marks }) =>
+          score >= fit.answerFloor &&
+          ((!NEEDS_CANDIDATE(part.kind) && !(part.named && part.refersBack)) || marks.length > 0),
+      )
       .sort((a, b) => b.score - a.score);
 
   /** The person a part (or, when it refers back, the question) describes and does not name, for a part that does not ask who. */
@@ -1206,6 +1233,9 @@ export function sentencesRead(sources: readonly AnswerSource[]): AnswerSentence[
   );
 }
 
+/** Words as a query writes them. */
+const WORDS = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
+
 /** Words of a part a bridge query adds: those its first sentence left unsaid, at most this many. */
 const BRIDGE_QUERY_WORDS = 4;
 
@@ -1286,7 +1316,13 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
       // The part's words as written ("Nobel", not "nobel"), those the first sentence leaves unsaid,
       // nearest the asking word first: they say what the answer is to the bridge ("…an actress who
       // starred in what for seven years": "seven years actress", not "featuring").
-      const words = answer.part.asked.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? [];
+      // A part that says nothing of its own ("Which one?" after "…later moved to another university")
+      // asks in the words of the sentence before it.
+      const own = answer.part.asked.match(WORDS) ?? [];
+      const terms = new Set(answer.part.terms);
+      const words = own.some((word) => terms.has(stem(word.toLowerCase())))
+        ? own
+        : (question.match(WORDS) ?? []).filter((word) => terms.has(stem(word.toLowerCase())));
       const at = words.findLastIndex(isWhWord);
       const unsaid = words
         .map((word, index) => ({ word, distance: at === -1 ? index : Math.abs(index - at) }))

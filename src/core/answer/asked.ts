@@ -62,7 +62,10 @@ export interface AskedPart {
    * part that opens on its wh-word, but for "when…": the verb of the event it dates ("founded").
    */
   focus: string[];
-  /** That verb as written ("founded"), whose synonyms ("established") say it too. */
+  /**
+   * That verb as written ("founded", or "moved" from the sentence before), whose synonyms
+   * ("established"; "left Oxford … to take up a chair") say it too.
+   */
   event?: string;
   /**
    * What a "why is X a …" part asks the reason of ("cobalt"), as a stem: the sentence or what it
@@ -366,12 +369,13 @@ function optionsOf(piece: string): string[] | undefined {
 }
 
 /** What a context sentence says happened last: its words from its last verb on ("later moved to another university"). */
-function lastClause(text: string): { terms: string[]; verb?: string } {
+function lastClause(text: string): { terms: string[]; verb?: string; written?: string } {
   const words = contentWords(text);
   const verb = words.findLastIndex((word) => /(?:ed|ing)$/u.test(word) || word === "moved" || word === "went");
   const terms = termsOf(words.slice(Math.max(0, verb === -1 ? words.length - 3 : verb - 1)).join(" "));
-  const said = verb === -1 ? undefined : termsOf(words[verb] ?? "")[0];
-  return said ? { terms, verb: said } : { terms };
+  const written = verb === -1 ? undefined : words[verb];
+  const said = written === undefined ? undefined : termsOf(written)[0];
+  return said && written ? { terms, verb: said, written } : { terms };
 }
 
 /**
@@ -422,22 +426,27 @@ export function askedParts(question: string): AskedPart[] {
     let contextHead: string | undefined;
     // What the context says happened ("moved") is what such a part asks about: its answer says it.
     let contextVerb: string | undefined;
+    let contextEvent: string | undefined;
     if (terms.length <= 1 && context.length > 0) {
       const before = context.at(-1) ?? "";
       const noun = lastNoun(before);
-      if (kind.kind === "description" && noun && terms.length === 0) {
-        kind = kindOf(`which ${noun}`);
+      // What it happened to is named by the answer too: "when" after "…moved to another university"
+      // is answered by a sentence about a university ("In 1983 Thackeray, working with Goodenough…" is not).
+      if (noun && terms.length === 0) {
+        if (kind.kind === "description") kind = kindOf(`which ${noun}`);
         contextHead = stem(noun);
       }
       const clause = lastClause(before);
       terms = [...new Set([...terms, ...clause.terms])];
       contextVerb = clause.verb;
+      contextEvent = clause.verb ? clause.written : undefined;
     }
     const head = contextHead ? { head: contextHead } : headOf(piece);
     const { words, at } = askingWord(piece);
     const nameAsked = at >= 0 && ASKS_NAME.test(words.slice(at).join(" "));
     const options = optionsOf(piece);
-    const event = kind.kind === "date" ? eventOf(piece) : undefined;
+    // The event is the one the context says happened ("moved": "left Oxford … to take up a chair" says it).
+    const event = contextEvent ?? (kind.kind === "date" ? eventOf(piece) : undefined);
     return {
       asked,
       ...kind,

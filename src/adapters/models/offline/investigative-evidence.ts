@@ -114,14 +114,15 @@ export interface RankedPageSentence extends PageSentence {
  * are considered first (`answersFirst`); `also` (the focus's objective) and `readBefore` (pages
  * read on earlier turns) widen what they answer: the second sentence of a multi-hop answer
  * answers only with the first, read before it, and that first sentence (the bridge) is offered
- * again with the page that completes the answer, whatever words it shares with the focus.
+ * again with the page that completes the answer, whatever words it shares with the focus. With
+ * `judge`, what answers is decided as the report decides it (an event's synonyms say it).
  */
 export function rankedSentences(
   focus: string,
   query: string,
   pages: readonly LoopPage[],
   limit: number,
-  context: { also?: string; readBefore?: readonly LoopPage[] } = {},
+  context: { also?: string; readBefore?: readonly LoopPage[]; judge?: Judge } = {},
 ): RankedPageSentence[] {
   const focusStems = stemSet(focus);
   if (focusStems.size === 0 || limit <= 0 || pages.length === 0) return [];
@@ -136,7 +137,7 @@ export function rankedSentences(
   const read = sentencesRead([...packets, ...before]);
   const asked = [focus, ...(context.also && context.also !== focus ? [context.also] : [])];
   const uses = asked.flatMap((question) =>
-    answerQuestion(question, read, read).flatMap((part) => {
+    answerQuestion(question, read, read, context.judge ? { judge: context.judge } : {}).flatMap((part) => {
       const used = part.uses.flatMap((use) =>
         read.filter((sentence) => sentence.key === use.key).map((sentence) => ({ use, sentence })),
       );

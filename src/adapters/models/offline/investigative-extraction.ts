@@ -193,6 +193,7 @@ export function extractionPlan(
     for (const sentence of rankedSentences(focus, relevanceQuery(focus, objective), fresh, limitAll, {
       also: objective,
       readBefore: context.state.readPages ?? [],
+      judge: context.judge,
     })) {
       const claimCount = perQuestion.get(question.id) ?? 0;
       if (entries.length >= MAX_ENTRIES) break;
