@@ -13,7 +13,7 @@ import { type FinalReport, MAX_REPORT_ITEMS, SUMMARY_MAX_CHARS } from "../../../
 import { claimStatement, withoutIds } from "../../../core/investigative/report-mapping.js";
 import type { Claim, Investigation } from "../../../core/investigative/types.js";
 import type { Judge } from "../../../core/judgment/judge.js";
-import { readerLine } from "../../../core/text.js";
+import { normalizeWording, readerLine } from "../../../core/text.js";
 import { claimRelevance, disputedClaim, mentioningFocus } from "./investigative-context.js";
 
 /** Claims quoted in the summary. */
@@ -67,7 +67,21 @@ export function reportClaims(investigation: Pick<Investigation, "ledger" | "fron
     });
   const ranked = (status: Claim["status"]) =>
     claims.filter((claim) => claim.status === status).sort((a, b) => score(b) - score(a));
-  return [...ranked("VERIFIED"), ...ranked("UNVERIFIED").filter(relevant)].slice(0, MAX_REPORT_ITEMS);
+  const kept = [...ranked("VERIFIED"), ...ranked("UNVERIFIED").filter(relevant)];
+  // A claim another one kept quotes whole, as sure or surer ("Metal fluorides … are another conversion
+  // family." inside that sentence and the next), adds nothing: the report shows the longer once.
+  const worded = new Map(kept.map((claim) => [claim, ` ${normalizeWording(claimStatement(claim))} `]));
+  const held = (claim: Claim): boolean =>
+    kept.some((other) => {
+      const [inner, outer] = [worded.get(claim) ?? "", worded.get(other) ?? ""];
+      return (
+        other !== claim &&
+        outer.length > inner.length &&
+        outer.includes(inner) &&
+        (other.status === "VERIFIED" || claim.status !== "VERIFIED")
+      );
+    });
+  return kept.filter((claim) => !held(claim)).slice(0, MAX_REPORT_ITEMS);
 }
 
 function summaryOf(objective: string, cited: readonly Claim[], gapCount: number): string {

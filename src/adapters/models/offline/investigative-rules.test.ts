@@ -988,6 +988,21 @@ describe("offline investigative rules", () => {
     expect(kept).not.toContain(LFP);
   });
 
+  it("reports a claim once where another claim quotes it whole with the sentence after it", () => {
+    const objective = "What does hydrometallurgy recover from spent cells?";
+    const entry = (text: string) => ({
+      text,
+      source_ids: [sourceId(4)],
+      passage_ids: [passageWith(3, RECYCLING)],
+      question_id: "q_001",
+    });
+    const both = `${RECYCLING} Hydrometallurgy dissolves the metals in acid.`;
+    const investigation = apply(withSources(newInvestigation(objective)), [
+      { name: "notes_append", args: { section: "unverified", entries: [entry(RECYCLING), entry(both)] } },
+    ]);
+    expect(offlineFinalReport(investigation, englishJudge()).items.map((item) => item.text)).toEqual([both]);
+  });
+
   it("phrases a facet as the objective narrowed to it, and reads the facet back as the focus", () => {
     const question = facetQuestion("lithium cobalt oxide", OBJECTIVE);
     expect(question).toBe(`Regarding “lithium cobalt oxide”: ${OBJECTIVE}`);
