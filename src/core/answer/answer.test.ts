@@ -722,6 +722,69 @@ describe("answerQuestion: a why-part", () => {
   });
 });
 
+describe("answerQuestion: a cause of what is asked", () => {
+  const question = "What caused the Samsung Galaxy Note 7 battery fires?";
+  const note7 = (key: string, text: string, passage: string): AnswerSentence => ({
+    ...titled(key, text, "The Galaxy Note 7 recall"),
+    passage,
+  });
+  const deformation = note7(
+    "deformation",
+    "In the Samsung Galaxy Note 7, the deformation of the battery could damage the separator, creating an internal short circuit that started the fires.",
+    "p6",
+  );
+
+  it("is a cause of it, not of what the rest of the sentence says, and not what follows from it", () => {
+    const read = [
+      ...filler,
+      deformation,
+      note7(
+        "believed",
+        "Because Samsung believed the Galaxy Note 7 battery fires were confined to one supplier, the replacement phones were fitted with cells from the other.",
+        "p2",
+      ),
+      note7(
+        "oxygen",
+        "Samsung Galaxy Note 7 battery fires supply their own oxygen from the cathode, so smothering them is of limited use.",
+        "p9",
+      ),
+      note7("launch", "Samsung launched the Galaxy Note 7 in August 2016, and its batteries later caught fire.", "p1"),
+    ];
+    const [part] = answerQuestion(question, read, read, { strict: true });
+    expect(part?.uses[0]).toEqual({
+      key: "deformation",
+      mark: "could damage the separator, creating an internal short circuit that started the fires",
+      role: "answer",
+    });
+    expect(part?.uses.map((use) => use.key)).not.toContain("believed");
+    expect(part?.uses.map((use) => use.key)).not.toContain("oxygen");
+  });
+
+  it("is marked by the clause an opening connective starts, not the connective alone", () => {
+    const read = [
+      ...filler,
+      note7(
+        "because",
+        "Because the separators in the second supplier's Galaxy Note 7 cells were too thin for the welding burrs on their electrodes, the batteries caught fire.",
+        "p5",
+      ),
+    ];
+    const [part] = answerQuestion(question, read, read, { strict: true });
+    expect(part?.uses[0]?.mark).toBe(
+      "Because the separators in the second supplier's Galaxy Note 7 cells were too thin for the welding burrs on their electrodes",
+    );
+  });
+
+  it("asks 'what happens' of a process, not for a name", () => {
+    const [cause, process] = askedParts(
+      "What caused the Note 7 fires, and what happens inside a cell after an internal short circuit begins?",
+    );
+    expect(cause?.nameAsked).toBeUndefined();
+    expect(process?.nameAsked).toBeUndefined();
+    expect(askedParts("What medal did he win?")[0]?.nameAsked).toBe(true);
+  });
+});
+
 describe("answerQuestion: a why-part no sentence gives a cause for", () => {
   it("is not answered in a report by sentences that only share its words", () => {
     const read = [

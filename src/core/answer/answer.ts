@@ -115,6 +115,15 @@ const CAUSE_WRITTEN = new RegExp(
     .join("|")}|${RESOLUTION}|(?:could|can|would|may|might) damage|obstacles?|barriers?|bottlenecks?)\\b`,
   "iu",
 );
+/** A cause written after a connective ("because of their cost"), which explains what the rest of its sentence says. */
+const CAUSE_CLAUSE = new RegExp(
+  `^(?:${CAUSE_CONNECTIVES.split("|")
+    .filter((connective) => !CONSEQUENCE.test(connective))
+    .join("|")})\\b`,
+  "iu",
+);
+/** What follows from a cause, after its connective ("so smothering them is of limited use", "therefore usually quoted…"). */
+const EFFECT_CLAUSE = /^(?:so|therefore|as a result|resulting in|which mean[st]?|led to|leads? to)\b/iu;
 /** A resolution at the start of a cause's mark. */
 const RESOLVED = new RegExp(`^${RESOLUTION}\\s+`, "iu");
 /** Whether a sentence's cause mark writes the cause as one: after a connective, or as what a resolution was. */
@@ -345,7 +354,11 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
       // A resolution marks what it was ("ethylene carbonate (EC)"), and is a cause written as one.
       const resolved = RESOLVED.exec(rest);
       if (resolved) return [rest.slice(resolved[0].length)];
-      return [rest.length > 160 ? match[0] : rest];
+      // "Because the company believed …, the phones were fitted…": an opening cause ends at its comma,
+      // and so does a long one; a connective alone ("Because") marks nothing.
+      const opening = !/[\p{L}\p{N}]/u.test(text.slice(0, match.index));
+      const clause = opening || rest.length > 160 ? (rest.split(/,\s/u)[0] ?? rest) : rest;
+      return [clause.length > 160 ? match[0] : clause];
     }
     case "description":
       // A name answers "which material", "what chemistry"; a description is marked by nothing else.
@@ -668,6 +681,19 @@ export function answerQuestion(
     );
     const titled = (mark: string): boolean => ` ${normalizePhrase(mark)} ` === item.normalizedTitle;
     const found = [...candidates.filter((mark) => !titled(mark)), ...candidates.filter(titled)];
+    // A cause after a connective explains the rest of its sentence: a cause of the fires only where
+    // that says something of them ("Because the company believed …, the replacement phones were
+    // fitted with cells from the other supplier" gives the reason for the replacement cells).
+    // So does a consequence, in the words after its connective ("…supply their own oxygen, so
+    // smothering them is of limited use" gives no cause of the fires).
+    if (part.kind === "cause") {
+      const own = new Set(part.terms);
+      const says = (words: string): boolean => [...stemSet(words)].some((term) => own.has(term));
+      return found.filter(
+        (mark) =>
+          (!CAUSE_CLAUSE.test(mark) || says(text.replace(mark, " "))) && (!EFFECT_CLAUSE.test(mark) || says(mark)),
+      );
+    }
     const marks =
       part.kind === "person"
         ? found.filter((name) => !bodies.has(normalizePhrase(name)) && !places.has(normalizePhrase(name)))
@@ -745,10 +771,13 @@ export function answerQuestion(
       })
       // A part a name answers that refers back ("which cathode material did his group report there?")
       // is answered by a sentence that names one, not one that only says where "there" is.
+      // A why-part is not answered by a sentence that gives the cause of something else ("Because Samsung
+      // believed…, the replacement phones were fitted with cells from the other supplier").
       .filter(
-        ({ score, marks }) =>
+        ({ score, marks, item }) =>
           score >= fit.answerFloor &&
-          ((!NEEDS_CANDIDATE(part.kind) && !(part.named && part.refersBack)) || marks.length > 0),
+          ((!NEEDS_CANDIDATE(part.kind) && !(part.named && part.refersBack)) || marks.length > 0) &&
+          !(part.kind === "cause" && marks.length === 0 && candidatesOf(item.sentence.text, "cause", asked).length > 0),
       )
       .sort((a, b) => b.score - a.score);
 

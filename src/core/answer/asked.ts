@@ -181,6 +181,8 @@ const GEOGRAPHIC =
   /\b(?:what|which)\s+(?:[\w-]+\s+)?(?:city|cities|country|countries|state|town|county|province|region|island|continent)\b/iu;
 
 /** "What medal…", "which rapper…": a noun after the asking word (not "what is…", "which of…"). */
+/** A word a verb is followed by, and a noun asked for seldom is: a determiner or a preposition. */
+const VERB_AFTER = /^(?:the|a|an|his|her|its|their|this|that|these|those|inside|into|after|before|during|when|if)$/iu;
 const ASKS_NAME =
   /^(?:what|which)\s+(?!(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would|of|one)\b)[\p{L}-]+/iu;
 
@@ -443,7 +445,8 @@ export function askedParts(question: string): AskedPart[] {
     }
     const head = contextHead ? { head: contextHead } : headOf(piece);
     const { words, at } = askingWord(piece);
-    const nameAsked = at >= 0 && ASKS_NAME.test(words.slice(at).join(" "));
+    // "What happens inside a cell", "what caused the fires": a verb, not a noun, follows the asking word.
+    const nameAsked = at >= 0 && ASKS_NAME.test(words.slice(at).join(" ")) && !VERB_AFTER.test(words[at + 2] ?? "");
     const options = optionsOf(piece);
     // The event is the one the context says happened ("moved": "left Oxford … to take up a chair" says it).
     const event = contextEvent ?? (kind.kind === "date" ? eventOf(piece) : undefined);
