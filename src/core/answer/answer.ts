@@ -355,7 +355,7 @@ function candidatesOf(text: string, kind: AnswerKind, asked: Set<string>): strin
       const resolved = RESOLVED.exec(rest);
       if (resolved) return [rest.slice(resolved[0].length)];
       // "Because the company believed …, the phones were fitted…": an opening cause ends at its comma,
-      // and so does a long one; a connective alone ("Because") marks nothing.
+      // and so does a long one (not the bare "Because"); only one longer still is marked by its connective.
       const opening = !/[\p{L}\p{N}]/u.test(text.slice(0, match.index));
       const clause = opening || rest.length > 160 ? (rest.split(/,\s/u)[0] ?? rest) : rest;
       return [clause.length > 160 ? match[0] : clause];
