@@ -27,6 +27,12 @@ const titled = (key: string, text: string, title: string): AnswerSentence => ({
   title,
 });
 
+/** A judge that decides nothing and knows the ways of writing the words given (each word else only itself). */
+const judgeWith = (mentions: Readonly<Record<string, readonly string[]>>): Judge => ({
+  judge: () => ({ verdict: "silent", reason: "" }) as unknown as ReturnType<Judge["judge"]>,
+  mentionsOf: (term) => mentions[term] ?? [term],
+});
+
 /** Background sentences that make the question's words rare enough to weigh. */
 const filler = Array.from({ length: 30 }, (_, index) =>
   sentence(`filler${index}`, `The weather on day ${index} was mild and the river stayed calm.`),
@@ -349,10 +355,7 @@ describe("answerQuestion", () => {
       titled("lobby", "She resigned to become a lobbyist for the Boston Beer Company.", "Kathi Reinstein"),
       titled("beer", "The Boston Beer Company was established in 1984 in Boston.", "Boston Beer Company"),
     ];
-    const judge: Judge = {
-      judge: () => ({ verdict: "silent", reason: "" }) as unknown as ReturnType<Judge["judge"]>,
-      mentionsOf: (term) => (term === "founded" ? ["founded", "establish", "set up"] : [term]),
-    };
+    const judge = judgeWith({ founded: ["founded", "establish", "set up"] });
     expect(answerQuestion(question, brewer, brewer)[0]?.status).not.toBe("answered");
     expect(answerQuestion(question, brewer, brewer, { judge })[0]?.uses[0]).toMatchObject({
       key: "beer",
@@ -897,10 +900,7 @@ describe("answerQuestion: what the sentence before the question says happened", 
   const question =
     "The head of the Oxford laboratory that discovered lithium cobalt oxide later moved to another university. Which one, when, and which cathode material did his group report there?";
   // WordNet's mentions of "moved" include "leave" (go away) and "work" (move into or onto).
-  const judge: Judge = {
-    judge: () => ({ verdict: "silent", reason: "" }) as unknown as ReturnType<Judge["judge"]>,
-    mentionsOf: (term) => (term === "moved" ? ["moved", "move", "relocate", "leave", "work"] : [term]),
-  };
+  const judge = judgeWith({ moved: ["moved", "move", "relocate", "leave", "work"] });
   const headed = titled(
     "headed",
     "The compound was lithium cobalt oxide, and the laboratory where it was found was the Inorganic Chemistry Laboratory, then headed by John B. Goodenough.",
@@ -958,10 +958,7 @@ describe("answerQuestion: what the sentence before the question says happened", 
 
   it("is answered from the sentence of a finding that says it, not a date in another of its sentences", () => {
     const asked = "When was John Goodenough transferred to Austin?";
-    const synonyms: Judge = {
-      ...judge,
-      mentionsOf: (term) => (term === "transferred" ? ["transferred", "transfer", "move", "work"] : [term]),
-    };
+    const synonyms = judgeWith({ transferred: ["transferred", "transfer", "move", "work"] });
     const two = sentence(
       "two",
       "John Goodenough first visited Austin in 1952 for a conference. In Austin he was later working on oxides.",

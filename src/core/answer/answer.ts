@@ -384,11 +384,11 @@ const RELIABLE_CANDIDATE = (kind: AnswerKind): boolean => kind === "number" || k
 const NEEDS_CANDIDATE = (kind: AnswerKind): boolean =>
   kind !== "description" && kind !== "yes-no" && kind !== "cause" && kind !== "superlative";
 
-/** Distinct bridge names a sentence offers: names and formulas the question does not say (not a month or a day). */
 /** A chemical formula ("LiCoO2", "TiS2") or an acronym like one ("NCA"). */
 const FORMULAS = /\b[A-Z][a-z]?(?:[A-Z][a-z]?|\d)+\b/gu;
 const FORMULA = new RegExp(`^${FORMULAS.source}$`, "u");
 
+/** Distinct bridge names a sentence offers: names and formulas the question does not say (not a month or a day). */
 function bridgesOf(text: string, asked: Set<string>): string[] {
   // Formulas ("LiCoO2", "TiS2"), not a roman numeral ("III").
   const formulas = (text.match(FORMULAS) ?? []).filter((formula) => !/^[IVXLCDM]+$/u.test(formula));
@@ -777,7 +777,12 @@ export function answerQuestion(
         ({ score, marks, item }) =>
           score >= fit.answerFloor &&
           ((!NEEDS_CANDIDATE(part.kind) && !(part.named && part.refersBack)) || marks.length > 0) &&
-          !(part.kind === "cause" && marks.length === 0 && candidatesOf(item.sentence.text, "cause", asked).length > 0),
+          // (`marksOf` drops its causes; it had some.)
+          !(
+            part.kind === "cause" &&
+            marks.length === 0 &&
+            candidatesOf(answeringText(part, item), "cause", asked).length > 0
+          ),
       )
       .sort((a, b) => b.score - a.score);
 
@@ -1348,10 +1353,9 @@ export function bridgeQueries(question: string, read: readonly AnswerSentence[],
       // A part that says nothing of its own ("Which one?" after "…later moved to another university")
       // asks in the words of the sentence before it.
       const own = answer.part.asked.match(WORDS) ?? [];
-      const terms = new Set(answer.part.terms);
-      const words = own.some((word) => terms.has(stem(word.toLowerCase())))
-        ? own
-        : (question.match(WORDS) ?? []).filter((word) => terms.has(stem(word.toLowerCase())));
+      const partTerms = new Set(answer.part.terms);
+      const isPartWord = (word: string): boolean => partTerms.has(stem(word.toLowerCase()));
+      const words = own.some(isPartWord) ? own : (question.match(WORDS) ?? []).filter(isPartWord);
       const at = words.findLastIndex(isWhWord);
       const unsaid = words
         .map((word, index) => ({ word, distance: at === -1 ? index : Math.abs(index - at) }))

@@ -180,9 +180,9 @@ const NAMED =
 const GEOGRAPHIC =
   /\b(?:what|which)\s+(?:[\w-]+\s+)?(?:city|cities|country|countries|state|town|county|province|region|island|continent)\b/iu;
 
-/** "What medal…", "which rapper…": a noun after the asking word (not "what is…", "which of…"). */
 /** A word a verb is followed by, and a noun asked for seldom is: a determiner or a preposition. */
 const VERB_AFTER = /^(?:the|a|an|his|her|its|their|this|that|these|those|inside|into|after|before|during|when|if)$/iu;
+/** "What medal…", "which rapper…": a noun after the asking word (not "what is…", "which of…"). */
 const ASKS_NAME =
   /^(?:what|which)\s+(?!(?:is|are|was|were|did|does|do|has|have|had|can|could|will|would|of|one)\b)[\p{L}-]+/iu;
 
@@ -371,13 +371,12 @@ function optionsOf(piece: string): string[] | undefined {
 }
 
 /** What a context sentence says happened last: its words from its last verb on ("later moved to another university"). */
-function lastClause(text: string): { terms: string[]; verb?: string; written?: string } {
+function lastClause(text: string): { terms: string[]; verb?: string } {
   const words = contentWords(text);
   const verb = words.findLastIndex((word) => /(?:ed|ing)$/u.test(word) || word === "moved" || word === "went");
   const terms = termsOf(words.slice(Math.max(0, verb === -1 ? words.length - 3 : verb - 1)).join(" "));
   const written = verb === -1 ? undefined : words[verb];
-  const said = written === undefined ? undefined : termsOf(written)[0];
-  return said && written ? { terms, verb: said, written } : { terms };
+  return written && termsOf(written).length > 0 ? { terms, verb: written } : { terms };
 }
 
 /**
@@ -426,9 +425,8 @@ export function askedParts(question: string): AskedPart[] {
     const alone = terms.length === 0;
     // "Which one", "when" after "…moved to another university": the context says what is asked.
     let contextHead: string | undefined;
-    // What the context says happened ("moved") is what such a part asks about: its answer says it.
+    // What the context says happened ("moved", as written) is what such a part asks about: its answer says it.
     let contextVerb: string | undefined;
-    let contextEvent: string | undefined;
     if (terms.length <= 1 && context.length > 0) {
       const before = context.at(-1) ?? "";
       const noun = lastNoun(before);
@@ -441,7 +439,6 @@ export function askedParts(question: string): AskedPart[] {
       const clause = lastClause(before);
       terms = [...new Set([...terms, ...clause.terms])];
       contextVerb = clause.verb;
-      contextEvent = clause.verb ? clause.written : undefined;
     }
     const head = contextHead ? { head: contextHead } : headOf(piece);
     const { words, at } = askingWord(piece);
@@ -449,7 +446,7 @@ export function askedParts(question: string): AskedPart[] {
     const nameAsked = at >= 0 && ASKS_NAME.test(words.slice(at).join(" ")) && !VERB_AFTER.test(words[at + 2] ?? "");
     const options = optionsOf(piece);
     // The event is the one the context says happened ("moved": "left Oxford … to take up a chair" says it).
-    const event = contextEvent ?? (kind.kind === "date" ? eventOf(piece) : undefined);
+    const event = contextVerb ?? (kind.kind === "date" ? eventOf(piece) : undefined);
     return {
       asked,
       ...kind,
@@ -470,7 +467,7 @@ export function askedParts(question: string): AskedPart[] {
       ].filter((name) => name !== ""),
       // A choice's options are what it is between, not what it asks of them.
       focus: contextVerb
-        ? [contextVerb]
+        ? termsOf(contextVerb).slice(0, 1)
         : focusOf(
             options ? piece.replace(new RegExp(options.map(escapeRegExp).join("|"), "gu"), " ") : piece,
             head.head,
